@@ -1,0 +1,12 @@
+from django.urls import path
+
+from campaigns import views
+
+app_name = "campaigns"
+urlpatterns = [
+    path("", views.campaign_list, name="list"),
+    path("new/", views.campaign_new, name="new"),
+    path("<int:pk>/", views.campaign_detail, name="detail"),
+    path("<int:pk>/progress/", views.campaign_progress_json, name="progress"),
+    path("<int:pk>/stop/", views.campaign_stop_view, name="stop"),
+]

@@ -1,0 +1,43 @@
+from django.contrib import messages
+from django.http import JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from campaigns.forms import LaunchForm
+from campaigns.launch import campaign_launch, campaign_stop
+from campaigns.models import Campaign
+from campaigns.selectors import campaign_progress
+
+
+@require_GET
+def campaign_list(request):
+    campaigns = Campaign.objects.select_related("target").all()[:200]
+    return render(request, "campaigns/list.html", {"campaigns": campaigns})
+
+
+def campaign_new(request):
+    form = LaunchForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        campaign = campaign_launch(user=request.user, **form.cleaned_data)
+        return redirect("campaigns:detail", pk=campaign.pk)
+    return render(request, "campaigns/new.html", {"form": form})
+
+
+@require_GET
+def campaign_detail(request, pk):
+    campaign = get_object_or_404(Campaign.objects.select_related("target"), pk=pk)
+    return render(request, "campaigns/detail.html", {"campaign": campaign, "progress": campaign_progress(campaign)})
+
+
+@require_GET
+def campaign_progress_json(request, pk):
+    campaign = get_object_or_404(Campaign, pk=pk)
+    return JsonResponse(campaign_progress(campaign))
+
+
+@require_POST
+def campaign_stop_view(request, pk):
+    campaign = get_object_or_404(Campaign, pk=pk)
+    if not campaign_stop(campaign_id=campaign.pk):
+        messages.info(request, "The campaign had already ended.")
+    return redirect("campaigns:detail", pk=campaign.pk)

@@ -1,0 +1,69 @@
+"""The callback protocol between an engine and whoever runs it.
+
+Engines never store anything themselves: they hand findings and statistics
+to a sink. The web application's sink turns them into database rows; the
+command-line sink prints them. Keeping the protocol this small is what lets
+engines stay free of Django.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+# Kinds of finding an engine can report. They mirror the triage kinds.
+CRASH = "crash"
+TIMEOUT = "timeout"
+OOM = "oom"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One failing execution, as the engine saw it.
+
+    ``trace`` is the raw text the target printed (a Python traceback, a
+    faulthandler dump, ...); triage parses it. ``input_text`` is the failing
+    input rendered as source code, and ``reproducer`` a one-line shell command
+    that replays it.
+    """
+
+    kind: str
+    target: str
+    function: str
+    crash_type: str
+    message: str
+    trace: str
+    input_text: str
+    reproducer: str
+    environment: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Stats:
+    """A periodic progress report."""
+
+    executions: int
+    findings: int
+    elapsed_seconds: float
+    functions: int = 0
+    restarts: int = 0
+
+    @property
+    def executions_per_second(self) -> float:
+        """Mean execution rate since the start of the run."""
+        if self.elapsed_seconds <= 0:
+            return 0.0
+        return self.executions / self.elapsed_seconds
+
+
+class EventSink(Protocol):
+    """What an engine calls while it runs."""
+
+    def finding(self, finding: Finding) -> None:
+        """Record one failing execution."""
+
+    def stats(self, stats: Stats) -> None:
+        """Record progress; called about once a second."""
+
+    def should_stop(self) -> bool:
+        """Return True when the run must end early (a Stop button, a signal)."""

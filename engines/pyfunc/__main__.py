@@ -1,0 +1,71 @@
+"""Command line: ``python -m engines.pyfunc MODULE [--seconds N] [--seed N]``.
+
+Prints each finding as it is found and a summary at the end, without the web
+application.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+
+from engines import events
+from engines.pyfunc.engine import Config, TargetError, run
+
+
+class PrintingSink:
+    """Writes findings and progress to the terminal."""
+
+    def __init__(self):
+        self.interrupted = False
+
+    def finding(self, finding: events.Finding) -> None:
+        print(f"[{finding.kind}] {finding.crash_type} in {finding.function}: {finding.input_text}")
+        print(f"    reproduce: {finding.reproducer}")
+
+    def stats(self, stats: events.Stats) -> None:
+        rate = stats.executions_per_second
+        print(
+            f"  {stats.elapsed_seconds:6.1f}s  {stats.executions} execs ({rate:.0f}/s)  {stats.findings} findings",
+            file=sys.stderr,
+        )
+
+    def should_stop(self) -> bool:
+        return self.interrupted
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engines.pyfunc", description=__doc__)
+    parser.add_argument("target", help="importable module, e.g. engines.demo.textkit")
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--max-executions", type=int)
+    parser.add_argument("--path", action="append", default=[], help="extra import path")
+    options = parser.parse_args(argv)
+    sink = PrintingSink()
+
+    def interrupt(signum, frame):
+        sink.interrupted = True
+
+    signal.signal(signal.SIGINT, interrupt)
+    config = Config(
+        target=options.target,
+        seconds=options.seconds,
+        seed=options.seed,
+        max_executions=options.max_executions,
+        search_path=options.path,
+    )
+    try:
+        summary = run(config, sink)
+    except TargetError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    for skipped in summary.skipped:
+        print(f"skipped {skipped['name']}: {skipped['reason']}")
+    print(f"{summary.executions} executions, {summary.findings} findings, {summary.restarts} child restarts")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

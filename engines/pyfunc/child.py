@@ -1,0 +1,108 @@
+"""The sandboxed side: import the target, describe it, run the calls sent to it.
+
+Started by :class:`engines.pyfunc.executor.Child` as
+``python -m engines.pyfunc.child MODULE REQUEST_FD RESPONSE_FD [PATH ...]``.
+Nothing in here may trust the target: a target can print, exit, raise
+anything (including ``SystemExit``), hang or crash the interpreter.
+"""
+
+from __future__ import annotations
+
+import faulthandler
+import importlib
+import inspect
+import os
+import signal
+import sys
+import traceback
+
+from engines.pyfunc import protocol
+from engines.pyfunc.hints import UnsupportedHint, describe_function
+
+MAX_TEXT = 64 * 1024
+
+
+def _safe_text(produce) -> str:
+    # str() of a hostile exception can itself raise or return megabytes.
+    try:
+        text = produce()
+    except BaseException as error:  # noqa: BLE001 - the target chooses what is raised
+        text = f"<unprintable: {type(error).__name__}>"
+    return text[:MAX_TEXT]
+
+
+def _qualified_name(cls: type) -> str:
+    module = getattr(cls, "__module__", "builtins")
+    return cls.__qualname__ if module == "builtins" else f"{module}.{cls.__qualname__}"
+
+
+def discover(module) -> tuple[list[dict], list[dict]]:
+    """Describe the public functions defined in ``module``; list those skipped and why."""
+    functions, skipped = [], []
+    for name, function in sorted(vars(module).items()):
+        if name.startswith("_") or not inspect.isfunction(function):
+            continue
+        if function.__module__ != module.__name__:
+            continue
+        try:
+            parameters = describe_function(function)
+        except (UnsupportedHint, NameError, TypeError) as error:
+            skipped.append({"name": name, "reason": str(error)})
+            continue
+        functions.append({"name": name, "parameters": parameters})
+    return functions, skipped
+
+
+def _exception_response(error: BaseException) -> dict:
+    # Drop this module's own frame so the trace starts at the target, as the
+    # one-line reproducer will show it.
+    tb = error.__traceback__.tb_next if error.__traceback__ else None
+    formatted = _safe_text(lambda: "".join(traceback.format_exception(type(error), error, tb)))
+    return {
+        "status": "exception",
+        "type": _qualified_name(type(error)),
+        "message": _safe_text(lambda: str(error)),
+        "traceback": formatted,
+    }
+
+
+def serve(module, request_fd: int, response_fd: int) -> None:
+    """Answer call requests until the parent closes the channel."""
+    while True:
+        try:
+            name, args, kwargs = protocol.receive_request(request_fd)
+        except protocol.ChannelClosed:
+            return
+        try:
+            getattr(module, name)(*args, **kwargs)
+        except BaseException as error:  # noqa: BLE001 - SystemExit from a target is a finding
+            response = _exception_response(error)
+        else:
+            response = {"status": "ok"}
+        protocol.send_response(response_fd, response)
+
+
+def main(argv: list[str]) -> None:
+    module_name, request_fd, response_fd = argv[0], int(argv[1]), int(argv[2])
+    sys.path[:0] = argv[3:]
+    # Target output must not mix with the protocol, which has its own fds.
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    # On a segfault, and on SIGUSR1 (sent on a timeout), dump the Python stack
+    # to stderr, which the parent reads back as the finding's trace.
+    faulthandler.enable(file=sys.stderr)
+    faulthandler.register(signal.SIGUSR1, file=sys.stderr, all_threads=False)
+    try:
+        module = importlib.import_module(module_name)
+        functions, skipped = discover(module)
+    except BaseException as error:  # noqa: BLE001 - an import can raise anything
+        response = _exception_response(error)
+        response["status"] = "import_error"
+        protocol.send_response(response_fd, response)
+        return
+    protocol.send_response(response_fd, {"status": "ready", "functions": functions, "skipped": skipped})
+    serve(module, request_fd, response_fd)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,187 @@
+"""The fuzzing loop: pick a function, draw typed arguments, call it in the child.
+
+Random generation only, for now: coverage guidance and shrinking come later.
+The same seed gives the same sequence of calls.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import platform
+import random
+import shlex
+import time
+from dataclasses import dataclass, field
+
+from engines import events, sandbox
+from engines.pyfunc.executor import Child, Outcome, TargetError
+from engines.pyfunc.values import ValueGenerator, call_source
+
+ENGINE_NAME = "pyfunc"
+STATS_INTERVAL_SECONDS = 1.0
+STOP_CHECK_INTERVAL_SECONDS = 0.2
+# A fresh child now and then keeps state a target leaks (caches, globals,
+# memory) from piling up over a long run.
+RECYCLE_AFTER_CALLS = 20_000
+
+__all__ = ["Config", "Summary", "TargetError", "run", "ENGINE_NAME"]
+
+
+@dataclass(frozen=True)
+class Config:
+    """What to fuzz and for how long."""
+
+    target: str
+    seconds: float = 60.0
+    seed: int = 0
+    max_executions: int | None = None
+    search_path: list[str] = field(default_factory=list)
+    limits: sandbox.Limits = field(default_factory=sandbox.Limits)
+
+
+@dataclass
+class Summary:
+    """Totals of a finished run."""
+
+    executions: int = 0
+    findings: int = 0
+    restarts: int = 0
+    functions: list[str] = field(default_factory=list)
+    skipped: list[dict] = field(default_factory=list)
+    stopped: bool = False
+
+
+def _kind(outcome: Outcome) -> str:
+    if outcome.status == "timeout":
+        return events.TIMEOUT
+    if outcome.crash_type in ("MemoryError", "SIGKILL"):
+        # RLIMIT_AS turns most runaway allocations into MemoryError; the
+        # kernel's OOM killer, where it strikes first, sends SIGKILL.
+        return events.OOM
+    return events.CRASH
+
+
+def _shell_quote(text: str) -> str:
+    # Python reprs are full of single quotes, which shlex.quote turns into
+    # '"'"' soup; double quotes with the four special characters escaped
+    # read far better in a bug report.
+    if "'" not in text:
+        return shlex.quote(text)
+    escaped = "".join("\\" + c if c in '\\"$`' else c for c in text)
+    return f'"{escaped}"'
+
+
+def reproducer(config: Config, function: str, call: str) -> str:
+    """A one-line shell command that replays ``call``."""
+    code = f"from {config.target} import {function}; {call}"
+    command = f"python3 -c {_shell_quote(code)}"
+    if config.search_path:
+        command = f"PYTHONPATH={shlex.quote(':'.join(config.search_path))} {command}"
+    return command
+
+
+def _environment(config: Config) -> dict[str, str]:
+    return {
+        "engine": ENGINE_NAME,
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "platform": platform.platform(terse=True),
+        "seed": str(config.seed),
+    }
+
+
+def run(config: Config, sink: events.EventSink) -> Summary:
+    """Fuzz ``config.target`` until the budget is spent or the sink asks to stop.
+
+    Raises :class:`TargetError` when the target cannot be imported or has no
+    fuzzable function; everything the target does while being called is a
+    finding instead.
+    """
+    summary = Summary()
+    rng = random.Random(config.seed)
+    values = ValueGenerator(rng.randrange(2**32))
+    environment = _environment(config)
+    # Digests, not the calls themselves: a long run draws millions of inputs.
+    reported: set[bytes] = set()
+    child = Child(config.target, config.limits, config.search_path)
+    hello = child.start()
+    functions = hello["functions"]
+    summary.functions = [f["name"] for f in functions]
+    summary.skipped = hello["skipped"]
+    if not functions:
+        child.stop()
+        reasons = "; ".join(f"{s['name']}: {s['reason']}" for s in summary.skipped)
+        raise TargetError(f"{config.target} has no fuzzable function ({reasons or 'none found'})")
+
+    started = time.monotonic()
+    deadline = started + config.seconds
+    next_stats = started + STATS_INTERVAL_SECONDS
+    next_stop_check = started
+    try:
+        while True:
+            now = time.monotonic()
+            if now >= deadline:
+                break
+            if config.max_executions is not None and summary.executions >= config.max_executions:
+                break
+            if now >= next_stop_check:
+                next_stop_check = now + STOP_CHECK_INTERVAL_SECONDS
+                if sink.should_stop():
+                    summary.stopped = True
+                    break
+            if now >= next_stats:
+                next_stats = now + STATS_INTERVAL_SECONDS
+                sink.stats(_stats(summary, now - started))
+
+            function = rng.choice(functions)
+            args, kwargs = [], {}
+            for parameter in function["parameters"]:
+                value = values.generate(parameter["type"])
+                if parameter["keyword"]:
+                    kwargs[parameter["name"]] = value
+                else:
+                    args.append(value)
+            outcome = child.call(function["name"], args, kwargs)
+            summary.executions += 1
+
+            if outcome.status != "ok":
+                call = call_source(function["name"], args, kwargs)
+                # The same failing call is one finding, however often it is drawn.
+                digest = hashlib.blake2b(call.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+                if digest not in reported:
+                    reported.add(digest)
+                    summary.findings += 1
+                    sink.finding(_finding(config, function["name"], call, outcome, environment))
+            if not child.alive or child.calls >= RECYCLE_AFTER_CALLS:
+                if not child.alive:
+                    summary.restarts += 1
+                child.stop()
+                child.start()
+    finally:
+        child.stop()
+    sink.stats(_stats(summary, time.monotonic() - started))
+    return summary
+
+
+def _stats(summary: Summary, elapsed: float) -> events.Stats:
+    return events.Stats(
+        executions=summary.executions,
+        findings=summary.findings,
+        elapsed_seconds=elapsed,
+        functions=len(summary.functions),
+        restarts=summary.restarts,
+    )
+
+
+def _finding(config: Config, function: str, call: str, outcome: Outcome, environment) -> events.Finding:
+    return events.Finding(
+        kind=_kind(outcome),
+        target=config.target,
+        function=function,
+        crash_type=outcome.crash_type,
+        message=outcome.message,
+        trace=outcome.trace,
+        input_text=call,
+        reproducer=reproducer(config, function, call),
+        environment=environment,
+    )

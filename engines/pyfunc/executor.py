@@ -1,0 +1,182 @@
+"""The parent side of the sandbox: start the child, send calls, classify outcomes.
+
+One child serves many calls (starting Python per call would cost ~20 ms);
+when it dies or hangs it is killed as a group and a fresh one started, and
+the call that killed it becomes a finding.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from engines import sandbox
+from engines.pyfunc import protocol
+
+PROJECT_ROOT = str(Path(__file__).resolve().parents[2])
+STDERR_TAIL_BYTES = 64 * 1024
+# Time a child may take to import its target before the target counts as hung.
+IMPORT_TIMEOUT_SECONDS = 30.0
+
+
+class TargetError(Exception):
+    """The target cannot be fuzzed at all (import fails, nothing to call)."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one call did. ``status`` is ok, exception, crashed or timeout."""
+
+    status: str
+    crash_type: str = ""
+    message: str = ""
+    trace: str = ""
+
+
+def _stack_dump(stderr_text: str) -> str:
+    # faulthandler writes "Fatal Python error: ..." on a crash and
+    # "Current thread ..." on SIGUSR1; earlier stderr is the target's chatter.
+    for marker in ("Fatal Python error", "Current thread", "Thread 0x", "Stack (most recent"):
+        index = stderr_text.rfind(marker)
+        if index != -1:
+            return stderr_text[index:]
+    return stderr_text
+
+
+class Child:
+    """A sandboxed interpreter with the target imported, serving calls."""
+
+    def __init__(self, module: str, limits: sandbox.Limits, search_path: list[str] = ()):
+        self.module = module
+        self.limits = limits
+        self.search_path = list(search_path)
+        self.process: subprocess.Popen | None = None
+        self.workdir: str | None = None
+        self.calls = 0
+
+    def start(self) -> dict:
+        """Start the child and return its discovery message (functions, skipped)."""
+        self.workdir = tempfile.mkdtemp(prefix="fuzzweb-pyfunc-")
+        request_r, request_w = os.pipe()
+        response_r, response_w = os.pipe()
+        stderr = open(os.path.join(self.workdir, "stderr"), "wb")  # noqa: SIM115 - child owns it
+        paths = [os.path.abspath(p) for p in self.search_path]
+        command = [sys.executable, "-m", "engines.pyfunc.child", self.module]
+        command += [str(request_r), str(response_w), *paths]
+        limits = self.limits
+        try:
+            self.process = subprocess.Popen(
+                command,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=stderr,
+                pass_fds=(request_r, response_w),
+                cwd=self.workdir,
+                env=sandbox.scrubbed_environment({"PYTHONPATH": PROJECT_ROOT}),
+                start_new_session=True,
+                preexec_fn=lambda: sandbox.apply_limits(limits),
+            )
+        finally:
+            stderr.close()
+            os.close(request_r)
+            os.close(response_w)
+        self._requests, self._responses = request_w, response_r
+        self.calls = 0
+        try:
+            hello = protocol.receive_response(self._responses, IMPORT_TIMEOUT_SECONDS)
+        except protocol.ChannelTimeout:
+            self.stop()
+            raise TargetError(f"importing {self.module} took over {IMPORT_TIMEOUT_SECONDS:.0f} s") from None
+        except (protocol.ChannelClosed, ValueError):
+            detail = self._stderr_tail()
+            self.stop()
+            raise TargetError(f"the child exited while importing {self.module}:\n{detail}") from None
+        if hello.get("status") == "import_error":
+            self.stop()
+            raise TargetError(f"importing {self.module} failed:\n{hello.get('traceback', '')}")
+        return hello
+
+    def call(self, function: str, args: list, kwargs: dict) -> Outcome:
+        """Run one call; the child is restarted by the caller if it did not survive."""
+        self.calls += 1
+        try:
+            protocol.send_request(self._requests, (function, args, kwargs))
+            response = protocol.receive_response(self._responses, self.limits.call_timeout_seconds)
+        except protocol.ChannelTimeout:
+            return self._timed_out()
+        except (protocol.ChannelClosed, BrokenPipeError, ValueError):
+            return self._died()
+        if response.get("status") == "ok":
+            return Outcome("ok")
+        return Outcome(
+            "exception",
+            crash_type=str(response.get("type", "")),
+            message=str(response.get("message", "")),
+            trace=str(response.get("traceback", "")),
+        )
+
+    @property
+    def alive(self) -> bool:
+        """True while the child process runs."""
+        return self.process is not None and self.process.poll() is None
+
+    def stop(self) -> None:
+        """Kill the child's whole process group and remove its directory."""
+        if self.process is not None:
+            sandbox.kill_group(self.process.pid)
+            self.process.wait()
+            for fd in (self._requests, self._responses):
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+            self.process = None
+        if self.workdir:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+            self.workdir = None
+
+    def _timed_out(self) -> Outcome:
+        # Ask for a Python stack before killing, so a hang has a signature.
+        try:
+            os.kill(self.process.pid, signal.SIGUSR1)
+            time.sleep(0.1)
+        except ProcessLookupError:
+            pass
+        sandbox.kill_group(self.process.pid)
+        self.process.wait()
+        seconds = self.limits.call_timeout_seconds
+        return Outcome(
+            "timeout",
+            crash_type="Timeout",
+            message=f"call did not return within {seconds:g} s",
+            trace=_stack_dump(self._stderr_tail()),
+        )
+
+    def _died(self) -> Outcome:
+        try:
+            returncode = self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            sandbox.kill_group(self.process.pid)
+            returncode = self.process.wait()
+        if returncode < 0:
+            crash_type = sandbox.signal_name(returncode)
+            message = f"interpreter killed by {crash_type}"
+        else:
+            crash_type = "ExitStatus"
+            message = f"interpreter exited with status {returncode}"
+        return Outcome("crashed", crash_type=crash_type, message=message, trace=_stack_dump(self._stderr_tail()))
+
+    def _stderr_tail(self) -> str:
+        path = os.path.join(self.workdir or "", "stderr")
+        try:
+            with open(path, "rb") as handle:
+                handle.seek(max(0, os.path.getsize(path) - STDERR_TAIL_BYTES))
+                return handle.read().decode("utf-8", "replace")
+        except OSError:
+            return ""

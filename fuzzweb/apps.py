@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class FuzzwebConfig(AppConfig):
+    name = "fuzzweb"
+    verbose_name = "fuzzweb"

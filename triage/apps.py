@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class TriageConfig(AppConfig):
+    name = "triage"
+    verbose_name = "Triage"

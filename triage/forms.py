@@ -1,0 +1,7 @@
+from django import forms
+
+from triage.models import Status
+
+
+class StatusForm(forms.Form):
+    status = forms.ChoiceField(choices=Status.choices)

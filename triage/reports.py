@@ -1,0 +1,65 @@
+"""Issue reports for a bucket, rendered for a tracker.
+
+Markdown for GitHub and GitLab. Fuzzer text goes only inside code fences,
+each one longer than any run of backticks in its content, so a trace cannot
+close its fence and inject Markdown (links, images, HTML) into the report.
+"""
+
+from __future__ import annotations
+
+import re
+
+from triage.models import Bucket, Finding
+
+_BACKTICKS = re.compile(r"`+")
+
+
+def _fence(content: str, language: str = "") -> str:
+    longest = max((len(run) for run in _BACKTICKS.findall(content)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}{language}\n{content.rstrip()}\n{fence}"
+
+
+def _inline(value: str) -> str:
+    # Titles and one-line fields: neutralise Markdown and HTML metacharacters.
+    return re.sub(r"([\\`*_{}\[\]<>()#+!|~])", r"\\\1", value.replace("\n", " "))
+
+
+def report_filename(bucket: Bucket) -> str:
+    """A safe download name: ``fuzzweb-bucket-12.md``."""
+    return f"fuzzweb-bucket-{bucket.pk}.md"
+
+
+def bucket_report_markdown(*, bucket: Bucket, finding: Finding | None) -> str:
+    """Render ``bucket`` as a Markdown issue, using ``finding`` as its example."""
+    lines = [f"# {_inline(bucket.title)}", ""]
+    summary = [
+        f"- **Kind:** {bucket.get_kind_display()}",
+        f"- **Crash type:** `{_inline(bucket.crash_type) or '-'}`",
+        f"- **Hits:** {bucket.hit_count} (first seen {bucket.first_seen:%Y-%m-%d %H:%M} UTC, "
+        f"last seen {bucket.last_seen:%Y-%m-%d %H:%M} UTC)",
+        f"- **Status:** {bucket.get_status_display()}",
+    ]
+    if finding is not None:
+        summary.insert(0, f"- **Target:** `{_inline(finding.target)}`, function `{_inline(finding.function)}`")
+    lines += ["## Summary", "", *summary, ""]
+    if finding is None:
+        lines += ["_No finding is stored for this bucket._", ""]
+        return "\n".join(lines)
+    if finding.message:
+        lines += ["Error message:", "", _fence(finding.message, "text"), ""]
+    lines += ["## Reproduce", "", _fence(finding.reproducer, "sh"), ""]
+    lines += ["Failing call:", "", _fence(finding.input_text, "python"), ""]
+    lines += ["## Traceback", "", _fence(finding.trace or "(no trace)", "pytb"), ""]
+    if bucket.key_frames:
+        lines += ["Signature frames (innermost first):", ""]
+        lines += [f"{i}. `{_inline(frame)}`" for i, frame in enumerate(bucket.key_frames, 1)]
+        lines += [""]
+    lines += ["## Versions", ""]
+    lines += [f"- {_inline(key)}: `{_inline(value)}`" for key, value in sorted(finding.environment.items())]
+    lines += [
+        "",
+        f"_Found by fuzzweb; bucket #{bucket.pk}, signature v{bucket.signature_version} `{bucket.signature[:12]}`._",
+        "",
+    ]
+    return "\n".join(lines)

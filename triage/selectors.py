@@ -1,0 +1,33 @@
+"""Reads for the triage pages."""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+
+from triage.models import Bucket, Finding, Status
+
+
+def bucket_list(*, status: str = "", campaign_id: int | None = None) -> QuerySet[Bucket]:
+    """Buckets, most recently hit first, optionally filtered."""
+    buckets = Bucket.objects.all()
+    if status in Status.values:
+        buckets = buckets.filter(status=status)
+    if campaign_id is not None:
+        buckets = buckets.filter(findings__campaign_id=campaign_id).distinct()
+    return buckets.order_by("-last_seen", "-pk")
+
+
+def bucket_example(bucket: Bucket) -> Finding | None:
+    """The finding shown for a bucket: its representative, else its latest."""
+    if bucket.representative_id:
+        return bucket.representative
+    return bucket.findings.order_by("-created_at").first()
+
+
+def bucket_recent_findings(bucket: Bucket, limit: int = 20) -> list[Finding]:
+    """The latest findings of a bucket, without their large text fields."""
+    return list(
+        bucket.findings.order_by("-created_at").only(
+            "pk", "created_at", "campaign_id", "function", "input_text", "input_size"
+        )[:limit]
+    )

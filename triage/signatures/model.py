@@ -1,0 +1,24 @@
+"""What a signature algorithm returns."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Signature:
+    """A bucket key (``digest``) and the normalised data it was hashed from."""
+
+    version: int
+    digest: str
+    kind: str
+    crash_type: str
+    frames: tuple[str, ...]
+    message: str = ""
+
+    @property
+    def title(self) -> str:
+        """A short human title: ``ZeroDivisionError in mean``."""
+        where = self.frames[0].rsplit(":", 1)[-1] if self.frames else ""
+        what = self.crash_type or self.kind
+        return f"{what} in {where}" if where else what

@@ -1,0 +1,31 @@
+"""The parsed form every trace format produces."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One stack frame; ``line`` is None where the format gives none."""
+
+    function: str
+    file: str = ""
+    line: int | None = None
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class ParsedTrace:
+    """A crash as a format describes it.
+
+    ``frames`` are innermost first (the frame that raised comes first), the
+    order every format is normalised to, whatever order it prints in.
+    ``causes`` are earlier exceptions of a chain, oldest first.
+    """
+
+    format: str
+    crash_type: str
+    message: str = ""
+    frames: tuple[Frame, ...] = ()
+    causes: tuple[ParsedTrace, ...] = field(default=())

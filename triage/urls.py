@@ -1,0 +1,11 @@
+from django.urls import path
+
+from triage import views
+
+app_name = "triage"
+urlpatterns = [
+    path("buckets/", views.bucket_list, name="buckets"),
+    path("buckets/<int:pk>/", views.bucket_detail, name="bucket"),
+    path("buckets/<int:pk>/status/", views.bucket_status, name="bucket_status"),
+    path("buckets/<int:pk>/report.md", views.bucket_report, name="bucket_report"),
+]

@@ -1,0 +1,61 @@
+from django.core.paginator import Paginator
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from triage import selectors
+from triage.forms import StatusForm
+from triage.highlight import highlighted
+from triage.models import Bucket, Status
+from triage.reports import bucket_report_markdown, report_filename
+from triage.status import bucket_set_status
+
+
+def _int_or_none(value: str | None) -> int | None:
+    return int(value) if value and value.isdigit() else None
+
+
+@require_GET
+def bucket_list(request):
+    status = request.GET.get("status", "")
+    campaign_id = _int_or_none(request.GET.get("campaign"))
+    buckets = selectors.bucket_list(status=status, campaign_id=campaign_id)
+    page = Paginator(buckets, 50).get_page(request.GET.get("page"))
+    context = {"page": page, "status": status, "campaign_id": campaign_id, "statuses": Status.choices}
+    return render(request, "triage/bucket_list.html", context)
+
+
+@require_GET
+def bucket_detail(request, pk):
+    bucket = get_object_or_404(Bucket, pk=pk)
+    finding = selectors.bucket_example(bucket)
+    context = {
+        "bucket": bucket,
+        "finding": finding,
+        "recent": selectors.bucket_recent_findings(bucket),
+        "events": bucket.events.select_related("user")[:50],
+        "status_form": StatusForm(initial={"status": bucket.status}),
+    }
+    if finding is not None:
+        context["input_html"] = highlighted(finding.input_text, "python")
+        context["reproducer_html"] = highlighted(finding.reproducer, "shell")
+        context["trace_html"] = highlighted(finding.trace, "pytb")
+    return render(request, "triage/bucket_detail.html", context)
+
+
+@require_POST
+def bucket_status(request, pk):
+    bucket = get_object_or_404(Bucket, pk=pk)
+    form = StatusForm(request.POST)
+    if form.is_valid():
+        bucket_set_status(bucket_id=bucket.pk, status=form.cleaned_data["status"], user=request.user)
+    return redirect("triage:bucket", pk=bucket.pk)
+
+
+@require_GET
+def bucket_report(request, pk):
+    bucket = get_object_or_404(Bucket, pk=pk)
+    report = bucket_report_markdown(bucket=bucket, finding=selectors.bucket_example(bucket))
+    response = HttpResponse(report, content_type="text/markdown; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{report_filename(bucket)}"'
+    return response
