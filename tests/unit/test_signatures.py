@@ -1,0 +1,100 @@
+"""Signature v1: one signature per root cause, stable across machines and edits."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from triage import signatures
+from triage.signatures import v1
+
+FIXTURES = Path(__file__).resolve().parent.parent / "traces" / "python"
+
+
+def _trace(frames: list[tuple[str, int, str]], error: str = "KeyError: 'ms'") -> str:
+    lines = ["Traceback (most recent call last):"]
+    for path, line, function in frames:
+        lines += [f'  File "{path}", line {line}, in {function}', "    something()"]
+    return "\n".join([*lines, error]) + "\n"
+
+
+def _sig(text: str, kind: str = "crash", crash_type: str = ""):
+    return signatures.compute(kind=kind, crash_type=crash_type, trace_text=text)
+
+
+def test_same_bug_on_two_machines_and_two_releases_has_one_signature():
+    here = _trace([("/home/ada/src/app/cli.py", 10, "main"), ("/home/ada/src/app/units.py", 42, "lookup")])
+    there = _trace([("/tmp/ci/build/app/cli.py", 12, "main"), ("/tmp/ci/build/app/units.py", 57, "lookup")],
+                   error="KeyError: 'y'")
+    assert _sig(here).digest == _sig(there).digest
+
+
+def test_different_exception_type_or_site_gives_different_signatures():
+    base = _trace([("/src/app/units.py", 42, "lookup")])
+    other_type = _trace([("/src/app/units.py", 42, "lookup")], error="ValueError: nope")
+    other_site = _trace([("/src/app/units.py", 42, "parse")])
+    digests = {_sig(base).digest, _sig(other_type).digest, _sig(other_site).digest}
+    assert len(digests) == 3
+
+
+def test_kind_is_part_of_the_signature():
+    text = _trace([("/src/app/units.py", 42, "lookup")])
+    assert _sig(text, kind="crash").digest != _sig(text, kind="timeout").digest
+
+
+def test_stdlib_and_harness_frames_are_skipped():
+    text = _trace([
+        ("/work/main/engines/pyfunc/child.py", 80, "serve"),
+        ("/src/app/config.py", 5, "load"),
+        ("/usr/lib/python3.11/json/__init__.py", 346, "loads"),
+        ("/usr/lib/python3.11/json/decoder.py", 337, "decode"),
+    ], error="json.decoder.JSONDecodeError: Expecting value")
+    signature = _sig(text)
+    assert signature.frames == ("app/config.py:load",)
+    assert signature.crash_type == "json.decoder.JSONDecodeError"
+
+
+def test_site_packages_paths_keep_the_package_path():
+    assert v1.normalize_path("/home/u/.venv/lib/python3.10/site-packages/requests/models.py") == "requests/models.py"
+    assert v1.normalize_path("C:\\Python311\\Lib\\site-packages\\numpy\\core\\x.py") == "numpy/core/x.py"
+    assert v1.normalize_path("/usr/lib/python3.11/json/decoder.py") == "stdlib/json/decoder.py"
+    assert v1.normalize_path("<frozen importlib._bootstrap>") == "<frozen importlib._bootstrap>"
+
+
+def test_only_top_three_frames_count():
+    deep = [("/src/app/a.py", i, f"f{i}") for i in range(10)]
+    shallow = deep[-3:]
+    assert _sig(_trace(deep)).digest == _sig(_trace(shallow)).digest
+    assert _sig(_trace(deep)).frames == ("app/a.py:f9", "app/a.py:f8", "app/a.py:f7")
+
+
+def test_recursion_at_different_depths_has_one_signature():
+    def recursion(depth):
+        frames = [("/src/app/tree.py", 3, "main")] + [("/src/app/tree.py", 9, "walk")] * depth
+        return _trace(frames, error="RecursionError: maximum recursion depth exceeded")
+
+    assert _sig(recursion(30)).digest == _sig(recursion(990)).digest
+    assert _sig(recursion(30)).frames == ("app/tree.py:walk", "app/tree.py:main")
+
+
+def test_mutual_recursion_is_folded():
+    assert v1.fold_recursion(["a", "b", "a", "b", "a", "b", "c"]) == ["a", "b", "c"]
+    assert v1.fold_recursion(["a", "b", "b", "b", "c"]) == ["a", "b", "c"]
+
+
+def test_recursion_fixture_from_a_real_report():
+    signature = _sig((FIXTURES / "recursion.txt").read_text())
+    assert signature.crash_type == "RecursionError"
+    # 793 frames of Django's LazySettings.__getattr__ fold into one.
+    assert signature.frames == ("conf/__init__.py:__getattr__", "deprecation/test_storages.py:test_access_warning")
+
+
+def test_untraced_finding_uses_the_given_crash_type():
+    signature = _sig("", kind="timeout", crash_type="Timeout")
+    assert signature.crash_type == "Timeout"
+    assert signature.frames == ()
+    assert signature.version == v1.VERSION
+
+
+def test_title_names_the_crash_and_the_function():
+    signature = _sig(_trace([("/src/app/stats.py", 2, "mean")], error="ZeroDivisionError: division by zero"))
+    assert signature.title == "ZeroDivisionError in mean"
