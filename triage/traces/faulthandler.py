@@ -3,7 +3,7 @@
 ``Fatal Python error: Segmentation fault`` followed by ``Current thread
 0x... (most recent call first):`` and ``File "f.py", line 3 in name`` lines.
 On SIGUSR1 (how the engine asks a hung child for its stack) the fatal-error
-line is absent.
+line is absent and the header is ``Stack (most recent call first):``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,9 @@ from triage.traces.model import Frame, ParsedTrace
 
 FORMAT = "python-faulthandler"
 _FATAL = re.compile(r"^Fatal Python error: (?P<error>.+?)\s*$", re.MULTILINE)
-_THREAD = re.compile(r"^(Current thread|Thread) 0x[0-9a-fA-F]+ \(most recent call first\):\s*$", re.MULTILINE)
+_THREAD = re.compile(
+    r"^((Current thread|Thread) 0x[0-9a-fA-F]+ |Stack )\(most recent call first\):\s*$", re.MULTILINE
+)
 _FRAME = re.compile(r'^\s+File "(?P<file>[^"]*)", line (?P<line>\d+|\?\?\?) in (?P<function>.+?)\s*$')
 
 

@@ -1,0 +1,150 @@
+"""The pyfunc engine, run for real against the demo and hostile targets."""
+
+from __future__ import annotations
+
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from engines import events, sandbox
+from engines.demo import textkit
+from engines.pyfunc.engine import Config, TargetError, run
+from triage import signatures, traces
+
+BASE_DIR = Path(__file__).resolve().parents[2]
+
+
+@dataclass
+class RecordingSink:
+    """Keeps every event; stops after ``stop_after`` findings if set."""
+
+    stop_after: int | None = None
+    findings: list[events.Finding] = field(default_factory=list)
+    stats_seen: list[events.Stats] = field(default_factory=list)
+
+    def finding(self, finding):
+        self.findings.append(finding)
+
+    def stats(self, stats):
+        self.stats_seen.append(stats)
+
+    def should_stop(self):
+        return self.stop_after is not None and len(self.findings) >= self.stop_after
+
+
+def _innermost_function(finding: events.Finding) -> str:
+    return traces.parse(finding.trace).frames[0].function
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_finds_every_planted_bug_and_nothing_else(seed):
+    sink = RecordingSink()
+    summary = run(Config(target="engines.demo.textkit", seconds=60, seed=seed, max_executions=4000), sink)
+    found = {(f.crash_type, _innermost_function(f)) for f in sink.findings}
+    assert found == textkit.PLANTED_BUGS
+    # Hundreds of raw findings, one signature per planted bug.
+    digests = {
+        signatures.compute(kind=f.kind, crash_type=f.crash_type, trace_text=f.trace).digest for f in sink.findings
+    }
+    assert len(sink.findings) > len(textkit.PLANTED_BUGS)
+    assert len(digests) == len(textkit.PLANTED_BUGS)
+    assert summary.executions == 4000
+    assert summary.skipped == [{"name": "apply_all", "reason": summary.skipped[0]["reason"]}]
+    assert "Callable" in summary.skipped[0]["reason"]
+
+
+def test_same_seed_same_run():
+    def calls(seed):
+        sink = RecordingSink()
+        run(Config(target="engines.demo.textkit", seconds=60, seed=seed, max_executions=600), sink)
+        return [(f.function, f.input_text) for f in sink.findings]
+
+    first = calls(7)
+    assert first and first == calls(7)
+    assert first != calls(8)
+
+
+def test_reproducer_replays_the_crash():
+    sink = RecordingSink(stop_after=20)
+    run(Config(target="engines.demo.textkit", seconds=30, seed=4), sink)
+    for finding in sink.findings[:5]:
+        result = subprocess.run(finding.reproducer, shell=True, cwd=BASE_DIR, capture_output=True, text=True)
+        assert result.returncode == 1
+        last_line = result.stderr.strip().splitlines()[-1]
+        assert last_line.startswith(finding.crash_type), (finding.reproducer, result.stderr)
+
+
+def test_findings_carry_trace_input_and_versions():
+    sink = RecordingSink(stop_after=1)
+    run(Config(target="engines.demo.textkit", seconds=30, seed=5), sink)
+    finding = sink.findings[0]
+    assert finding.trace.startswith("Traceback (most recent call last):")
+    # The harness's own frame is cut off: the trace starts at the target.
+    assert "engines/pyfunc/child.py" not in finding.trace
+    assert finding.input_text.startswith(f"{finding.function}(")
+    assert finding.environment["python"].startswith("3.")
+    assert finding.kind == events.CRASH
+
+
+def test_hostile_target_is_a_finding_never_a_worker_crash():
+    limits = sandbox.Limits(memory_bytes=512 * 1024 * 1024, call_timeout_seconds=0.5)
+    sink = RecordingSink()
+    summary = run(
+        Config(target="tests.targets.hostile", seconds=120, seed=1, max_executions=60, limits=limits), sink
+    )
+    assert summary.executions == 60
+    by_function = {f.function: f for f in sink.findings}
+    assert set(by_function) == {"segfault", "hang", "eat_memory", "exit_process", "chatter", "leave"}
+
+    segfault = by_function["segfault"]
+    assert (segfault.kind, segfault.crash_type) == (events.CRASH, "SIGSEGV")
+    assert [f.function for f in traces.parse(segfault.trace).frames[:2]] == ["string_at", "segfault"]
+
+    hang = by_function["hang"]
+    assert (hang.kind, hang.crash_type) == (events.TIMEOUT, "Timeout")
+    assert traces.parse(hang.trace).frames[0].function == "hang"
+
+    assert by_function["eat_memory"].kind == events.OOM
+    assert by_function["exit_process"].crash_type == "ExitStatus"
+    assert by_function["chatter"].crash_type == "ValueError"
+    assert by_function["leave"].crash_type == "SystemExit"
+    assert summary.restarts >= 3
+
+
+def test_stop_request_ends_the_run_early():
+    sink = RecordingSink(stop_after=3)
+    summary = run(Config(target="engines.demo.textkit", seconds=60, seed=6), sink)
+    assert summary.stopped
+    assert sink.stats_seen[-1].elapsed_seconds < 5
+
+
+def test_unimportable_targets_are_a_clear_error():
+    with pytest.raises(TargetError, match="missing native library"):
+        run(Config(target="tests.targets.broken_import", seconds=5), RecordingSink())
+    with pytest.raises(TargetError, match="No module named"):
+        run(Config(target="no.such.module", seconds=5), RecordingSink())
+
+
+def test_engines_import_nothing_from_django():
+    offenders = []
+    for path in (BASE_DIR / "engines").rglob("*.py"):
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            stripped = line.strip()
+            if stripped.startswith(("import django", "from django")):
+                offenders.append(f"{path.relative_to(BASE_DIR)}:{number}")
+    assert offenders == []
+
+
+def test_engine_runs_in_a_process_without_django():
+    script = (
+        "import sys\n"
+        "from engines.pyfunc.__main__ import main\n"
+        "code = main(['engines.demo.textkit', '--seconds', '1', '--seed', '3'])\n"
+        "assert not [m for m in sys.modules if m == 'django' or m.startswith('django.')], 'django imported'\n"
+        "sys.exit(code)\n"
+    )
+    result = subprocess.run(["python3", "-c", script], cwd=BASE_DIR, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "findings" in result.stdout

@@ -1,0 +1,35 @@
+"""A target that does everything a target should never do to its fuzzer."""
+
+import ctypes
+import os
+import sys
+
+
+def segfault(flag: bool) -> None:
+    ctypes.string_at(0)
+
+
+def hang(n: int) -> None:
+    while True:
+        n += 1
+
+
+def eat_memory(n: int) -> None:
+    blocks = []
+    while True:
+        blocks.append(bytearray(32 * 1024 * 1024))
+
+
+def exit_process(code: int) -> None:
+    os._exit(3)
+
+
+def chatter(text: str) -> None:
+    # Output on the child's stdout and stderr must not corrupt the protocol.
+    print("Traceback (most recent call last):\n" * 50)
+    sys.stderr.write("garbage \x00\xff" * 100)
+    raise ValueError("after chatter")
+
+
+def leave(code: int) -> None:
+    raise SystemExit(code)
