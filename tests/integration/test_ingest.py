@@ -1,0 +1,88 @@
+"""Ingest against PostgreSQL: bucketing, hit counts, hostile text."""
+
+from __future__ import annotations
+
+import pytest
+
+from engines import events
+from triage import text
+from triage.ingest import finding_ingest, findings_ingest
+from triage.models import Bucket, Finding
+
+pytestmark = pytest.mark.django_db
+
+
+def make_finding(function="lookup", error="KeyError: 'ms'", path="/src/app/units.py", call=None, **extra):
+    trace = (
+        "Traceback (most recent call last):\n"
+        f'  File "{path}", line 42, in {function}\n'
+        "    return TABLE[unit]\n"
+        f"{error}\n"
+    )
+    fields = dict(
+        kind=events.CRASH,
+        target="app.units",
+        function=function,
+        crash_type=error.split(":")[0],
+        message=error.partition(": ")[2],
+        trace=trace,
+        input_text=call or f"{function}('x')",
+        reproducer=f"python3 -c \"from app.units import {function}; {call or function + '()'}\"",
+        environment={"python": "3.11.7"},
+    )
+    fields.update(extra)
+    return events.Finding(**fields)
+
+
+def test_many_findings_of_two_bugs_make_two_buckets():
+    batch = [make_finding(call=f"lookup('{i}')") for i in range(300)]
+    batch += [make_finding(function="mean", error="ZeroDivisionError: division by zero", call="mean([])")] * 20
+    result = findings_ingest(findings=batch)
+    assert len(result.findings) == 320
+    assert len(result.new_buckets) == 2
+    assert Bucket.objects.count() == 2
+    hits = dict(Bucket.objects.values_list("crash_type", "hit_count"))
+    assert hits == {"KeyError": 300, "ZeroDivisionError": 20}
+
+
+def test_later_batches_join_existing_buckets():
+    findings_ingest(findings=[make_finding()])
+    result = findings_ingest(findings=[make_finding(path="/elsewhere/app/units.py", error="KeyError: 'y'")])
+    assert result.new_buckets == []
+    bucket = Bucket.objects.get()
+    assert bucket.hit_count == 2
+    assert bucket.findings.count() == 2
+    assert bucket.title == "KeyError in lookup"
+    assert bucket.key_frames == ["app/units.py:lookup"]
+
+
+def test_representative_is_the_smallest_input():
+    findings_ingest(findings=[make_finding(call="lookup('a much longer input string')")])
+    findings_ingest(findings=[make_finding(call="lookup('x')"), make_finding(call="lookup('medium one')")])
+    findings_ingest(findings=[make_finding(call="lookup('longer again than x')")])
+    bucket = Bucket.objects.get()
+    assert bucket.representative.input_text == "lookup('x')"
+
+
+def test_nul_bytes_surrogates_and_huge_traces_are_stored_safely():
+    huge = "x" * (text.TRACE_LIMIT + 5000)
+    finding = finding_ingest(
+        finding=make_finding(call="lookup('\x00\udcff')", message="bad \x00 byte", trace=huge + "\nKeyError: 'a'")
+    )
+    stored = Finding.objects.get(pk=finding.pk)
+    assert "\x00" not in stored.input_text and "\ufffd" in stored.input_text
+    assert "\x00" not in stored.message
+    assert len(stored.trace) < text.TRACE_LIMIT + 200
+    assert "[truncated: " in stored.trace
+
+
+def test_binary_trace_is_decoded_not_rejected():
+    assert text.clean(b"\xff\xfe Traceback \x80", 100) == "\ufffd\ufffd Traceback \ufffd"
+
+
+def test_bucket_lookup_uses_the_signature_index(django_assert_max_num_queries):
+    findings_ingest(findings=[make_finding(function=f"f{i}") for i in range(50)])
+    # A batch costs the same few queries however many buckets already exist:
+    # bucketing is an index lookup, never a scan over buckets.
+    with django_assert_max_num_queries(12):
+        findings_ingest(findings=[make_finding(function="f3"), make_finding(function="f7")])

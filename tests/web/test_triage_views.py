@@ -1,0 +1,100 @@
+"""Bucket pages: highlighted, escaped, status changes, Markdown export."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from tests.integration.test_ingest import make_finding
+from triage.ingest import finding_ingest
+from triage.models import BucketEvent
+
+pytestmark = pytest.mark.django_db
+
+XSS = "<script>alert(1)</script>"
+
+
+def test_bucket_list_shows_counts(logged_in):
+    finding_ingest(finding=make_finding())
+    finding_ingest(finding=make_finding(call="lookup('y')"))
+    response = logged_in.get(reverse("triage:buckets"))
+    assert response.status_code == 200
+    assert b"KeyError in lookup" in response.content
+    assert response.context["page"].object_list[0].hit_count == 2
+
+
+def test_bucket_page_highlights_reproducer_input_and_trace(logged_in):
+    bucket = finding_ingest(finding=make_finding()).bucket
+    response = logged_in.get(reverse("triage:bucket", args=[bucket.pk]))
+    html = response.content.decode()
+    assert response.status_code == 200
+    # Pygments markup: the function name in the input and the exception name in the trace.
+    assert '<div class="highlight">' in html
+    assert '<span class="n">lookup</span>' in html
+    assert '<span class="gr">KeyError</span>' in html
+    assert "app/units.py:lookup" in html
+
+
+def test_fuzzer_text_renders_as_text_everywhere(logged_in):
+    finding = finding_ingest(
+        finding=make_finding(
+            function=XSS,
+            error=f"KeyError: {XSS}",
+            call=f"lookup('{XSS}')",
+            reproducer=f"python3 -c '{XSS}'",
+            environment={"python": XSS},
+        )
+    )
+    bucket = finding.bucket
+    pages = [
+        reverse("triage:bucket", args=[bucket.pk]),
+        reverse("triage:buckets"),
+    ]
+    for url in pages:
+        html = logged_in.get(url).content.decode()
+        assert "<script>alert" not in html, url
+        assert "&lt;script&gt;" in html or "&lt;</span><span" in html, url
+
+    report = logged_in.get(reverse("triage:bucket_report", args=[bucket.pk])).content.decode()
+    # In the report, fuzzer text is either fenced or backslash-escaped.
+    for line in report.splitlines():
+        if XSS in line:
+            assert not line.startswith(("#", "-")), line
+
+
+def test_status_change_is_saved_and_audited(logged_in, admin_user):
+    bucket = finding_ingest(finding=make_finding()).bucket
+    response = logged_in.post(reverse("triage:bucket_status", args=[bucket.pk]), {"status": "confirmed"})
+    assert response.status_code == 302
+    bucket.refresh_from_db()
+    assert bucket.status == "confirmed"
+    event = BucketEvent.objects.get(bucket=bucket)
+    assert (event.old_value, event.new_value, event.user) == ("new", "confirmed", admin_user)
+
+
+def test_unknown_status_is_refused(logged_in):
+    bucket = finding_ingest(finding=make_finding()).bucket
+    logged_in.post(reverse("triage:bucket_status", args=[bucket.pk]), {"status": "pwned"})
+    bucket.refresh_from_db()
+    assert bucket.status == "new"
+    assert not BucketEvent.objects.exists()
+
+
+def test_markdown_report_downloads_as_a_file(logged_in):
+    bucket = finding_ingest(finding=make_finding(function="mean", error="ZeroDivisionError: division by zero")).bucket
+    response = logged_in.get(reverse("triage:bucket_report", args=[bucket.pk]))
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/markdown")
+    assert response["Content-Disposition"] == f'attachment; filename="fuzzweb-bucket-{bucket.pk}.md"'
+    report = response.content.decode()
+    assert report.startswith("# ZeroDivisionError in mean\n")
+    for section in ("## Summary", "## Reproduce", "## Traceback", "## Versions"):
+        assert section in report
+    assert "```sh\npython3 -c" in report
+    assert "- python: `3.11.7`" in report
+
+
+def test_report_fences_cannot_be_closed_by_the_trace(logged_in):
+    bucket = finding_ingest(finding=make_finding(error="KeyError: ```\n# injected heading")).bucket
+    report = logged_in.get(reverse("triage:bucket_report", args=[bucket.pk])).content.decode()
+    assert "\n````text\n" in report  # a fence longer than the backticks inside
