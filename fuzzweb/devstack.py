@@ -54,8 +54,24 @@ def start_private_redis() -> tuple[subprocess.Popen, str]:
     data = VAR_DIR / "redis"
     data.mkdir(parents=True, exist_ok=True)
     process = subprocess.Popen(
-        [executable, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(data),
-         "--save", "60", "1", "--appendonly", "no", "--daemonize", "no", "--logfile", str(data / "redis.log")],
+        [
+            executable,
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--dir",
+            str(data),
+            "--save",
+            "60",
+            "1",
+            "--appendonly",
+            "no",
+            "--daemonize",
+            "no",
+            "--logfile",
+            str(data / "redis.log"),
+        ],
         start_new_session=True,
     )
     url = f"redis://127.0.0.1:{port}/0"

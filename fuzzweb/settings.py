@@ -87,7 +87,12 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {"default": dj_database_url.config(default=f"sqlite:///{VAR_DIR / 'fuzzweb.sqlite3'}", conn_max_age=60)}
+DATABASES = {
+    "default": dj_database_url.config(
+        default=f"sqlite:///{VAR_DIR / 'fuzzweb.sqlite3'}",
+        conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "60")),
+    )
+}
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # The embedded default is shared by the web server and several workers:
     # WAL lets readers run beside a writer, and writers wait instead of failing.

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -78,12 +80,17 @@ def rq_worker():
         start_new_session=True,
     )
     yield process
-    process.terminate()
-    try:
+    from campaigns.launch import campaigns_stop_all
+
+    # Let a running campaign end (so its job finishes and RQ's warm shutdown
+    # is quick), then take down the worker and its work horse as a group.
+    campaigns_stop_all()
+    os.killpg(process.pid, signal.SIGTERM)
+    with contextlib.suppress(subprocess.TimeoutExpired):
         process.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
 
 
 def wait_for(predicate, timeout: float, interval: float = 0.2):

@@ -27,7 +27,7 @@ def make_finding(function="lookup", error="KeyError: 'ms'", path="/src/app/units
         message=error.partition(": ")[2],
         trace=trace,
         input_text=call or f"{function}('x')",
-        reproducer=f"python3 -c \"from app.units import {function}; {call or function + '()'}\"",
+        reproducer=f'python3 -c "from app.units import {function}; {call or function + "()"}"',
         environment={"python": "3.11.7"},
     )
     fields.update(extra)

@@ -58,7 +58,9 @@ def test_recursion_repeats_are_expanded_but_bounded():
     parsed = python.parse((FIXTURES / "recursion.txt").read_text())
     assert parsed.crash_type == "RecursionError"
     innermost = parsed.frames[0]
-    repeats = [f for f in parsed.frames if (f.file, f.function, f.line) == (innermost.file, innermost.function, innermost.line)]
+    repeats = [
+        f for f in parsed.frames if (f.file, f.function, f.line) == (innermost.file, innermost.function, innermost.line)
+    ]
     # "[Previous line repeated 790 more times]" is expanded, but capped so a
     # hostile count cannot make the parser allocate without bound.
     assert 2 <= len(repeats) <= 60

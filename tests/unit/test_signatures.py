@@ -23,8 +23,9 @@ def _sig(text: str, kind: str = "crash", crash_type: str = ""):
 
 def test_same_bug_on_two_machines_and_two_releases_has_one_signature():
     here = _trace([("/home/ada/src/app/cli.py", 10, "main"), ("/home/ada/src/app/units.py", 42, "lookup")])
-    there = _trace([("/tmp/ci/build/app/cli.py", 12, "main"), ("/tmp/ci/build/app/units.py", 57, "lookup")],
-                   error="KeyError: 'y'")
+    there = _trace(
+        [("/tmp/ci/build/app/cli.py", 12, "main"), ("/tmp/ci/build/app/units.py", 57, "lookup")], error="KeyError: 'y'"
+    )
     assert _sig(here).digest == _sig(there).digest
 
 
@@ -42,12 +43,15 @@ def test_kind_is_part_of_the_signature():
 
 
 def test_stdlib_and_harness_frames_are_skipped():
-    text = _trace([
-        ("/work/main/engines/pyfunc/child.py", 80, "serve"),
-        ("/src/app/config.py", 5, "load"),
-        ("/usr/lib/python3.11/json/__init__.py", 346, "loads"),
-        ("/usr/lib/python3.11/json/decoder.py", 337, "decode"),
-    ], error="json.decoder.JSONDecodeError: Expecting value")
+    text = _trace(
+        [
+            ("/work/main/engines/pyfunc/child.py", 80, "serve"),
+            ("/src/app/config.py", 5, "load"),
+            ("/usr/lib/python3.11/json/__init__.py", 346, "loads"),
+            ("/usr/lib/python3.11/json/decoder.py", 337, "decode"),
+        ],
+        error="json.decoder.JSONDecodeError: Expecting value",
+    )
     signature = _sig(text)
     assert signature.frames == ("app/config.py:load",)
     assert signature.crash_type == "json.decoder.JSONDecodeError"

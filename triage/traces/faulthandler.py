@@ -14,9 +14,7 @@ from triage.traces.model import Frame, ParsedTrace
 
 FORMAT = "python-faulthandler"
 _FATAL = re.compile(r"^Fatal Python error: (?P<error>.+?)\s*$", re.MULTILINE)
-_THREAD = re.compile(
-    r"^((Current thread|Thread) 0x[0-9a-fA-F]+ |Stack )\(most recent call first\):\s*$", re.MULTILINE
-)
+_THREAD = re.compile(r"^((Current thread|Thread) 0x[0-9a-fA-F]+ |Stack )\(most recent call first\):\s*$", re.MULTILINE)
 _FRAME = re.compile(r'^\s+File "(?P<file>[^"]*)", line (?P<line>\d+|\?\?\?) in (?P<function>.+?)\s*$')
 
 

@@ -1,0 +1,82 @@
+"""The main path in a real browser: log in, launch, watch, triage, export.
+
+Headless Chromium (Debian's, driven by Playwright) against a live server,
+with a real RQ worker running the campaign.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+
+from campaigns.models import Target
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser, pytest.mark.worker]
+
+CHROMIUM = os.environ.get("FUZZWEB_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+
+@pytest.fixture
+def maintainer(django_user_model):
+    django_user_model.objects.create_user("maintainer", password="correct-horse-9")
+    Target.objects.get_or_create(name="textkit (demo)", defaults={"module": "engines.demo.textkit", "engine": "pyfunc"})
+
+
+@pytest.fixture
+def page(maintainer, live_server, rq_worker):
+    # Database setup happens before Playwright starts: its sync API runs the
+    # test inside greenlets, where Django would open connections of its own
+    # that outlive the test. The test body itself only talks to the browser.
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        context = browser.new_context(accept_downloads=True)
+        yield context.new_page()
+        context.close()
+        browser.close()
+
+
+def test_launch_watch_triage_and_export(page, live_server, tmp_path):
+    page.set_default_timeout(30_000)
+
+    page.goto(live_server.url + "/campaigns/")
+    expect(page).to_have_url(re.compile(r"/login/\?next="))
+    page.fill("input[name=username]", "maintainer")
+    page.fill("input[name=password]", "correct-horse-9")
+    page.click("button[type=submit]")
+    expect(page.get_by_role("heading", name="Campaigns")).to_be_visible()
+
+    page.click("text=Launch a campaign")
+    page.select_option("select[name=target]", label="textkit (demo)")
+    page.fill("input[name=time_budget_seconds]", "20")
+    page.click("#launch")
+
+    # The page refreshes itself: no reload, and the rows appear as found.
+    expect(page.locator("#status")).to_have_text(re.compile("Running|Finished"), timeout=30_000)
+    expect(page.locator("#buckets tr")).to_have_count(5, timeout=30_000)
+    expect(page.locator("#executions")).not_to_have_text("0")
+
+    page.locator("#buckets a", has_text="ZeroDivisionError in mean").click()
+    expect(page.locator("#reproducer .highlight")).to_contain_text("from engines.demo.textkit import mean")
+    expect(page.locator("#input .highlight")).to_contain_text("mean([])")
+    expect(page.locator("#trace .highlight .gr")).to_have_text("ZeroDivisionError")
+
+    page.select_option("#status-form select[name=status]", "confirmed")
+    page.click("#status-form button")
+    expect(page.locator("#bucket-status")).to_have_text("Confirmed")
+    page.reload()
+    expect(page.locator("#bucket-status")).to_have_text("Confirmed")
+
+    with page.expect_download() as download_info:
+        page.click("#export-markdown")
+    download = download_info.value
+    assert re.fullmatch(r"fuzzweb-bucket-\d+\.md", download.suggested_filename)
+    path = tmp_path / download.suggested_filename
+    download.save_as(path)
+    report = path.read_text()
+    assert report.startswith("# ZeroDivisionError in mean")
+    assert "mean([])" in report
+    assert "**Status:** Confirmed" in report
