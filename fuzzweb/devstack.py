@@ -83,6 +83,17 @@ def start_private_redis() -> tuple[subprocess.Popen, str]:
     raise SystemExit(f"the private Redis did not start; see {data / 'redis.log'}")
 
 
+def _wait_for_port(host: str, port: int, process: subprocess.Popen, timeout: float = 60) -> None:
+    # Print the URL only once it answers, as the last line a user reads.
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and process.poll() is None:
+        with socket.socket() as probe:
+            probe.settimeout(0.5)
+            if probe.connect_ex((host, port)) == 0:
+                return
+        time.sleep(0.2)
+
+
 def _describe_database(url: str | None) -> str:
     if not url:
         return f"SQLite file {VAR_DIR / 'fuzzweb.sqlite3'} (set DATABASE_URL for PostgreSQL)"
@@ -125,6 +136,7 @@ def main() -> int:
         subprocess.Popen([*MANAGE, "rqworker", "campaigns", "default"], env=env, start_new_session=True)
         for _ in range(workers)
     ]
+    _wait_for_port(host, int(port), web)
     _log(f"dashboard at http://{host}:{port}/  ({workers} workers; Ctrl-C stops everything)")
 
     stopping = False

@@ -20,6 +20,16 @@ def _fence(content: str, language: str = "") -> str:
     return f"{fence}{language}\n{content.rstrip()}\n{fence}"
 
 
+def _code(value: str) -> str:
+    # An inline code span: backslashes are literal inside it, so instead of
+    # escaping, use a delimiter longer than any backtick run in the value.
+    value = value.replace("\n", " ")
+    longest = max((len(run) for run in _BACKTICKS.findall(value)), default=0)
+    ticks = "`" * (longest + 1)
+    pad = " " if value.startswith("`") or value.endswith("`") else ""
+    return f"{ticks}{pad}{value}{pad}{ticks}"
+
+
 def _inline(value: str) -> str:
     # Titles and one-line fields: neutralise Markdown and HTML metacharacters.
     return re.sub(r"([\\`*_{}\[\]<>()#+!|~])", r"\\\1", value.replace("\n", " "))
@@ -35,13 +45,13 @@ def bucket_report_markdown(*, bucket: Bucket, finding: Finding | None) -> str:
     lines = [f"# {_inline(bucket.title)}", ""]
     summary = [
         f"- **Kind:** {bucket.get_kind_display()}",
-        f"- **Crash type:** `{_inline(bucket.crash_type) or '-'}`",
+        f"- **Crash type:** {_code(bucket.crash_type or '-')}",
         f"- **Hits:** {bucket.hit_count} (first seen {bucket.first_seen:%Y-%m-%d %H:%M} UTC, "
         f"last seen {bucket.last_seen:%Y-%m-%d %H:%M} UTC)",
         f"- **Status:** {bucket.get_status_display()}",
     ]
     if finding is not None:
-        summary.insert(0, f"- **Target:** `{_inline(finding.target)}`, function `{_inline(finding.function)}`")
+        summary.insert(0, f"- **Target:** {_code(finding.target)}, function {_code(finding.function)}")
     lines += ["## Summary", "", *summary, ""]
     if finding is None:
         lines += ["_No finding is stored for this bucket._", ""]
@@ -53,10 +63,10 @@ def bucket_report_markdown(*, bucket: Bucket, finding: Finding | None) -> str:
     lines += ["## Traceback", "", _fence(finding.trace or "(no trace)", "pytb"), ""]
     if bucket.key_frames:
         lines += ["Signature frames (innermost first):", ""]
-        lines += [f"{i}. `{_inline(frame)}`" for i, frame in enumerate(bucket.key_frames, 1)]
+        lines += [f"{i}. {_code(frame)}" for i, frame in enumerate(bucket.key_frames, 1)]
         lines += [""]
     lines += ["## Versions", ""]
-    lines += [f"- {_inline(key)}: `{_inline(value)}`" for key, value in sorted(finding.environment.items())]
+    lines += [f"- {_inline(key)}: {_code(value)}" for key, value in sorted(finding.environment.items())]
     lines += [
         "",
         f"_Found by fuzzweb; bucket #{bucket.pk}, signature v{bucket.signature_version} `{bucket.signature[:12]}`._",

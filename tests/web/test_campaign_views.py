@@ -1,0 +1,71 @@
+"""Campaign pages: launch form, live progress endpoint, stop."""
+
+from __future__ import annotations
+
+import django_rq
+import pytest
+from django.urls import reverse
+
+from campaigns.models import Campaign, CampaignStatus, Target
+from tests.integration.test_ingest import make_finding
+from triage.ingest import findings_ingest
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+XSS = "<img src=x onerror=alert(1)>"
+
+
+@pytest.fixture
+def target():
+    return Target.objects.get_or_create(name="textkit (demo)", defaults={"module": "engines.demo.textkit"})[0]
+
+
+def test_launch_form_creates_and_queues_a_campaign(logged_in, target):
+    queue = django_rq.get_queue("campaigns")
+    queue.empty()
+    response = logged_in.post(reverse("campaigns:new"), {"target": target.pk, "time_budget_seconds": 60})
+    campaign = Campaign.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("campaigns:detail", args=[campaign.pk])
+    assert campaign.status == CampaignStatus.QUEUED
+    assert campaign.time_budget_seconds == 60
+    assert queue.job_ids == [f"campaign-{campaign.pk}"]
+    assert queue.fetch_job(f"campaign-{campaign.pk}").args == (campaign.pk,)
+    queue.empty()
+
+
+def test_launch_form_rejects_a_bad_budget(logged_in, target):
+    response = logged_in.post(reverse("campaigns:new"), {"target": target.pk, "time_budget_seconds": -5})
+    assert response.status_code == 200
+    assert not Campaign.objects.exists()
+    assert b"greater than or equal to 5" in response.content
+
+
+def test_progress_endpoint_reports_live_numbers(logged_in, target):
+    campaign = Campaign.objects.create(target=target, engine="pyfunc", time_budget_seconds=60, executions=1234)
+    findings_ingest(findings=[make_finding(function=XSS)] * 3, campaign_id=campaign.pk)
+    progress = logged_in.get(reverse("campaigns:progress", args=[campaign.pk])).json()
+    assert progress["executions"] == 1234
+    assert progress["active"] is True
+    assert [b["hits"] for b in progress["buckets"]] == [3]
+    assert progress["buckets"][0]["title"] == f"KeyError in {XSS}"
+
+    html = logged_in.get(reverse("campaigns:detail", args=[campaign.pk])).content.decode()
+    assert XSS not in html
+    assert "&lt;img src=x onerror=alert(1)&gt;" in html
+
+
+def test_stop_button_marks_a_running_campaign_stopping(logged_in, target):
+    campaign = Campaign.objects.create(
+        target=target, engine="pyfunc", time_budget_seconds=60, status=CampaignStatus.RUNNING
+    )
+    response = logged_in.post(reverse("campaigns:stop", args=[campaign.pk]))
+    assert response.status_code == 302
+    campaign.refresh_from_db()
+    assert campaign.status == CampaignStatus.STOPPING
+
+
+def test_campaign_list_shows_status(logged_in, target):
+    Campaign.objects.create(target=target, engine="pyfunc", time_budget_seconds=60, status=CampaignStatus.FAILED)
+    html = logged_in.get(reverse("campaigns:list")).content.decode()
+    assert "status-failed" in html and "textkit (demo)" in html
