@@ -31,7 +31,7 @@ def campaign_run(campaign_id: int) -> str:
         seed=campaign.seed,
         search_path=[p for p in target.search_path.split(":") if p],
     )
-    sink = CampaignSink(campaign_id)
+    sink = CampaignSink(campaign_id, engine=campaign.engine)
     try:
         summary = pyfunc.run(config, sink)
         sink.flush()

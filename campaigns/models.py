@@ -2,8 +2,22 @@
 
 from __future__ import annotations
 
+import re
+
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
+
+
+def validate_ignore_patterns(text: str) -> None:
+    """Each non-comment line must be a valid regular expression."""
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if line and not line.startswith("#"):
+            try:
+                re.compile(line)
+            except re.error as error:
+                raise ValidationError(f"line {number}: {error}") from error
 
 
 class Target(models.Model):
@@ -14,6 +28,15 @@ class Target(models.Model):
     module = models.CharField(max_length=255, help_text="Importable module, e.g. engines.demo.textkit")
     search_path = models.CharField(max_length=1024, blank=True, help_text="Extra import directories, separated by ':'.")
     description = models.TextField(blank=True)
+    signature_frames = models.PositiveSmallIntegerField(
+        default=3, help_text="How many of the target's own frames make a crash signature."
+    )
+    ignore_frames = models.TextField(
+        blank=True,
+        help_text="Extra frames to skip in signatures: one regular expression per line, "
+        "matched against function names and file paths.",
+        validators=[validate_ignore_patterns],
+    )
 
     class Meta:
         ordering = ["name"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import Count
+from django.db.models import Sum
 from django.urls import reverse
 from django.utils import timezone
 
@@ -14,7 +14,7 @@ def campaign_buckets(campaign: Campaign, limit: int = 100) -> list[Bucket]:
     """Buckets this campaign hit, with its own hit count per bucket."""
     return list(
         Bucket.objects.filter(findings__campaign=campaign)
-        .annotate(campaign_hits=Count("findings"))
+        .annotate(campaign_hits=Sum("findings__hit_count"))
         .order_by("first_seen", "pk")[:limit]
     )
 

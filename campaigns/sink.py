@@ -10,6 +10,7 @@ from django.utils import timezone
 from campaigns.models import Campaign, CampaignStatus
 from engines import events
 from triage.ingest import findings_ingest
+from triage.submission import submission_from_engine
 
 FLUSH_INTERVAL_SECONDS = 0.5
 FLUSH_BATCH = 500
@@ -19,8 +20,9 @@ STOP_POLL_SECONDS = 0.5
 class CampaignSink:
     """Buffers findings and writes them in batches; answers "should I stop?"."""
 
-    def __init__(self, campaign_id: int):
+    def __init__(self, campaign_id: int, engine: str):
         self.campaign_id = campaign_id
+        self.engine = engine
         self.buffer: list[events.Finding] = []
         self.last_flush = time.monotonic()
         self.last_poll = 0.0
@@ -37,9 +39,10 @@ class CampaignSink:
         if not self.buffer:
             return
         batch, self.buffer = self.buffer, []
-        result = findings_ingest(findings=batch, campaign_id=self.campaign_id)
+        submissions = [submission_from_engine(finding, self.engine) for finding in batch]
+        result = findings_ingest(submissions=submissions, campaign_id=self.campaign_id)
         Campaign.objects.filter(pk=self.campaign_id).update(
-            findings_count=F("findings_count") + len(result.findings),
+            findings_count=F("findings_count") + len(batch),
             new_buckets=F("new_buckets") + len(result.new_buckets),
         )
 

@@ -1,12 +1,15 @@
-"""Turn findings into stored rows, grouped into buckets by signature.
+"""Turn submissions into stored findings, grouped into buckets by signature.
 
 Bucketing is an index lookup on (signature, version) for the whole batch,
-never a scan over buckets. Findings arrive in batches because engines report
-hundreds a second; one batch costs a handful of queries however large it is.
+never a scan over buckets. A testcase seen before (same content hash) only
+raises its counts. Findings arrive in batches because engines report
+hundreds a second; a batch costs a handful of queries however many buckets
+exist.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -15,66 +18,181 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from engines.events import Finding as EngineFinding
 from triage import signatures, text
 from triage.models import Bucket, Finding
+from triage.submission import Submission
+from triage.target_options import signature_options
+
+
+@dataclass(frozen=True)
+class Stored:
+    """What happened to one submission."""
+
+    finding: Finding
+    new_bucket: bool
+    duplicate: bool
 
 
 @dataclass(frozen=True)
 class IngestResult:
-    """What a batch did: findings stored, and buckets that did not exist before."""
+    """What a batch did, in submission order."""
 
-    findings: list[Finding]
-    new_buckets: list[Bucket]
+    stored: list[Stored]
+
+    @property
+    def findings(self) -> list[Finding]:
+        return [item.finding for item in self.stored]
+
+    @property
+    def new_buckets(self) -> list[Bucket]:
+        seen, buckets = set(), []
+        for item in self.stored:
+            if item.new_bucket and item.finding.bucket_id not in seen:
+                seen.add(item.finding.bucket_id)
+                buckets.append(item.finding.bucket)
+        return buckets
 
 
-def _prepare(finding: EngineFinding, campaign_id: int | None, now) -> tuple[Finding, signatures.Signature]:
-    trace = text.clean(finding.trace, text.TRACE_LIMIT)
-    crash_type = text.clean_short(finding.crash_type)
-    signature = signatures.compute(kind=finding.kind, crash_type=crash_type, trace_text=trace)
-    input_text = text.clean(finding.input_text, text.INPUT_LIMIT)
+def content_hash(submission: Submission) -> str:
+    """Identity of a testcase: the same input to the same target is one finding."""
+    digest = hashlib.sha256()
+    for part in (submission.kind, submission.target, submission.function):
+        digest.update(part.encode("utf-8", "surrogatepass") + b"\0")
+    if submission.testcase_bytes is not None:
+        digest.update(b"bytes\0" + submission.testcase_bytes)
+    elif submission.testcase:
+        digest.update(b"text\0" + submission.testcase.encode("utf-8", "surrogatepass"))
+    else:
+        # No testcase: the crash output is all there is to tell reports apart.
+        digest.update(b"trace\0" + submission.trace.encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
+
+
+def _testcase_text(submission: Submission) -> str:
+    if submission.testcase_bytes is not None:
+        return text.preview_bytes(submission.testcase_bytes, text.INPUT_LIMIT)
+    return text.clean(submission.testcase, text.INPUT_LIMIT)
+
+
+def _prepare(submission: Submission, campaign_id: int | None, now, options) -> tuple[Finding, signatures.Signature]:
+    trace = text.clean(submission.trace, text.TRACE_LIMIT)
+    crash_type = text.clean_short(submission.crash_type)
+    message = text.clean(submission.message, text.MESSAGE_LIMIT)
+    signature = signatures.compute(
+        kind=submission.kind,
+        crash_type=crash_type,
+        trace_text=trace,
+        message=message,
+        target=submission.target,
+        stage=submission.stage,
+        reference=submission.reference,
+        backends=[(b.name, b.outcome) for b in submission.backends],
+        top_n=options.top_n,
+        ignore=options.ignore,
+    )
+    testcase = _testcase_text(submission)
     row = Finding(
         campaign_id=campaign_id,
-        kind=finding.kind,
-        target=text.clean_short(finding.target),
-        function=text.clean_short(finding.function),
+        kind=submission.kind,
+        target=text.clean_short(submission.target),
+        engine=text.clean_short(submission.engine),
+        function=text.clean_short(submission.function),
+        stage=text.clean_short(submission.stage),
         crash_type=crash_type,
-        message=text.clean(finding.message, text.MESSAGE_LIMIT),
+        message=message,
         trace=trace,
-        input_text=input_text,
-        input_size=len(input_text),
-        reproducer=text.clean(finding.reproducer, text.INPUT_LIMIT),
-        environment={text.clean_short(k): text.clean_short(v) for k, v in finding.environment.items()},
+        trace_format=signature.trace_format,
+        testcase=testcase,
+        testcase_bytes=submission.testcase_bytes,
+        testcase_language=text.clean_short(submission.testcase_language) or "text",
+        testcase_size=(len(submission.testcase_bytes) if submission.testcase_bytes is not None else len(testcase)),
+        content_hash=content_hash(submission),
+        reproducer=text.clean(submission.reproducer, text.INPUT_LIMIT),
+        reference=text.clean_short(submission.reference),
+        backends=[
+            {
+                "name": text.clean_short(b.name),
+                "outcome": b.outcome,
+                "output": text.clean(b.output, text.MESSAGE_LIMIT),
+                "exit_code": b.exit_code,
+            }
+            for b in submission.backends
+        ],
+        versions={text.clean_short(k): text.clean_short(str(v)) for k, v in submission.versions.items()},
+        metadata=text.clean_json(submission.metadata),
         signature=signature.digest,
         signature_version=signature.version,
         created_at=now,
+        last_seen=now,
     )
     return row, signature
 
 
-def findings_ingest(*, findings: Sequence[EngineFinding], campaign_id: int | None = None) -> IngestResult:
-    """Store ``findings``, creating buckets for signatures seen for the first time."""
-    if not findings:
-        return IngestResult([], [])
+def findings_ingest(*, submissions: Sequence[Submission], campaign_id: int | None = None) -> IngestResult:
+    """Store ``submissions``, creating buckets for signatures seen for the first time."""
+    if not submissions:
+        return IngestResult([])
     now = timezone.now()
-    prepared = [_prepare(finding, campaign_id, now) for finding in findings]
-    by_signature: dict[tuple[str, int], signatures.Signature] = {}
-    for _, signature in prepared:
-        by_signature.setdefault((signature.digest, signature.version), signature)
+    options = {}
+    prepared = []
+    for submission in submissions:
+        if submission.target not in options:
+            options[submission.target] = signature_options(submission.target)
+        prepared.append(_prepare(submission, campaign_id, now, options[submission.target]))
 
     with transaction.atomic():
+        existing = {
+            f.content_hash: f
+            for f in Finding.objects.filter(content_hash__in={row.content_hash for row, _ in prepared}).select_related(
+                "bucket"
+            )
+        }
+        fresh = [(row, sig) for row, sig in prepared if row.content_hash not in existing]
+        by_signature = {(sig.digest, sig.version): sig for _, sig in fresh}
         buckets = _buckets_for(by_signature, now)
-        new_buckets = [b for b in buckets.values() if b.hit_count == 0]
-        rows = []
-        for row, signature in prepared:
-            row.bucket = buckets[(signature.digest, signature.version)]
-            rows.append(row)
-        Finding.objects.bulk_create(rows)
-        _count_hits(rows, now)
-    return IngestResult(rows, new_buckets)
+        new_bucket_ids = {b.pk for b in buckets.values() if b.hit_count == 0}
+
+        # One row per distinct testcase; repeats inside the batch count as hits.
+        unique_rows: dict[str, Finding] = {}
+        repeats: dict[str, int] = defaultdict(int)
+        for row, sig in fresh:
+            if row.content_hash in unique_rows:
+                repeats[row.content_hash] += 1
+                continue
+            row.bucket = buckets[(sig.digest, sig.version)]
+            unique_rows[row.content_hash] = row
+        for row in unique_rows.values():
+            row.hit_count += repeats.get(row.content_hash, 0)
+        created = Finding.objects.bulk_create(list(unique_rows.values()))
+        by_hash = {row.content_hash: row for row in created}
+
+        old_hits: dict[str, int] = defaultdict(int)
+        for row, _ in prepared:
+            if row.content_hash in existing:
+                old_hits[row.content_hash] += 1
+        for content, count in old_hits.items():
+            Finding.objects.filter(pk=existing[content].pk).update(hit_count=F("hit_count") + count, last_seen=now)
+
+        _count_bucket_hits(created, existing, old_hits, now)
+
+    stored = []
+    seen_in_batch: set[str] = set()
+    for row, _ in prepared:
+        if row.content_hash in existing:
+            stored.append(Stored(existing[row.content_hash], new_bucket=False, duplicate=True))
+            continue
+        finding = by_hash[row.content_hash]
+        duplicate = row.content_hash in seen_in_batch
+        seen_in_batch.add(row.content_hash)
+        stored.append(
+            Stored(finding, new_bucket=finding.bucket_id in new_bucket_ids and not duplicate, duplicate=duplicate)
+        )
+    return IngestResult(stored)
 
 
 def _buckets_for(by_signature: dict[tuple[str, int], signatures.Signature], now) -> dict:
+    if not by_signature:
+        return {}
     digests = {digest for digest, _ in by_signature}
     found = {
         (b.signature, b.signature_version): b
@@ -87,19 +205,7 @@ def _buckets_for(by_signature: dict[tuple[str, int], signatures.Signature], now)
         # our select and insert; the unique constraint settles it, and the
         # re-select below picks up whichever row won.
         Bucket.objects.bulk_create(
-            [
-                Bucket(
-                    signature=digest,
-                    signature_version=version,
-                    kind=by_signature[(digest, version)].kind,
-                    crash_type=text.clean_short(by_signature[(digest, version)].crash_type),
-                    title=text.clean_short(by_signature[(digest, version)].title),
-                    key_frames=list(by_signature[(digest, version)].frames),
-                    first_seen=now,
-                    last_seen=now,
-                )
-                for digest, version in missing
-            ],
+            [_new_bucket(by_signature[key], now) for key in missing],
             ignore_conflicts=True,
         )
         for bucket in Bucket.objects.filter(signature__in=[d for d, _ in missing]):
@@ -107,28 +213,47 @@ def _buckets_for(by_signature: dict[tuple[str, int], signatures.Signature], now)
     return found
 
 
-def _count_hits(rows: list[Finding], now) -> None:
-    per_bucket: dict[int, list[Finding]] = defaultdict(list)
-    for row in rows:
-        per_bucket[row.bucket_id].append(row)
+def _new_bucket(signature: signatures.Signature, now) -> Bucket:
+    return Bucket(
+        signature=signature.digest,
+        signature_version=signature.version,
+        kind=signature.kind,
+        crash_type=text.clean_short(signature.crash_type),
+        title=text.clean_short(signature.title),
+        key_frames=[text.clean_short(frame) for frame in signature.frames],
+        method=signature.method,
+        trace_format=signature.trace_format,
+        first_seen=now,
+        last_seen=now,
+    )
+
+
+def _count_bucket_hits(created: list[Finding], existing: dict, old_hits: dict, now) -> None:
+    per_bucket: dict[int, int] = defaultdict(int)
+    smallest: dict[int, Finding] = {}
+    for row in created:
+        per_bucket[row.bucket_id] += row.hit_count
+        if row.bucket_id not in smallest or row.testcase_size < smallest[row.bucket_id].testcase_size:
+            smallest[row.bucket_id] = row
+    for content, count in old_hits.items():
+        per_bucket[existing[content].bucket_id] += count
     # Fixed order: two workers updating the same buckets lock them in the
     # same sequence and cannot deadlock.
     for bucket_id in sorted(per_bucket):
-        batch = per_bucket[bucket_id]
-        Bucket.objects.filter(pk=bucket_id).update(hit_count=F("hit_count") + len(batch), last_seen=now)
-        smallest = min(batch, key=lambda row: row.input_size)
-        _offer_representative(bucket_id, smallest)
+        Bucket.objects.filter(pk=bucket_id).update(hit_count=F("hit_count") + per_bucket[bucket_id], last_seen=now)
+        if bucket_id in smallest:
+            _offer_representative(bucket_id, smallest[bucket_id])
 
 
 def _offer_representative(bucket_id: int, finding: Finding) -> None:
-    # The representative is the smallest input seen: the one a maintainer
+    # The representative is the smallest testcase seen: the one a maintainer
     # wants to read. A conditional update keeps this race-free.
     Bucket.objects.filter(
-        Q(representative__isnull=True) | Q(representative__input_size__gt=finding.input_size),
+        Q(representative__isnull=True) | Q(representative__testcase_size__gt=finding.testcase_size),
         pk=bucket_id,
     ).update(representative=finding)
 
 
-def finding_ingest(*, finding: EngineFinding, campaign_id: int | None = None) -> Finding:
-    """Store one finding; see :func:`findings_ingest`."""
-    return findings_ingest(findings=[finding], campaign_id=campaign_id).findings[0]
+def finding_ingest(*, submission: Submission, campaign_id: int | None = None) -> Finding:
+    """Store one submission; see :func:`findings_ingest`."""
+    return findings_ingest(submissions=[submission], campaign_id=campaign_id).findings[0]

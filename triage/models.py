@@ -10,6 +10,16 @@ class Kind(models.TextChoices):
     CRASH = "crash", "Crash"
     TIMEOUT = "timeout", "Timeout"
     OOM = "oom", "Out of memory"
+    MISCOMPILATION = "miscompilation", "Miscompilation"
+
+
+class Method(models.TextChoices):
+    """How a bucket's signature was made."""
+
+    STACK = "stack", "Stack trace"
+    MESSAGE = "message", "Crash message (trace not parsed)"
+    EXACT = "exact", "Exact key"
+    DIFFERENTIAL = "differential", "Backend outcomes"
 
 
 class Status(models.TextChoices):
@@ -31,6 +41,8 @@ class Bucket(models.Model):
     crash_type = models.CharField(max_length=255, blank=True)
     title = models.CharField(max_length=300)
     key_frames = models.JSONField(default=list, help_text="Normalised frames the signature hashes.")
+    method = models.CharField(max_length=16, choices=Method.choices, default=Method.STACK, db_index=True)
+    trace_format = models.CharField(max_length=32, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.NEW, db_index=True)
     hit_count = models.PositiveBigIntegerField(default=0)
     first_seen = models.DateTimeField()
@@ -50,7 +62,11 @@ class Bucket(models.Model):
 
 
 class Finding(models.Model):
-    """One failing execution: its input, its trace, where it came from."""
+    """One distinct failing testcase: its input, its trace, where it came from.
+
+    The same testcase reported again (same ``content_hash``) is not stored
+    twice: its ``hit_count`` and ``last_seen`` go up instead.
+    """
 
     bucket = models.ForeignKey(Bucket, on_delete=models.CASCADE, related_name="findings")
     campaign = models.ForeignKey(
@@ -58,21 +74,35 @@ class Finding(models.Model):
     )
     kind = models.CharField(max_length=16, choices=Kind.choices)
     target = models.CharField(max_length=255)
+    engine = models.CharField(max_length=64, blank=True)
     function = models.CharField(max_length=255, blank=True)
+    stage = models.CharField(max_length=255, blank=True)
     crash_type = models.CharField(max_length=255, blank=True)
     message = models.TextField(blank=True)
     trace = models.TextField(blank=True)
-    input_text = models.TextField(blank=True)
-    input_size = models.PositiveIntegerField(default=0)
+    trace_format = models.CharField(max_length=32, blank=True)
+    testcase = models.TextField(blank=True, help_text="The testcase as text (a preview for binary ones).")
+    testcase_bytes = models.BinaryField(null=True, blank=True, help_text="Binary testcases, as sent.")
+    testcase_language = models.CharField(max_length=32, default="text")
+    testcase_size = models.PositiveIntegerField(default=0)
+    content_hash = models.CharField(max_length=64, unique=True)
     reproducer = models.TextField(blank=True)
-    environment = models.JSONField(default=dict, blank=True)
+    reference = models.CharField(max_length=100, blank=True)
+    backends = models.JSONField(default=list, blank=True)
+    versions = models.JSONField(default=dict, blank=True)
+    metadata = models.JSONField(default=dict, blank=True)
     signature = models.CharField(max_length=64, db_index=True)
     signature_version = models.PositiveSmallIntegerField()
+    hit_count = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(db_index=True)
+    last_seen = models.DateTimeField()
 
     class Meta:
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["bucket", "-created_at"], name="finding_bucket_recent")]
+        indexes = [
+            models.Index(fields=["bucket", "-created_at"], name="finding_bucket_recent"),
+            models.Index(fields=["signature_version"], name="finding_signature_version"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.crash_type or self.kind} in {self.function or self.target}"

@@ -59,14 +59,14 @@ def bucket_report_markdown(*, bucket: Bucket, finding: Finding | None) -> str:
     if finding.message:
         lines += ["Error message:", "", _fence(finding.message, "text"), ""]
     lines += ["## Reproduce", "", _fence(finding.reproducer, "sh"), ""]
-    lines += ["Failing call:", "", _fence(finding.input_text, "python"), ""]
+    lines += ["Failing call:", "", _fence(finding.testcase, "python"), ""]
     lines += ["## Traceback", "", _fence(finding.trace or "(no trace)", "pytb"), ""]
     if bucket.key_frames:
         lines += ["Signature frames (innermost first):", ""]
         lines += [f"{i}. {_code(frame)}" for i, frame in enumerate(bucket.key_frames, 1)]
         lines += [""]
     lines += ["## Versions", ""]
-    lines += [f"- {_inline(key)}: {_code(value)}" for key, value in sorted(finding.environment.items())]
+    lines += [f"- {_inline(key)}: {_code(value)}" for key, value in sorted(finding.versions.items())]
     lines += [
         "",
         f"_Found by fuzzweb; bucket #{bucket.pk}, signature v{bucket.signature_version} `{bucket.signature[:12]}`._",

@@ -28,6 +28,6 @@ def bucket_recent_findings(bucket: Bucket, limit: int = 20) -> list[Finding]:
     """The latest findings of a bucket, without their large text fields."""
     return list(
         bucket.findings.order_by("-created_at").only(
-            "pk", "created_at", "campaign_id", "function", "input_text", "input_size"
+            "pk", "created_at", "campaign_id", "function", "testcase", "testcase_size"
         )[:limit]
     )

@@ -39,3 +39,36 @@ def clean_short(value: str | None) -> str:
     """Clean text for a single-line column (names, types)."""
     text = clean(value, SHORT_LIMIT * 4).replace("\n", " ")
     return text[:SHORT_LIMIT]
+
+
+def preview_bytes(data: bytes, limit: int) -> str:
+    """A readable stand-in for a binary testcase: text if it decodes, else a hex dump."""
+    try:
+        decoded = data.decode("utf-8")
+    except UnicodeDecodeError:
+        lines = []
+        for offset in range(0, min(len(data), limit // 4), 16):
+            chunk = data[offset : offset + 16]
+            printable = "".join(chr(b) if 32 <= b < 127 else "." for b in chunk)
+            lines.append(f"{offset:08x}  {chunk.hex(' '):<47}  {printable}")
+        dump = "\n".join(lines)
+        shown = min(len(data), limit // 4)
+        if shown < len(data):
+            dump += f"\n… [truncated: {len(data) - shown} more bytes not shown]"
+        return dump
+    return clean(decoded, limit)
+
+
+def clean_json(value, depth: int = 0):
+    """Free-form metadata with every string cleaned and the nesting bounded."""
+    if depth > 8:
+        return None
+    if isinstance(value, dict):
+        return {clean_short(str(k)): clean_json(v, depth + 1) for k, v in list(value.items())[:200]}
+    if isinstance(value, list):
+        return [clean_json(v, depth + 1) for v in value[:200]]
+    if isinstance(value, str):
+        return clean(value, MESSAGE_LIMIT)
+    if isinstance(value, (int, float, bool)) or value is None:
+        return value
+    return clean_short(str(value))

@@ -37,7 +37,7 @@ def bucket_detail(request, pk):
         "status_form": StatusForm(initial={"status": bucket.status}),
     }
     if finding is not None:
-        context["input_html"] = highlighted(finding.input_text, "python")
+        context["input_html"] = highlighted(finding.testcase, "python")
         context["reproducer_html"] = highlighted(finding.reproducer, "shell")
         context["trace_html"] = highlighted(finding.trace, "pytb")
     return render(request, "triage/bucket_detail.html", context)

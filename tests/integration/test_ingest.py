@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from engines import events
 from triage import text
 from triage.ingest import finding_ingest, findings_ingest
 from triage.models import Bucket, Finding
+from triage.submission import Submission
 
 pytestmark = pytest.mark.django_db
 
 
 def make_finding(function="lookup", error="KeyError: 'ms'", path="/src/app/units.py", call=None, **extra):
+    """A submission of a Python crash, as an engine or the API would make it."""
     trace = (
         "Traceback (most recent call last):\n"
         f'  File "{path}", line 42, in {function}\n'
@@ -20,34 +21,53 @@ def make_finding(function="lookup", error="KeyError: 'ms'", path="/src/app/units
         f"{error}\n"
     )
     fields = dict(
-        kind=events.CRASH,
+        kind="crash",
         target="app.units",
+        engine="pyfunc",
         function=function,
         crash_type=error.split(":")[0],
         message=error.partition(": ")[2],
         trace=trace,
-        input_text=call or f"{function}('x')",
+        testcase=call or f"{function}('x')",
+        testcase_language="python",
         reproducer=f'python3 -c "from app.units import {function}; {call or function + "()"}"',
-        environment={"python": "3.11.7"},
+        versions={"python": "3.11.7"},
     )
     fields.update(extra)
-    return events.Finding(**fields)
+    return Submission(**fields)
 
 
 def test_many_findings_of_two_bugs_make_two_buckets():
     batch = [make_finding(call=f"lookup('{i}')") for i in range(300)]
     batch += [make_finding(function="mean", error="ZeroDivisionError: division by zero", call="mean([])")] * 20
-    result = findings_ingest(findings=batch)
-    assert len(result.findings) == 320
+    result = findings_ingest(submissions=batch)
+    assert len(result.stored) == 320
     assert len(result.new_buckets) == 2
     assert Bucket.objects.count() == 2
     hits = dict(Bucket.objects.values_list("crash_type", "hit_count"))
     assert hits == {"KeyError": 300, "ZeroDivisionError": 20}
+    # The same testcase twenty times is one stored finding with twenty hits.
+    assert Finding.objects.count() == 301
+    assert Finding.objects.get(testcase="mean([])").hit_count == 20
+
+
+def test_a_testcase_reported_again_is_counted_not_stored_again():
+    first = finding_ingest(submission=make_finding(call="lookup('ms')"))
+    result = findings_ingest(submissions=[make_finding(call="lookup('ms')", path="/other/app/units.py")] * 2)
+    assert [item.duplicate for item in result.stored] == [True, True]
+    assert Finding.objects.count() == 1
+    finding = Finding.objects.get()
+    assert finding.pk == first.pk
+    assert finding.hit_count == 3
+    assert finding.last_seen > first.created_at
+    assert Bucket.objects.get().hit_count == 3
 
 
 def test_later_batches_join_existing_buckets():
-    findings_ingest(findings=[make_finding()])
-    result = findings_ingest(findings=[make_finding(path="/elsewhere/app/units.py", error="KeyError: 'y'")])
+    findings_ingest(submissions=[make_finding()])
+    result = findings_ingest(
+        submissions=[make_finding(path="/elsewhere/app/units.py", error="KeyError: 'y'", call="lookup('y')")]
+    )
     assert result.new_buckets == []
     bucket = Bucket.objects.get()
     assert bucket.hit_count == 2
@@ -57,20 +77,20 @@ def test_later_batches_join_existing_buckets():
 
 
 def test_representative_is_the_smallest_input():
-    findings_ingest(findings=[make_finding(call="lookup('a much longer input string')")])
-    findings_ingest(findings=[make_finding(call="lookup('x')"), make_finding(call="lookup('medium one')")])
-    findings_ingest(findings=[make_finding(call="lookup('longer again than x')")])
+    findings_ingest(submissions=[make_finding(call="lookup('a much longer input string')")])
+    findings_ingest(submissions=[make_finding(call="lookup('x')"), make_finding(call="lookup('medium one')")])
+    findings_ingest(submissions=[make_finding(call="lookup('longer again than x')")])
     bucket = Bucket.objects.get()
-    assert bucket.representative.input_text == "lookup('x')"
+    assert bucket.representative.testcase == "lookup('x')"
 
 
 def test_nul_bytes_surrogates_and_huge_traces_are_stored_safely():
     huge = "x" * (text.TRACE_LIMIT + 5000)
     finding = finding_ingest(
-        finding=make_finding(call="lookup('\x00\udcff')", message="bad \x00 byte", trace=huge + "\nKeyError: 'a'")
+        submission=make_finding(call="lookup('\x00\udcff')", message="bad \x00 byte", trace=huge + "\nKeyError: 'a'")
     )
     stored = Finding.objects.get(pk=finding.pk)
-    assert "\x00" not in stored.input_text and "\ufffd" in stored.input_text
+    assert "\x00" not in stored.testcase and "\ufffd" in stored.testcase
     assert "\x00" not in stored.message
     assert len(stored.trace) < text.TRACE_LIMIT + 200
     assert "[truncated: " in stored.trace
@@ -81,8 +101,8 @@ def test_binary_trace_is_decoded_not_rejected():
 
 
 def test_bucket_lookup_uses_the_signature_index(django_assert_max_num_queries):
-    findings_ingest(findings=[make_finding(function=f"f{i}") for i in range(50)])
+    findings_ingest(submissions=[make_finding(function=f"f{i}") for i in range(50)])
     # A batch costs the same few queries however many buckets already exist:
     # bucketing is an index lookup, never a scan over buckets.
     with django_assert_max_num_queries(12):
-        findings_ingest(findings=[make_finding(function="f3"), make_finding(function="f7")])
+        findings_ingest(submissions=[make_finding(function="f3"), make_finding(function="f7")])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from triage import signatures
-from triage.signatures import v1
+from triage.signatures import frames, v1
 
 FIXTURES = Path(__file__).resolve().parent.parent / "traces" / "python"
 
@@ -58,10 +58,12 @@ def test_stdlib_and_harness_frames_are_skipped():
 
 
 def test_site_packages_paths_keep_the_package_path():
-    assert v1.normalize_path("/home/u/.venv/lib/python3.10/site-packages/requests/models.py") == "requests/models.py"
-    assert v1.normalize_path("C:\\Python311\\Lib\\site-packages\\numpy\\core\\x.py") == "numpy/core/x.py"
-    assert v1.normalize_path("/usr/lib/python3.11/json/decoder.py") == "stdlib/json/decoder.py"
-    assert v1.normalize_path("<frozen importlib._bootstrap>") == "<frozen importlib._bootstrap>"
+    assert (
+        frames.normalize_path("/home/u/.venv/lib/python3.10/site-packages/requests/models.py") == "requests/models.py"
+    )
+    assert frames.normalize_path("C:\\Python311\\Lib\\site-packages\\numpy\\core\\x.py") == "numpy/core/x.py"
+    assert frames.normalize_path("/usr/lib/python3.11/json/decoder.py") == "stdlib/json/decoder.py"
+    assert frames.normalize_path("<frozen importlib._bootstrap>") == "<frozen importlib._bootstrap>"
 
 
 def test_only_top_three_frames_count():
@@ -81,8 +83,8 @@ def test_recursion_at_different_depths_has_one_signature():
 
 
 def test_mutual_recursion_is_folded():
-    assert v1.fold_recursion(["a", "b", "a", "b", "a", "b", "c"]) == ["a", "b", "c"]
-    assert v1.fold_recursion(["a", "b", "b", "b", "c"]) == ["a", "b", "c"]
+    assert frames.fold_recursion(["a", "b", "a", "b", "a", "b", "c"]) == ["a", "b", "c"]
+    assert frames.fold_recursion(["a", "b", "b", "b", "c"]) == ["a", "b", "c"]
 
 
 def test_recursion_fixture_from_a_real_report():
@@ -92,11 +94,39 @@ def test_recursion_fixture_from_a_real_report():
     assert signature.frames == ("conf/__init__.py:__getattr__", "deprecation/test_storages.py:test_access_warning")
 
 
-def test_untraced_finding_uses_the_given_crash_type():
-    signature = _sig("", kind="timeout", crash_type="Timeout")
-    assert signature.crash_type == "Timeout"
-    assert signature.frames == ()
-    assert signature.version == v1.VERSION
+def test_timeouts_are_bucketed_by_exact_target_and_stage_only():
+    def timeout(stage, stack):
+        return signatures.compute(kind="timeout", target="app", stage=stage, trace_text=_trace(stack))
+
+    a = timeout("parse", [("/src/app/p.py", 1, "loop_a")])
+    b = timeout("parse", [("/src/app/p.py", 9, "loop_b")])  # another stack, same stage: same bucket
+    c = timeout("compile", [("/src/app/p.py", 1, "loop_a")])
+    assert a.digest == b.digest != c.digest
+    assert a.method == v1.EXACT and a.crash_type == "Timeout"
+    oom = signatures.compute(kind="oom", target="app", stage="parse")
+    assert oom.digest != a.digest
+
+
+def test_unparseable_crash_is_bucketed_by_its_normalised_message():
+    one = signatures.compute(kind="crash", trace_text="fatal: bad object 0x7ffd1234 at /home/a/x.c:12\n")
+    two = signatures.compute(kind="crash", trace_text="fatal: bad object 0x55aa0000 at /tmp/b/y.c:99\n")
+    other = signatures.compute(kind="crash", trace_text="fatal: out of cheese\n")
+    assert one.method == v1.MESSAGE
+    assert one.digest == two.digest != other.digest
+
+
+def test_miscompilations_are_bucketed_by_which_backends_disagree():
+    def mis(outcomes):
+        return signatures.compute(kind="miscompilation", reference="gcc-O0", backends=outcomes)
+
+    first = mis([("gcc-O0", "ok"), ("gcc-O2", "wrong_output"), ("clang-O2", "ok")])
+    second = mis([("clang-O2", "ok"), ("gcc-O2", "wrong_output"), ("gcc-O0", "ok")])
+    other = mis([("gcc-O0", "ok"), ("gcc-O2", "ok"), ("clang-O2", "wrong_output")])
+    crash = mis([("gcc-O0", "ok"), ("gcc-O2", "runtime_crash"), ("clang-O2", "ok")])
+    assert first.digest == second.digest
+    assert len({first.digest, other.digest, crash.digest}) == 3
+    assert first.frames == ("gcc-O2=wrong_output",)
+    assert first.title == "wrong code: gcc-O2=wrong_output"
 
 
 def test_title_names_the_crash_and_the_function():

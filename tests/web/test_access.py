@@ -25,7 +25,7 @@ def _all_paths(resolver=None, prefix=""):
 def objects():
     target = Target.objects.get(module="engines.demo.textkit")
     campaign = Campaign.objects.create(target=target, engine="pyfunc", time_budget_seconds=10)
-    finding = finding_ingest(finding=make_finding())
+    finding = finding_ingest(submission=make_finding())
     return campaign, finding.bucket
 
 

@@ -43,7 +43,7 @@ def test_launch_form_rejects_a_bad_budget(logged_in, target):
 
 def test_progress_endpoint_reports_live_numbers(logged_in, target):
     campaign = Campaign.objects.create(target=target, engine="pyfunc", time_budget_seconds=60, executions=1234)
-    findings_ingest(findings=[make_finding(function=XSS)] * 3, campaign_id=campaign.pk)
+    findings_ingest(submissions=[make_finding(function=XSS)] * 3, campaign_id=campaign.pk)
     progress = logged_in.get(reverse("campaigns:progress", args=[campaign.pk])).json()
     assert progress["executions"] == 1234
     assert progress["active"] is True

@@ -17,8 +17,8 @@ XSS = "<script>alert(1)</script>"
 
 
 def test_bucket_list_shows_counts(logged_in):
-    finding_ingest(finding=make_finding())
-    finding_ingest(finding=make_finding(call="lookup('y')"))
+    finding_ingest(submission=make_finding())
+    finding_ingest(submission=make_finding(call="lookup('y')"))
     response = logged_in.get(reverse("triage:buckets"))
     assert response.status_code == 200
     assert b"KeyError in lookup" in response.content
@@ -26,7 +26,7 @@ def test_bucket_list_shows_counts(logged_in):
 
 
 def test_bucket_page_highlights_reproducer_input_and_trace(logged_in):
-    bucket = finding_ingest(finding=make_finding()).bucket
+    bucket = finding_ingest(submission=make_finding()).bucket
     response = logged_in.get(reverse("triage:bucket", args=[bucket.pk]))
     html = response.content.decode()
     assert response.status_code == 200
@@ -39,12 +39,12 @@ def test_bucket_page_highlights_reproducer_input_and_trace(logged_in):
 
 def test_fuzzer_text_renders_as_text_everywhere(logged_in):
     finding = finding_ingest(
-        finding=make_finding(
+        submission=make_finding(
             function=XSS,
             error=f"KeyError: {XSS}",
             call=f"lookup('{XSS}')",
             reproducer=f"python3 -c '{XSS}'",
-            environment={"python": XSS},
+            versions={"python": XSS},
         )
     )
     bucket = finding.bucket
@@ -70,7 +70,7 @@ def _outside_code(markdown: str) -> str:
 
 
 def test_status_change_is_saved_and_audited(logged_in, admin_user):
-    bucket = finding_ingest(finding=make_finding()).bucket
+    bucket = finding_ingest(submission=make_finding()).bucket
     response = logged_in.post(reverse("triage:bucket_status", args=[bucket.pk]), {"status": "confirmed"})
     assert response.status_code == 302
     bucket.refresh_from_db()
@@ -80,7 +80,7 @@ def test_status_change_is_saved_and_audited(logged_in, admin_user):
 
 
 def test_unknown_status_is_refused(logged_in):
-    bucket = finding_ingest(finding=make_finding()).bucket
+    bucket = finding_ingest(submission=make_finding()).bucket
     logged_in.post(reverse("triage:bucket_status", args=[bucket.pk]), {"status": "pwned"})
     bucket.refresh_from_db()
     assert bucket.status == "new"
@@ -88,7 +88,9 @@ def test_unknown_status_is_refused(logged_in):
 
 
 def test_markdown_report_downloads_as_a_file(logged_in):
-    bucket = finding_ingest(finding=make_finding(function="mean", error="ZeroDivisionError: division by zero")).bucket
+    bucket = finding_ingest(
+        submission=make_finding(function="mean", error="ZeroDivisionError: division by zero")
+    ).bucket
     response = logged_in.get(reverse("triage:bucket_report", args=[bucket.pk]))
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/markdown")
@@ -102,6 +104,6 @@ def test_markdown_report_downloads_as_a_file(logged_in):
 
 
 def test_report_fences_cannot_be_closed_by_the_trace(logged_in):
-    bucket = finding_ingest(finding=make_finding(error="KeyError: ```\n# injected heading")).bucket
+    bucket = finding_ingest(submission=make_finding(error="KeyError: ```\n# injected heading")).bucket
     report = logged_in.get(reverse("triage:bucket_report", args=[bucket.pk])).content.decode()
     assert "\n````text\n" in report  # a fence longer than the backticks inside

@@ -14,6 +14,6 @@ CURRENT = v1
 __all__ = ["CURRENT", "Signature", "compute"]
 
 
-def compute(*, kind: str, crash_type: str, trace_text: str, top_n: int = 3) -> Signature:
-    """Signature of a finding under the current algorithm."""
-    return CURRENT.compute(kind=kind, crash_type=crash_type, trace_text=trace_text, top_n=top_n)
+def compute(**fields) -> Signature:
+    """Signature of a finding under the current algorithm (see ``v1.compute``)."""
+    return CURRENT.compute(**fields)

@@ -1,96 +1,116 @@
-"""Signature algorithm v1: crash type plus the top significant frames.
+"""Signature algorithm v1.
 
-    signature = sha256(version, kind, crash type, top N frames)
+By kind of finding:
 
-where a frame is ``<normalised file>:<function>``. Line numbers are left out
-on purpose: they move with every unrelated edit of the file, which would
-split one bug into a new bucket per release. The exception message is left
-out too: it usually carries the failing value (``KeyError: 'ms'``), which
-differs on every hit.
-
-Frames of the interpreter's standard library, of frozen importlib, of the
-fuzzing harness and of ``python -c`` reproducers are skipped, so that the
-frames hashed are the target's own; if nothing is left, all frames are used.
+- crash with a parseable trace: kind + crash type + the top N significant
+  frames (default 3), normalised by :mod:`triage.signatures.frames`. Line
+  numbers are left out on purpose (they move with every unrelated edit, which
+  would split one bug into a bucket per release), and so is the message,
+  which usually carries the failing value (``KeyError: 'ms'``).
+- crash whose trace no parser recognises: kind + a normalised hash of the
+  crash message, marked unparsed so the gap shows in the bucket list.
+- timeout and out-of-memory: kind + target + stage, exactly. Their stacks
+  are wherever the clock or the allocator happened to strike, so merging by
+  stack would be a guess.
+- miscompilation: kind + reference + each disagreeing backend with its
+  outcome class, so many programs hitting one wrong-code bug share a bucket.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Sequence
 
 from triage import traces
+from triage.signatures.frames import significant_frames
 from triage.signatures.model import Signature
 
 VERSION = 1
+STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 
-# Paths are compared after "\" -> "/". Patterns match anywhere in the path.
-IGNORED_FILES = (
-    re.compile(r"/lib/python\d+(\.\d+)?/(?!.*(site|dist)-packages/)"),  # standard library
-    re.compile(r"^<frozen "),
-    re.compile(r"^<string>$"),
-    re.compile(r"(^|/)engines/pyfunc/"),  # fuzzweb's own harness
-    re.compile(r"(site|dist)-packages/(atheris|_pytest|pluggy|hypothesis)/"),
+_NOISE = (
+    (re.compile(r"0x[0-9a-fA-F]+"), "0x?"),
+    (re.compile(r"(?:[A-Za-z]:)?(?:[\\/][\w.+@-]+)+[\\/]?"), "<path>"),
+    (re.compile(r"\d+"), "N"),
+    (re.compile(r"\s+"), " "),
 )
-_PACKAGES = re.compile(r"^.*/(?:site|dist)-packages/")
-_STDLIB = re.compile(r"^.*/lib/python\d+(?:\.\d+)?/")
-_MAX_PERIOD = 4
 
 
-def normalize_path(path: str) -> str:
-    """Drop machine-specific prefixes: install trees, home and build directories."""
-    path = path.replace("\\", "/")
-    if path.startswith("<"):
-        return path
-    if _PACKAGES.match(path):
-        return _PACKAGES.sub("", path)
-    if _STDLIB.match(path):
-        return "stdlib/" + _STDLIB.sub("", path)
-    # Elsewhere the checkout's location is arbitrary (/home/a/src, /tmp/ci);
-    # the last two components say which file it is.
-    return "/".join(path.rstrip("/").split("/")[-2:])
+def normalize_message(message: str) -> str:
+    """A crash message with addresses, paths and numbers masked."""
+    for pattern, replacement in _NOISE:
+        message = pattern.sub(replacement, message)
+    return message.strip()[:500]
 
 
-def is_ignored(path: str) -> bool:
-    """True for frames that belong to runtimes and harnesses, not the target."""
-    path = path.replace("\\", "/")
-    return any(pattern.search(path) for pattern in IGNORED_FILES)
+def _digest(*parts: str) -> str:
+    payload = "\n".join([f"v{VERSION}", *parts])
+    return hashlib.sha256(payload.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def fold_recursion(keys: list[str]) -> list[str]:
-    """Collapse runs of a repeating block of up to four frames into one copy.
-
-    ``a b b b c`` -> ``a b c``; ``x y x y x y z`` -> ``x y z``; so recursion
-    that overflowed at different depths hashes the same.
-    """
-    folded = list(keys)
-    for period in range(1, _MAX_PERIOD + 1):
-        index = period
-        while index + period <= len(folded):
-            if folded[index : index + period] == folded[index - period : index]:
-                del folded[index : index + period]
-            else:
-                index += 1
-    return folded
+def _first_line(text: str) -> str:
+    return next((line for line in text.splitlines() if line.strip()), "")
 
 
-def significant_frames(frames, top_n: int) -> tuple[str, ...]:
-    """Normalised keys of the top ``top_n`` frames of the target's own code."""
-    own = [frame for frame in frames if not is_ignored(frame.file)] or list(frames)
-    keys = [f"{normalize_path(frame.file)}:{frame.function}" for frame in own]
-    return tuple(fold_recursion(keys)[:top_n])
-
-
-def compute(*, kind: str, crash_type: str, trace_text: str, top_n: int = 3) -> Signature:
-    """Signature of one finding; ``crash_type`` is used when the trace names none."""
-    parsed = traces.parse(trace_text)
-    frames = significant_frames(parsed.frames, top_n) if parsed else ()
-    crash = (parsed.crash_type if parsed and parsed.crash_type else crash_type).strip()
-    payload = "\n".join([f"v{VERSION}", kind, crash, *frames])
+def compute(
+    *,
+    kind: str,
+    crash_type: str = "",
+    trace_text: str = "",
+    message: str = "",
+    target: str = "",
+    stage: str = "",
+    reference: str = "",
+    backends: Sequence[tuple[str, str]] = (),
+    top_n: int = 3,
+    ignore: tuple[re.Pattern, ...] = (),
+) -> Signature:
+    """Signature of one finding. ``backends`` are (name, outcome class) pairs."""
+    if kind == "miscompilation":
+        outcomes = dict(backends)
+        expected = outcomes.get(reference, "ok")
+        disagreeing = tuple(sorted(f"{name}={outcome}" for name, outcome in backends if outcome != expected))
+        return Signature(
+            version=VERSION,
+            digest=_digest(kind, f"reference={reference}", *disagreeing),
+            kind=kind,
+            crash_type="wrong code" if "wrong_output" in outcomes.values() else "backend disagreement",
+            frames=disagreeing,
+            method=DIFFERENTIAL,
+        )
+    if kind in ("timeout", "oom"):
+        where = stage or "-"
+        return Signature(
+            version=VERSION,
+            digest=_digest(kind, target, where),
+            kind=kind,
+            crash_type=crash_type or ("Timeout" if kind == "timeout" else "Out of memory"),
+            frames=(f"{target}:{where}",),
+            method=EXACT,
+        )
+    parsed = traces.parse(trace_text) if trace_text else None
+    if parsed is not None and (parsed.frames or parsed.crash_type):
+        frames = significant_frames(parsed.frames, parsed.language, top_n, ignore)
+        crash = (parsed.crash_type or crash_type).strip()
+        return Signature(
+            version=VERSION,
+            digest=_digest(kind, crash, *frames),
+            kind=kind,
+            crash_type=crash,
+            frames=frames,
+            message=parsed.message,
+            method=STACK,
+            trace_format=parsed.format,
+        )
+    text = message or _first_line(trace_text) or crash_type
+    normalized = normalize_message(text)
     return Signature(
         version=VERSION,
-        digest=hashlib.sha256(payload.encode("utf-8", "surrogatepass")).hexdigest(),
+        digest=_digest(kind, crash_type, "message", normalized),
         kind=kind,
-        crash_type=crash,
-        frames=frames,
-        message=parsed.message if parsed else "",
+        crash_type=crash_type or normalized[:100],
+        frames=(),
+        message=text,
+        method=MESSAGE,
     )

@@ -37,6 +37,7 @@ def parse(text: str) -> ParsedTrace:
         line_number = None if match["line"] == "???" else int(match["line"])
         frames.append(Frame(function=match["function"], file=match["file"], line=line_number))
     return ParsedTrace(
+        language="python",
         format=FORMAT,
         crash_type=fatal["error"] if fatal else "",
         frames=tuple(frames),

@@ -113,9 +113,10 @@ def parse(text: str) -> ParsedTrace:
             continue
         index += 1
     if not traces:
-        return ParsedTrace(format=FORMAT, crash_type="")
+        return ParsedTrace(format=FORMAT, crash_type="", language="python")
     last = traces[-1]
     return ParsedTrace(
+        language="python",
         format=FORMAT,
         crash_type=last.crash_type,
         message=last.message,

@@ -1,0 +1,65 @@
+"""What a finding looks like on its way in, whoever reports it.
+
+Engines on our workers, the ingest API and the command-line client all hand
+triage a :class:`Submission`; :mod:`triage.ingest` stores it. Plain data, no
+ORM: validation and conversion happen before anything touches the database.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engines import events
+
+KINDS = ("crash", "timeout", "oom", "miscompilation")
+OUTCOMES = ("ok", "rejected", "compiler_crash", "runtime_crash", "timeout", "wrong_output")
+
+
+@dataclass(frozen=True)
+class Backend:
+    """One backend's result for a differential finding."""
+
+    name: str
+    outcome: str
+    output: str = ""
+    exit_code: int | None = None
+
+
+@dataclass(frozen=True)
+class Submission:
+    """One reported finding. ``testcase_bytes`` is set for binary testcases."""
+
+    kind: str
+    target: str
+    engine: str = ""
+    function: str = ""
+    crash_type: str = ""
+    message: str = ""
+    trace: str = ""
+    testcase: str = ""
+    testcase_bytes: bytes | None = None
+    testcase_language: str = "text"
+    reproducer: str = ""
+    stage: str = ""
+    reference: str = ""
+    backends: tuple[Backend, ...] = ()
+    versions: dict[str, str] = field(default_factory=dict)
+    metadata: dict = field(default_factory=dict)
+
+
+def submission_from_engine(finding: events.Finding, engine: str) -> Submission:
+    """Convert an engine's finding; the pyfunc engine's testcases are Python calls."""
+    return Submission(
+        kind=finding.kind,
+        target=finding.target,
+        engine=engine,
+        function=finding.function,
+        crash_type=finding.crash_type,
+        message=finding.message,
+        trace=finding.trace,
+        testcase=finding.input_text,
+        testcase_language="python",
+        reproducer=finding.reproducer,
+        stage=finding.function,
+        versions=dict(finding.environment),
+    )
