@@ -9,6 +9,8 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("campaigns/", include("campaigns.urls")),
     path("triage/", include("triage.urls")),
+    path("api/v1/", include("triage.api.urls")),
+    path("account/", include("fuzzweb.account_urls")),
     path("admin/", admin.site.urls),
     path("rq/", include("django_rq.urls")),
 ]

@@ -1,0 +1,138 @@
+"""The OpenAPI 3.1 description of the ingest API, served at /api/v1/openapi.json."""
+
+from __future__ import annotations
+
+from triage.api.payload import MAX_BULK
+from triage.submission import KINDS, OUTCOMES
+
+_ERROR = {
+    "type": "object",
+    "required": ["error"],
+    "properties": {
+        "error": {"type": "string"},
+        "fields": {"type": "object", "additionalProperties": {"type": "string"}},
+    },
+}
+_FINDING = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["kind", "target"],
+    "properties": {
+        "kind": {"enum": list(KINDS)},
+        "target": {"type": "string", "maxLength": 255, "minLength": 1},
+        "engine": {"type": "string", "maxLength": 255, "description": "afl++, libfuzzer, csmith, ..."},
+        "function": {"type": "string", "maxLength": 255},
+        "stage": {"type": "string", "maxLength": 255, "description": "compile, run, ... (timeouts, OOMs)"},
+        "crash_type": {"type": "string", "maxLength": 255},
+        "message": {"type": "string"},
+        "trace": {"type": "string", "description": "Stack trace or crash output; format auto-detected."},
+        "testcase": {"type": "string", "description": "The testcase as text."},
+        "testcase_base64": {"type": "string", "contentEncoding": "base64", "description": "A binary testcase."},
+        "testcase_language": {"type": "string", "pattern": "^[a-z0-9+#._-]{1,32}$", "default": "text"},
+        "reproducer": {"type": "string", "description": "A command that reproduces the finding."},
+        "reference": {"type": "string", "maxLength": 255, "description": "Reference backend (miscompilations)."},
+        "backends": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["name", "outcome"],
+                "properties": {
+                    "name": {"type": "string", "minLength": 1},
+                    "outcome": {"enum": list(OUTCOMES)},
+                    "output": {"type": "string"},
+                    "exit_code": {"type": ["integer", "null"]},
+                },
+            },
+        },
+        "versions": {"type": "object", "additionalProperties": {"type": ["string", "number"]}},
+        "metadata": {"type": "object"},
+    },
+}
+_STORED = {
+    "type": "object",
+    "properties": {
+        "finding": {"type": "integer"},
+        "bucket": {"type": "integer"},
+        "new_bucket": {"type": "boolean"},
+        "duplicate": {"type": "boolean"},
+        "bucket_url": {"type": "string"},
+    },
+}
+
+
+def _json(schema_ref: str) -> dict:
+    return {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema_ref}"}}}
+
+
+def openapi_document(server_url: str) -> dict:
+    """The schema, with ``server_url`` as the server."""
+    errors = {
+        "400": {"description": "Malformed or invalid body", "content": _json("Error")},
+        "401": {"description": "Missing, invalid or revoked token", "content": _json("Error")},
+    }
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "fuzzweb ingest API", "version": "1"},
+        "servers": [{"url": server_url.rstrip("/")}],
+        "security": [{"token": []}],
+        "paths": {
+            "/api/v1/findings": {
+                "post": {
+                    "summary": "Submit one finding",
+                    "requestBody": {"required": True, "content": _json("Finding")},
+                    "responses": {
+                        "201": {"description": "Stored", "content": _json("Stored")},
+                        "200": {"description": "Same testcase seen before: counted", "content": _json("Stored")},
+                        **errors,
+                    },
+                }
+            },
+            "/api/v1/findings/bulk": {
+                "post": {
+                    "summary": f"Submit up to {MAX_BULK} findings",
+                    "requestBody": {
+                        "required": True,
+                        "content": {
+                            "application/json": {
+                                "schema": {
+                                    "type": "object",
+                                    "required": ["findings"],
+                                    "properties": {
+                                        "findings": {
+                                            "type": "array",
+                                            "minItems": 1,
+                                            "maxItems": MAX_BULK,
+                                            "items": {"$ref": "#/components/schemas/Finding"},
+                                        }
+                                    },
+                                }
+                            }
+                        },
+                    },
+                    "responses": {
+                        "200": {"description": "All stored", "content": _json("BulkResult")},
+                        "422": {"description": "Some rejected, the rest stored", "content": _json("BulkResult")},
+                        **errors,
+                    },
+                }
+            },
+        },
+        "components": {
+            "securitySchemes": {"token": {"type": "http", "scheme": "bearer"}},
+            "schemas": {
+                "Finding": _FINDING,
+                "Stored": _STORED,
+                "Error": _ERROR,
+                "BulkResult": {
+                    "type": "object",
+                    "properties": {
+                        "stored": {"type": "integer"},
+                        "rejected": {"type": "integer"},
+                        "results": {"type": "array", "items": _STORED},
+                        "errors": {"type": "array", "items": _ERROR},
+                    },
+                },
+            },
+        },
+    }
