@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from fuzzweb.models import ApiToken
 
-TOKEN_PREFIX = "fzw_"
+TOKEN_PREFIX = "fzw_"  # noqa: S105 - a marker that makes leaked tokens greppable, not a secret
 # Writing last_used_at on every request would make each ingest call a write
 # to the token row; once a minute is enough to see which tokens are alive.
 LAST_USED_RESOLUTION = timedelta(minutes=1)
