@@ -7,13 +7,15 @@ no Django, so the command-line client can share them.
 
 from __future__ import annotations
 
-from triage.traces import faulthandler, python
+from triage.traces import dotnet, faulthandler, gcc, gdb, go, jvm, libfuzzer, llvm, python, rust, sanitizer
 from triage.traces.model import Frame, ParsedTrace
 
-# Ordered: the first format that recognizes a text parses it. Python
-# tracebacks come before faulthandler dumps because a text can hold both
-# (a traceback printed, then a crash); the traceback is the richer one.
-REGISTRY = (python, faulthandler)
+# Ordered: the first format that recognizes a text parses it, so the most
+# specific come first. A sanitizer report often sits inside libFuzzer output
+# and names the real error; atheris prints a Python traceback inside
+# libFuzzer output; a Python traceback beats a faulthandler dump of the same
+# crash; compiler ICE formats precede the generic gdb-style frames.
+REGISTRY = (sanitizer, python, libfuzzer, jvm, dotnet, rust, go, gcc, llvm, gdb, faulthandler)
 
 __all__ = ["Frame", "ParsedTrace", "REGISTRY", "parse"]
 
