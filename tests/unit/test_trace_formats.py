@@ -110,7 +110,9 @@ def test_sanitizers(path):
     meta, parsed = _meta(path), traces.parse(path.read_text())
     assert parsed.format == "sanitizer"
     # Memory errors carry the access kind: "heap-buffer-overflow READ".
-    assert parsed.crash_type == meta["error"] or re.fullmatch(re.escape(meta["error"]) + r" (READ|WRITE)", parsed.crash_type)
+    assert parsed.crash_type == meta["error"] or re.fullmatch(
+        re.escape(meta["error"]) + r" (READ|WRITE)", parsed.crash_type
+    )
     if meta["innermost"] == "none":
         assert not parsed.frames or not parsed.frames[0].function
     else:

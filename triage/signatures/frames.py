@@ -43,19 +43,26 @@ _IGNORED_FUNCTIONS = {
         r"raise$|abort$|gsignal$|_start$|start_thread$|clone3?$|"
         r"(std::|__gnu_cxx::|__cxxabiv1::)|operator new|operator delete|"
         r"(malloc|calloc|realloc|free|memcpy|memmove|memset|memcmp|strlen|strcmp|strcpy|strncpy)$|"
-        r"fuzzer::|LLVMFuzzerTestOneInput$|"
+        r"fuzzer::|LLVMFuzzerTestOneInput$|rust_fuzzer_test_input$|libfuzzer_sys::|"
         r"llvm::sys::|llvm::report_fatal_error|llvm::llvm_unreachable_internal|llvm_unreachable_internal|"
-        r"llvm::PrettyStackTrace|PrintStackTrace|SignalHandler|CrashRecoveryContext|"
+        r"llvm::PrettyStackTrace|llvm::CrashRecoveryContext|llvm::function_ref|"
+        r"llvm::(legacy::)?PassManager|llvm::FPPassManager|llvm::MPPassManager|llvm::detail::PassModel|"
+        r"llvm::MachineFunctionPass::runOnFunction|"
         r"internal_error$|fancy_abort$|crash_signal$|diagnostic_impl$|diagnostic_report_diagnostic$|"
-        r"diagnostic_context::|error_at$|internal_error_at|"
+        r"diagnostic_context::|error_at$|internal_error_at|_fatal_insn|"
         r"rust_begin_unwind|rust_panic|__rust_|std::panicking|core::panicking|core::panic|"
         r"core::result::unwrap_failed|core::option::(expect|unwrap)_failed|core::ops::function::|"
-        r"std::rt::|std::sys|alloc::|"
+        r"core::fmt::|std::rt::|std::sys|alloc::|"
+        r"BaseThreadInitThunk$|RtlUserThreadStart$|KiUserExceptionDispatcher|"
         r"runtime\.|testing\.)"
+        # Anywhere in the name: crash handlers, whatever namespace they are in.
+        r"|(PrintStackTrace|SignalHandler|CrashRecoverySignalHandler|RunSignalHandlers)"
     ),
 }
 _IGNORED_FUNCTIONS["rust"] = _IGNORED_FUNCTIONS["native"]
 _IGNORED_FUNCTIONS["go"] = re.compile(r"^(runtime\.|runtime/|testing\.|panic$|reflect\.|sync\.|internal/)")
+# Native frames compiled from the C library or the compiler's runtime sources.
+_IGNORED_NATIVE_FILES = re.compile(r"(^|/)glibc[-/]|(^|/)sysdeps/|/libgcc/|/compiler-rt/lib/|/libsanitizer/")
 _IGNORED_MODULES = re.compile(
     r"(libc\.so|libc-|libstdc\+\+|libc\+\+|libgcc_s|libpthread|ld-linux|libclang_rt\.|"
     r"libasan|libubsan|libtsan|libmsan|linux-vdso)"
@@ -66,6 +73,9 @@ _JVM_LAMBDA = re.compile(r"\$\$Lambda\$\d+/0x[0-9a-f]+|\$lambda-?\d*|\$lambda\$\
 _DOTNET_SUFFIX = re.compile(r"<(\w+)>[a-z]__\w+|\+<>c__DisplayClass\w+|\+<>c|`\d+|\[[^\]]*\]")
 _COMPILER_SUFFIX = re.compile(r"\.(isra|constprop|part|cold|lto_priv|localalias)(\.\d+)*|\.\d+$")
 _GO_FUNC_SUFFIX = re.compile(r"\.func\d+(\.\d+)*|\.gowrap\d+|\.deferwrap\d+")
+
+
+_NAMELESS = {"", "??", "???", "<unknown>", "<unknown function>"}
 
 
 def _strip_balanced(text: str, opening: str, closing: str) -> str:
@@ -79,6 +89,19 @@ def _strip_balanced(text: str, opening: str, closing: str) -> str:
         elif not depth:
             out.append(char)
     return "".join(out)
+
+
+def _unwrap_impl(name: str) -> str:
+    """``<A<T> as Trait>::f`` or ``<A<T>>::f`` -> ``A<T>::f``."""
+    if not name.startswith("<"):
+        return name
+    depth = 0
+    for index, char in enumerate(name):
+        depth += {"<": 1, ">": -1}.get(char, 0)
+        if depth == 0:
+            inner, rest = name[1:index], name[index + 1 :]
+            return inner.split(" as ", 1)[0] + rest
+    return name
 
 
 def normalize_path(path: str) -> str:
@@ -98,18 +121,25 @@ def normalize_path(path: str) -> str:
 def normalize_function(name: str, language: str) -> str:
     """The stable part of a printed function name."""
     name = name.strip()
-    if language in ("native", "rust", "go", "dotnet"):
+    if language in ("native", "rust"):
+        # rustc's own crates carry a hash in brackets: std[5204e9590b4985ef].
+        name = re.sub(r"\[[0-9a-f]{8,}\]", "", name)
+        name = re.sub(r"\{closure#\d+\}|\{shim:[^}]*\}", "{closure}", name)
+        # "<Foo as core::fmt::Display>::fmt" names Foo's method; keep Foo.
+        name = re.sub(r"<([^<>]+?) as [^<>]+>", r"\1", name)
+        # "<zip::ZipArchive<R>>::new": an inherent impl, same idea.
+        name = _unwrap_impl(name)
+    if language in ("native", "rust", "dotnet"):
         # Rust hashes first: `::h…` would otherwise survive as a path segment.
         name = _RUST_HASH.sub("", name)
-        if language != "go":
-            name = _strip_balanced(_strip_balanced(name, "(", ")"), "<", ">")
+        name = _strip_balanced(_strip_balanced(name, "(", ")"), "<", ">").strip()
         name = re.sub(r"\s*(const|volatile|&|&&)\s*$", "", name)
         # Drop a return type: "void foo::bar" -> "foo::bar".
         if " " in name and language == "native":
             name = name.rsplit(" ", 1)[-1]
         name = _COMPILER_SUFFIX.sub("", name)
     if language == "go":
-        name = re.sub(r"\(.*\)$", "", name)  # arguments: (0xc000010000, 0x3)
+        name = re.sub(r"\([^()]*\)$", "", name)  # arguments: (0xc000010000, 0x3)
         name = re.sub(r"\(\*?([\w.]+)\)", r"\1", name)  # method receivers: (*Server).Serve
         name = re.sub(r"\[[^\]]*\]", "", name)  # generic instantiation: Map[...]
         name = _GO_FUNC_SUFFIX.sub("", name)
@@ -124,9 +154,10 @@ def frame_key(frame: Frame, language: str) -> str | None:
     """A frame's normalised key, or None when the frame names nothing (``??``)."""
     if language == "python":
         return f"{normalize_path(frame.file)}:{frame.function}"
-    function = normalize_function(frame.function, language)
-    if function and function not in ("??", "<unknown>", "???"):
-        return function
+    if frame.function.strip() not in _NAMELESS:
+        function = normalize_function(frame.function, language)
+        if function:
+            return function
     if frame.file:
         return normalize_path(frame.file).rsplit("/", 1)[-1]
     return None
@@ -144,6 +175,8 @@ def is_ignored(frame: Frame, language: str, extra: tuple[re.Pattern, ...] = ()) 
         if pattern is not None and pattern.search(name):
             return True
         if frame.module and _IGNORED_MODULES.search(frame.module):
+            return True
+        if language in ("native", "rust") and frame.file and _IGNORED_NATIVE_FILES.search(frame.file):
             return True
     return any(p.search(frame.function) or p.search(frame.file) for p in extra)
 

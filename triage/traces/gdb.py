@@ -17,7 +17,9 @@ _FRAME = re.compile(
     r"^#(?P<index>\d+)\s+(?:0x[0-9a-fA-F]+ in )?(?P<function>[^\s(]+) \((?P<args>.*?)\)"
     r"(?: at (?P<file>\S+?):(?P<line>\d+)| from (?P<module>\S+))?\s*$"
 )
-_SIGNAL = re.compile(r"(?:Program (?:received|terminated with) signal|Thread \d+ .* received signal) (?P<signal>SIG\w+)")
+_SIGNAL = re.compile(
+    r"(?:Program (?:received|terminated with) signal|Thread \d+ .* received signal) (?P<signal>SIG\w+)"
+)
 _ABORTING = re.compile(r"(raise|abort|pthread_kill)")
 
 

@@ -15,7 +15,9 @@ import re
 from triage.traces.model import Frame, ParsedTrace
 
 FORMAT = "jvm"
-_LOCATION = r"(?:[\w$.-]+\.(?:java|kt|kts|scala|groovy|clj|aj)(?::\d+)?|Unknown Source|Native Method|Compiled Code|<generated>)"
+_LOCATION = (
+    r"(?:[\w$.-]+\.(?:java|kt|kts|scala|groovy|clj|aj)(?::\d+)?|Unknown Source|Native Method|Compiled Code|<generated>)"
+)
 _FRAME = re.compile(
     r"^\s*at\s+(?:[\w.-]+(?:@[\w.-]+)?/)*(?P<function>[\w$.<>\-]+)\((?P<location>" + _LOCATION + r")\)"
     r"(?:\s*~?\[[^\]]*\])?\s*$"
@@ -33,11 +35,15 @@ def recognize(text: str) -> bool:
     return any(_FRAME.match(line) for line in text.splitlines())
 
 
+_MORE = re.compile(r"^\s*\.\.\. (?P<count>\d+) (?:more|common frames omitted)\s*$")
+
+
 class _Block:
     def __init__(self, crash_type: str, message: str):
         self.crash_type = crash_type
         self.message = message
         self.frames: list[Frame] = []
+        self.omitted = 0
 
 
 def _frame(match: re.Match) -> Frame:
@@ -45,8 +51,18 @@ def _frame(match: re.Match) -> Frame:
     return Frame(function=match["function"], file=file, line=int(line) if line.isdigit() else None)
 
 
+def _full_stack(blocks: list[_Block]) -> list[Frame]:
+    """The root cause's whole stack: "... N more" stands for the last N frames
+    of the exception it caused, which are where the target's own code often is."""
+    stack: list[Frame] = []
+    for block in blocks:
+        inherited = stack[len(stack) - block.omitted :] if block.omitted else []
+        stack = block.frames + inherited if block.frames else stack
+    return stack
+
+
 def parse(text: str) -> ParsedTrace:
-    """Parse the exception chain; the root cause with frames is the crash."""
+    """Parse the exception chain; the root cause is the crash."""
     blocks: list[_Block] = []
     header: tuple[str, str] | None = None
     skipping_suppressed = False
@@ -72,6 +88,10 @@ def parse(text: str) -> ParsedTrace:
         if _SUPPRESSED.match(line):
             skipping_suppressed = True
             continue
+        more = _MORE.match(line)
+        if more and blocks and not skipping_suppressed:
+            blocks[-1].omitted = int(more["count"])
+            continue
         exception = _EXCEPTION.search(line.strip())
         if exception and (not blocks or blocks[-1].frames):
             # The first line naming an exception before a run of frames heads it.
@@ -79,9 +99,8 @@ def parse(text: str) -> ParsedTrace:
                 header = (exception["type"], (exception["message"] or "").strip())
     if not blocks:
         return ParsedTrace(format=FORMAT, crash_type=header[0] if header else "", language="jvm")
-    with_frames = [b for b in blocks if b.frames]
     root = blocks[-1]
-    frames = (root if root.frames else with_frames[-1]).frames
+    frames = _full_stack(blocks)
     causes = tuple(
         ParsedTrace(format=FORMAT, crash_type=b.crash_type, message=b.message, frames=tuple(b.frames), language="jvm")
         for b in blocks[:-1]

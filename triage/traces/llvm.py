@@ -15,9 +15,13 @@ from triage.traces.native_frames import parse_frame
 
 FORMAT = "llvm"
 _MARKERS = re.compile(r"PLEASE submit a bug report|^Stack dump:|LLVM ERROR:", re.MULTILINE)
-_ASSERTION = re.compile(r"^(?:\S+: )?(?P<where>\S+?):\d+: (?P<function>.*?): Assertion `(?P<expr>.*)' failed\.?\s*$", re.MULTILINE)
+_ASSERTION = re.compile(
+    r"^(?:\S+: )?(?P<where>\S+?):\d+: (?P<function>.*?): Assertion `(?P<expr>.*)' failed\.?\s*$", re.MULTILINE
+)
 _FATAL = re.compile(r"^LLVM ERROR: (?P<error>.+?)\s*$", re.MULTILINE)
-_UNSYMBOLIZED = re.compile(r"^\s*(?P<index>\d+)\s+(?P<module>\S+)\s+0x[0-9a-fA-F]+\s*(?P<function>.*?)(?:\s+\+\s+\d+)?\s*$")
+_UNSYMBOLIZED = re.compile(
+    r"^\s*(?P<index>\d+)\s+(?P<module>\S+)\s+0x[0-9a-fA-F]+\s*(?P<function>.*?)(?:\s+\+\s+\d+)?\s*$"
+)
 
 
 def recognize(text: str) -> bool:

@@ -16,6 +16,9 @@ from triage.traces.model import Frame
 FRAME = re.compile(r"^\s*#(?P<index>\d+)\s+(?:0x[0-9a-fA-F]+\s*)?(?:in\s+)?(?P<rest>.*?)\s*$")
 _MODULE = re.compile(r"\s*\((?P<module>[^()\s]*?)(?:\+0x[0-9a-fA-F]+)\)$")
 _SOURCE = re.compile(r"^(?P<file>\S+?):(?P<line>\d+)(?::\d+)?$")
+# A source file named without a line ("cxa_noexception.cpp"), as libFuzzer's
+# own frames are printed.
+_BARE_FILE = re.compile(r"^\S+\.(?:c|cc|cpp|cxx|h|hh|hpp|inc|rs|go|m|mm|s|S)$")
 
 
 def parse_frame(line: str) -> Frame | None:
@@ -32,7 +35,7 @@ def parse_frame(line: str) -> Frame | None:
     source = _SOURCE.match(location)
     if source and not location.endswith(")"):
         return Frame(function=function.strip(), file=source["file"], line=int(source["line"]), module=module)
-    if location.startswith("/") and function:
+    if (location.startswith("/") or _BARE_FILE.match(location)) and function:
         return Frame(function=function.strip(), file=location, module=module)
     return Frame(function=rest.strip(), module=module)
 

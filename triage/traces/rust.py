@@ -14,8 +14,13 @@ import re
 from triage.traces.model import Frame, ParsedTrace
 
 FORMAT = "rust"
-_PANIC_NEW = re.compile(r"^thread '(?P<thread>[^']*)' panicked at (?P<file>[^\s:]+):(?P<line>\d+):\d+:\s*\n(?P<message>[^\n]*)", re.MULTILINE)
-_PANIC_OLD = re.compile(r"^thread '(?P<thread>[^']*)' panicked at '(?P<message>.*)', (?P<file>[^\s:]+):(?P<line>\d+)(?::\d+)?", re.MULTILINE)
+_PANIC_NEW = re.compile(
+    r"^thread '(?P<thread>[^']*)' panicked at (?P<file>[^\s:]+):(?P<line>\d+):\d+:\s*\n(?P<message>[^\n]*)",
+    re.MULTILINE,
+)
+_PANIC_OLD = re.compile(
+    r"^thread '(?P<thread>[^']*)' panicked at '(?P<message>.*)', (?P<file>[^\s:]+):(?P<line>\d+)(?::\d+)?", re.MULTILINE
+)
 _ICE = re.compile(r"^error: internal compiler error: (?P<message>.+?)\s*$", re.MULTILINE)
 _FRAME = re.compile(r"^\s*(?P<index>\d+):\s+(?:0x[0-9a-fA-F]+ - )?(?P<function>\S.*?)\s*$")
 _AT = re.compile(r"^\s+at (?P<file>.+?):(?P<line>\d+)(?::\d+)?\s*$")
@@ -61,6 +66,9 @@ def parse(text: str) -> ParsedTrace:
     else:
         crash_type = _mask(message)
     frames = _backtrace(text)
-    if not frames and panic:
-        frames = (Frame(function="", file=panic["file"], line=int(panic["line"])),)
+    if panic:
+        # The panic location (the caller, for unwrap and expect) goes last:
+        # it only counts when the backtrace has nothing better, as when
+        # there is none or it is all <unknown>.
+        frames = (*frames, Frame(function="", file=panic["file"], line=int(panic["line"])))
     return ParsedTrace(format=FORMAT, crash_type=crash_type, message=message, frames=frames, language="rust")
