@@ -18,7 +18,8 @@ _FRAME = re.compile(
     r"^\s*at (?P<function>[\w.`<>+$\[\],|]+(?:\s*\[[^\]]*\])?\(.*?\))(?: in (?P<file>.+?):line (?P<line>\d+))?\s*$"
 )
 _EXCEPTION = re.compile(
-    r"(?P<type>(?:[A-Za-z_][\w`]*\.)+[A-Z]\w*(?:Exception|Error))(?: \(0x[0-9A-Fa-f]+\)| \(\d+\))?(?::\s?(?P<message>[^\n]*))?"
+    r"(?P<type>(?:[A-Za-z_][\w`]*\.)+[A-Z]\w*(?:Exception|Error))"
+    r"(?: \(0x[0-9A-Fa-f]+\)| \(\d+\))?(?::\s?(?P<message>[^\n]*))?"
 )
 _END_INNER = "--- End of inner exception stack trace ---"
 

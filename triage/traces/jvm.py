@@ -93,10 +93,9 @@ def parse(text: str) -> ParsedTrace:
             blocks[-1].omitted = int(more["count"])
             continue
         exception = _EXCEPTION.search(line.strip())
-        if exception and (not blocks or blocks[-1].frames):
-            # The first line naming an exception before a run of frames heads it.
-            if header is None:
-                header = (exception["type"], (exception["message"] or "").strip())
+        # The first line naming an exception before a run of frames heads it.
+        if exception and (not blocks or blocks[-1].frames) and header is None:
+            header = (exception["type"], (exception["message"] or "").strip())
     if not blocks:
         return ParsedTrace(format=FORMAT, crash_type=header[0] if header else "", language="jvm")
     root = blocks[-1]
