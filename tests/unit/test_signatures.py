@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+import pytest
+
+from tests.data.variants import variant
 from triage import signatures
 from triage.signatures import frames, v1
 
@@ -132,3 +136,98 @@ def test_miscompilations_are_bucketed_by_which_backends_disagree():
 def test_title_names_the_crash_and_the_function():
     signature = _sig(_trace([("/src/app/stats.py", 2, "mean")], error="ZeroDivisionError: division by zero"))
     assert signature.title == "ZeroDivisionError in mean"
+
+
+# Normalisation rules, each on a real trace (tests/traces/<format>/).
+
+TRACES = Path(__file__).resolve().parent.parent / "traces"
+
+
+def _real(name: str):
+    return signatures.compute(kind="crash", trace_text=(TRACES / f"{name}.txt").read_text())
+
+
+def test_rust_symbol_hashes_and_impl_brackets_are_removed():
+    assert _real("rust/fuzz_subtract_overflow_hashed_frames").frames[0] == "zip::read::ZipArchive::new"
+
+
+def test_rustc_crate_hashes_and_panic_machinery_are_removed():
+    frames = _real("rust/ice_bpos_assertion_format_string").frames
+    assert frames[0] == "rustc_span::source_map::SourceMap::lookup_char_pos"
+    assert not any("panicking" in f or "[" in f for f in frames)
+
+
+def test_rust_panic_location_stands_in_for_an_unsymbolized_backtrace():
+    assert _real("rust/unwrap_none_windows_unknown_frames").frames == ("main.rs",)
+
+
+def test_cpp_arguments_templates_anonymous_namespaces_and_part_suffixes_are_removed():
+    assert _real("clang/segv_asm_goto_jumpdiag").frames == (
+        "DiagnoseIndirectOrAsmJumpStmt",
+        "JumpScopeChecker::DiagnoseIndirectOrAsmJump",
+        "clang::Sema::DiagnoseInvalidJumps",
+    )
+
+
+def test_llvm_crash_handlers_and_libc_frames_are_skipped():
+    assert _real("clang/assert_bytecode_copycomposite").frames[0] == "clang::interp::copyComposite"
+    # glibc's own frames (raise, abort, loadmsgcat.c) are skipped by source path.
+    assert _real("clang/opt_assert_slp_apint_setbit").frames[1] == "llvm::slpvectorizer::BoUpSLP::getEntryCost"
+
+
+def test_gcc_error_reporting_frames_are_skipped():
+    frames = _real("gcc/epiphany_extract_insn").frames
+    assert frames[0] == "extract_insn"
+    assert not any(f.startswith("_fatal_insn") for f in frames)
+
+
+def test_sanitizer_interceptors_and_libc_are_skipped():
+    assert _real("sanitizer/asan_double_free_codedoc_scan_file").frames == ("scan_file", "main")
+
+
+def test_jvm_standard_library_frames_are_skipped_and_recursion_folded():
+    assert _real("jvm/stackoverflow_recursive_reporter").frames == (
+        "com.cburch.logisim.fpga.gui.Reporter.addFatalErrorFmt",
+    )
+
+
+def test_jvm_root_cause_inherits_the_frames_elided_as_n_more():
+    signature = _real("jvm/exception_in_initializer_caused_by_npe")
+    assert signature.crash_type == "java.lang.NullPointerException"
+    assert signature.frames[-1] == "org.mjsip.examples.MiniJukebox.main"
+
+
+def test_dotnet_arguments_are_removed_and_system_frames_skipped():
+    assert _real("dotnet/dafny_nullref_checkislvalue").frames == (
+        "Microsoft.Dafny.ErrorReporter.Error",
+        "Microsoft.Dafny.Resolver.CheckIsLvalue",
+    )
+
+
+def test_go_receivers_arguments_and_closure_suffixes_are_removed():
+    assert _real("go/index_out_of_range_created_by_in_goroutine").frames == (
+        "OneLong/Script/Ehole/module/finger.FinScan.fingerScan",
+        "OneLong/Script/Ehole/module/finger.FinScan.StartScan",
+    )
+
+
+def test_go_and_rust_messages_have_their_numbers_masked():
+    assert _real("go/index_out_of_range_main").crash_type == "runtime error: index out of range [N] with length N"
+
+
+def test_per_target_ignore_patterns_skip_more_frames():
+    text = (TRACES / "sanitizer/asan_heap_buffer_overflow_john_radius.txt").read_text()
+    default = signatures.compute(kind="crash", trace_text=text)
+    extended = signatures.compute(kind="crash", trace_text=text, ignore=(re.compile("^get_salt$"),))
+    assert default.frames[0] == "get_salt"
+    assert extended.frames[0] == default.frames[1]
+    assert signatures.compute(kind="crash", trace_text=text, top_n=1).frames == ("get_salt",)
+
+
+@pytest.mark.parametrize("path", sorted(TRACES.glob("*/*.txt")), ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_the_same_bug_hit_elsewhere_keeps_its_signature(path):
+    # Other paths, line numbers, addresses, inputs and recursion depth.
+    text = path.read_text()
+    original = signatures.compute(kind="crash", trace_text=text)
+    for seed in range(3):
+        assert signatures.compute(kind="crash", trace_text=variant(text, seed)).digest == original.digest, seed

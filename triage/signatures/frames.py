@@ -62,7 +62,9 @@ _IGNORED_FUNCTIONS = {
 _IGNORED_FUNCTIONS["rust"] = _IGNORED_FUNCTIONS["native"]
 _IGNORED_FUNCTIONS["go"] = re.compile(r"^(runtime\.|runtime/|testing\.|panic$|reflect\.|sync\.|internal/)")
 # Native frames compiled from the C library or the compiler's runtime sources.
-_IGNORED_NATIVE_FILES = re.compile(r"(^|/)glibc[-/]|(^|/)sysdeps/|/libgcc/|/compiler-rt/lib/|/libsanitizer/")
+_IGNORED_NATIVE_FILES = re.compile(
+    r"(^|/)glibc[-/]|(^|/)sysdeps/|/libgcc/|/compiler-rt/lib/|/libsanitizer/|(^|/)Fuzzer\w*\.cpp$"
+)
 _IGNORED_MODULES = re.compile(
     r"(libc\.so|libc-|libstdc\+\+|libc\+\+|libgcc_s|libpthread|ld-linux|libclang_rt\.|"
     r"libasan|libubsan|libtsan|libmsan|linux-vdso)"
