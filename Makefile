@@ -3,7 +3,7 @@ PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: run test lint format
+.PHONY: run test lint format bench-deps
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -24,3 +24,6 @@ lint: $(VENV)/.installed
 format: $(VENV)/.installed
 	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check --fix .
+
+bench-deps: $(VENV)/.installed
+	$(PY) -m pip install --quiet -r bench/requirements.txt
