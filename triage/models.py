@@ -48,6 +48,9 @@ class Bucket(models.Model):
     first_seen = models.DateTimeField()
     last_seen = models.DateTimeField(db_index=True)
     representative = models.ForeignKey("Finding", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    # The representative's testcase size, kept here so that offering a
+    # smaller one is a condition on this row alone (no join in the UPDATE).
+    representative_size = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         constraints = [

@@ -106,3 +106,31 @@ def test_bucket_lookup_uses_the_signature_index(django_assert_max_num_queries):
     # bucketing is an index lookup, never a scan over buckets.
     with django_assert_max_num_queries(12):
         findings_ingest(submissions=[make_finding(function="f3"), make_finding(function="f7")])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_ingest_of_the_same_testcases_loses_nothing():
+    import threading
+
+    from django.db import connection
+
+    batch = [make_finding(call=f"lookup('{i}')") for i in range(50)]
+    errors = []
+
+    def ingest():
+        try:
+            findings_ingest(submissions=batch)
+        except Exception as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=ingest) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert Finding.objects.count() == 50
+    assert sum(Finding.objects.values_list("hit_count", flat=True)) == 200
+    assert Bucket.objects.get().hit_count == 200

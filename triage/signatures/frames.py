@@ -82,15 +82,14 @@ _NAMELESS = {"", "??", "???", "<unknown>", "<unknown function>"}
 
 def _strip_balanced(text: str, opening: str, closing: str) -> str:
     """Drop every ``opening ... closing`` group, nested ones included."""
-    out, depth = [], 0
-    for char in text:
-        if char == opening:
-            depth += 1
-        elif char == closing and depth:
-            depth -= 1
-        elif not depth:
-            out.append(char)
-    return "".join(out)
+    if opening not in text:
+        return text
+    innermost = re.compile(re.escape(opening) + "[^" + re.escape(opening + closing) + "]*" + re.escape(closing))
+    while True:
+        stripped = innermost.sub("", text)
+        if stripped == text:
+            return stripped
+        text = stripped
 
 
 def _unwrap_impl(name: str) -> str:
@@ -152,12 +151,12 @@ def normalize_function(name: str, language: str) -> str:
     return name.strip(" .:")
 
 
-def frame_key(frame: Frame, language: str) -> str | None:
+def frame_key(frame: Frame, language: str, name: str | None = None) -> str | None:
     """A frame's normalised key, or None when the frame names nothing (``??``)."""
     if language == "python":
         return f"{normalize_path(frame.file)}:{frame.function}"
     if frame.function.strip() not in _NAMELESS:
-        function = normalize_function(frame.function, language)
+        function = normalize_function(frame.function, language) if name is None else name
         if function:
             return function
     if frame.file:
@@ -165,15 +164,19 @@ def frame_key(frame: Frame, language: str) -> str | None:
     return None
 
 
-def is_ignored(frame: Frame, language: str, extra: tuple[re.Pattern, ...] = ()) -> bool:
-    """True for frames of runtimes, standard libraries, sanitizers and harnesses."""
+def is_ignored(frame: Frame, language: str, extra: tuple[re.Pattern, ...] = (), name: str | None = None) -> bool:
+    """True for frames of runtimes, standard libraries, sanitizers and harnesses.
+
+    ``name`` is the frame's normalised function name, if already known.
+    """
     if language == "python":
         path = frame.file.replace("\\", "/")
         if any(p.search(path) for p in _PYTHON_IGNORED_FILES):
             return True
     else:
         pattern = _IGNORED_FUNCTIONS.get(language)
-        name = normalize_function(frame.function, language)
+        if name is None:
+            name = normalize_function(frame.function, language)
         if pattern is not None and pattern.search(name):
             return True
         if frame.module and _IGNORED_MODULES.search(frame.module):
@@ -183,7 +186,10 @@ def is_ignored(frame: Frame, language: str, extra: tuple[re.Pattern, ...] = ()) 
     return any(p.search(frame.function) or p.search(frame.file) for p in extra)
 
 
-def fold_recursion(keys: list[str], max_period: int = 4) -> list[str]:
+_MAX_PERIOD = 4
+
+
+def fold_recursion(keys: list[str], max_period: int = _MAX_PERIOD) -> list[str]:
     """Collapse runs of a repeating block of up to four frames into one copy.
 
     ``a b b b c`` -> ``a b c``; ``x y x y x y z`` -> ``x y z``; so recursion
@@ -201,7 +207,29 @@ def fold_recursion(keys: list[str], max_period: int = 4) -> list[str]:
 
 
 def significant_frames(frames, language: str, top_n: int, extra: tuple[re.Pattern, ...] = ()) -> tuple[str, ...]:
-    """Normalised keys of the top ``top_n`` frames of the target's own code."""
-    own = [frame for frame in frames if not is_ignored(frame, language, extra)] or list(frames)
-    keys = [key for key in (frame_key(frame, language) for frame in own) if key]
+    """Normalised keys of the top ``top_n`` frames of the target's own code.
+
+    Frames are read innermost first and only as far as needed: a 50-frame
+    LLVM stack dump or a 1,000-deep recursion costs little more than the
+    frames that end up in the signature. Names repeat a lot in such stacks,
+    so each distinct frame is normalised once per call.
+    """
+    seen: dict[tuple[str, str, str], tuple[bool, str | None]] = {}
+    keys: list[str] = []
+    # Enough keys to fold a recursion cycle that starts within the top N.
+    wanted = top_n + 2 * _MAX_PERIOD
+    for frame in frames:
+        memo_key = (frame.function, frame.file, frame.module)
+        if memo_key not in seen:
+            name = None if language == "python" else normalize_function(frame.function, language)
+            seen[memo_key] = (is_ignored(frame, language, extra, name), frame_key(frame, language, name))
+        ignored, key = seen[memo_key]
+        if ignored or key is None:
+            continue
+        keys.append(key)
+        if len(keys) % 16 == 0 and len(fold_recursion(keys)) >= wanted:
+            break
+    if not keys and frames:
+        # Nothing but runtime frames: better those than no frames at all.
+        keys = [key for key in (frame_key(frame, language) for frame in frames) if key]
     return tuple(fold_recursion(keys)[:top_n])

@@ -26,8 +26,10 @@ _END_INNER = "--- End of inner exception stack trace ---"
 
 def recognize(text: str) -> bool:
     """True for .NET ``at Ns.Type.Method(...)`` frames next to a .NET exception."""
-    frames = [line for line in text.splitlines() if _FRAME.match(line)]
-    return bool(frames) and bool(_EXCEPTION.search(text))
+    if "at " not in text:
+        return False
+    has_frame = any(_FRAME.match(line) for line in text.splitlines() if line.lstrip().startswith("at "))
+    return has_frame and bool(_EXCEPTION.search(text))
 
 
 def parse(text: str) -> ParsedTrace:

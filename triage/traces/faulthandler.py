@@ -20,6 +20,8 @@ _FRAME = re.compile(r'^\s+File "(?P<file>[^"]*)", line (?P<line>\d+|\?\?\?) in (
 
 def recognize(text: str) -> bool:
     """True if ``text`` holds a faulthandler stack dump."""
+    if "most recent call first" not in text:
+        return False
     return bool(_THREAD.search(text))
 
 

@@ -22,6 +22,8 @@ _PASS = re.compile(r"^during (?P<pass>.+ pass: \S+)", re.MULTILINE)
 
 def recognize(text: str) -> bool:
     """True for a GCC internal compiler error."""
+    if "internal compiler error" not in text:
+        return False
     return bool(_ICE.search(text))
 
 

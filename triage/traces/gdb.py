@@ -25,7 +25,9 @@ _ABORTING = re.compile(r"(raise|abort|pthread_kill)")
 
 def recognize(text: str) -> bool:
     """True for gdb ``bt`` output."""
-    return sum(1 for line in text.splitlines() if _FRAME.match(line)) >= 1 and (
+    if "#0 " not in text:
+        return False
+    return any(_FRAME.match(line) for line in text.splitlines() if line.startswith("#")) and (
         "#0  " in text or "(gdb)" in text or bool(_SIGNAL.search(text))
     )
 

@@ -21,6 +21,8 @@ _FUNCTION = re.compile(r"^\s*(?P<function>[\w./*()\[\]{}-]+\(.*\))\s*$")
 
 def recognize(text: str) -> bool:
     """True for a Go panic with a goroutine dump."""
+    if "goroutine " not in text:
+        return False
     return bool(_PANIC.search(text) and _GOROUTINE.search(text))
 
 

@@ -32,7 +32,9 @@ _EXCEPTION = re.compile(
 
 def recognize(text: str) -> bool:
     """True if ``text`` holds JVM ``at pkg.Cls.method(File.java:N)`` frames."""
-    return any(_FRAME.match(line) for line in text.splitlines())
+    if "at " not in text:
+        return False
+    return any(_FRAME.match(line) for line in text.splitlines() if line.lstrip().startswith("at "))
 
 
 _MORE = re.compile(r"^\s*\.\.\. (?P<count>\d+) (?:more|common frames omitted)\s*$")

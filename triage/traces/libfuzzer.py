@@ -19,6 +19,8 @@ _ERROR = re.compile(r"==\d+==\s*ERROR: libFuzzer: (?P<error>.+?)\s*$", re.MULTIL
 
 def recognize(text: str) -> bool:
     """True for a libFuzzer error report."""
+    if "libFuzzer" not in text:
+        return False
     return bool(_ERROR.search(text))
 
 

@@ -26,6 +26,8 @@ _UNSYMBOLIZED = re.compile(
 
 def recognize(text: str) -> bool:
     """True for an LLVM tool's crash report."""
+    if "PLEASE submit" not in text and "Stack dump" not in text and "LLVM ERROR" not in text:
+        return False
     return bool(_MARKERS.search(text))
 
 
@@ -45,8 +47,8 @@ def _frames(text: str) -> tuple[Frame, ...]:
 
 def parse(text: str) -> ParsedTrace:
     """Parse the crash reason and the stack dump."""
-    assertion = _ASSERTION.search(text)
-    fatal = _FATAL.search(text)
+    assertion = _ASSERTION.search(text) if "Assertion `" in text else None
+    fatal = _FATAL.search(text) if "LLVM ERROR" in text else None
     if assertion:
         crash_type = f"Assertion `{assertion['expr']}' failed"
         message = assertion.group(0).strip()

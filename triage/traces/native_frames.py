@@ -13,8 +13,11 @@ import re
 from triage.traces.model import Frame
 
 # ThreadSanitizer leaves the address out: "#0 xmalloc /sol/src/util.c:198 (sol+0x45b8e7)".
-FRAME = re.compile(r"^\s*#(?P<index>\d+)\s+(?:0x[0-9a-fA-F]+\s*)?(?:in\s+)?(?P<rest>.*?)\s*$")
-_MODULE = re.compile(r"\s*\((?P<module>[^()\s]*?)(?:\+0x[0-9a-fA-F]+)\)$")
+# Greedy `rest` and the module found with rfind, not a lazy pattern: LLVM
+# stack dumps have 300-character lines, and lazy matching made this the
+# slowest step of bucketing.
+FRAME = re.compile(r"^\s*#(?P<index>\d+)\s+(?:0x[0-9a-fA-F]+\s*)?(?:in\s+)?(?P<rest>.*)")
+_MODULE = re.compile(r"\((?P<module>[^()\s]*?)(?:\+0x[0-9a-fA-F]+)\)$")
 _SOURCE = re.compile(r"^(?P<file>\S+?):(?P<line>\d+)(?::\d+)?$")
 # A source file named without a line ("cxa_noexception.cpp"), as libFuzzer's
 # own frames are printed.
@@ -26,11 +29,13 @@ def parse_frame(line: str) -> Frame | None:
     match = FRAME.match(line)
     if not match:
         return None
-    rest = match["rest"]
+    rest = match["rest"].rstrip()
     module = ""
-    trailing = _MODULE.search(rest)
-    if trailing:
-        module, rest = trailing["module"], rest[: trailing.start()]
+    if rest.endswith(")"):
+        opening = rest.rfind("(")
+        trailing = _MODULE.match(rest, opening) if opening != -1 else None
+        if trailing:
+            module, rest = trailing["module"], rest[:opening].rstrip()
     function, _, location = rest.rpartition(" ")
     source = _SOURCE.match(location)
     if source and not location.endswith(")"):

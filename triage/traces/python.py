@@ -31,6 +31,8 @@ def recognize(text: str) -> bool:
     """True if ``text`` holds a Python traceback or a SyntaxError report."""
     if _HEADER in text:
         return True
+    if 'File "' not in text or "Error" not in text:
+        return False
     lines = text.splitlines()
     has_frame = any(_FRAME.match(line) for line in lines)
     has_syntax = any(re.match(r"^(\w+\.)*\w*(SyntaxError|IndentationError|TabError)\b", ln) for ln in lines)

@@ -28,6 +28,8 @@ _AT = re.compile(r"^\s+at (?P<file>.+?):(?P<line>\d+)(?::\d+)?\s*$")
 
 def recognize(text: str) -> bool:
     """True for a Rust panic or a rustc ICE."""
+    if "panicked at" not in text and "internal compiler error" not in text:
+        return False
     return bool(_PANIC_NEW.search(text) or _PANIC_OLD.search(text) or _ICE.search(text))
 
 

@@ -28,6 +28,8 @@ _ERROR_END = re.compile(r"\s+(?:on (?:unknown )?address|on 0x|at pc|in thread|\(
 
 def recognize(text: str) -> bool:
     """True for a sanitizer report (of any of the sanitizers)."""
+    if "Sanitizer" not in text and "runtime error:" not in text:
+        return False
     return bool(_HEADER.search(text) or _UBSAN.search(text))
 
 
