@@ -201,9 +201,10 @@ def _store(prepared: list[tuple[Finding, signatures.Signature]], now) -> IngestR
         finding = by_hash[row.content_hash]
         duplicate = row.content_hash in seen_in_batch
         seen_in_batch.add(row.content_hash)
-        stored.append(
-            Stored(finding, new_bucket=finding.bucket_id in new_bucket_ids and not duplicate, duplicate=duplicate)
-        )
+        # Only the first finding of a new bucket made it new.
+        new_bucket = finding.bucket_id in new_bucket_ids
+        new_bucket_ids.discard(finding.bucket_id)
+        stored.append(Stored(finding, new_bucket=new_bucket, duplicate=duplicate))
     return IngestResult(stored)
 
 
