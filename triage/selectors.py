@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 
-from triage.models import Bucket, Finding, Status
+from triage.models import Bucket, Finding, Method, Status
 
 
-def bucket_list(*, status: str = "", campaign_id: int | None = None) -> QuerySet[Bucket]:
+def bucket_list(*, status: str = "", method: str = "", campaign_id: int | None = None) -> QuerySet[Bucket]:
     """Buckets, most recently hit first, optionally filtered."""
     buckets = Bucket.objects.all()
     if status in Status.values:
         buckets = buckets.filter(status=status)
+    if method in Method.values:
+        buckets = buckets.filter(method=method)
     if campaign_id is not None:
         buckets = buckets.filter(findings__campaign_id=campaign_id).distinct()
     return buckets.order_by("-last_seen", "-pk")
@@ -31,3 +33,8 @@ def bucket_recent_findings(bucket: Bucket, limit: int = 20) -> list[Finding]:
             "pk", "created_at", "campaign_id", "function", "testcase", "testcase_size"
         )[:limit]
     )
+
+
+def unparsed_count() -> int:
+    """Buckets whose traces no parser understood: the gaps worth a new parser."""
+    return Bucket.objects.filter(method=Method.MESSAGE).count()

@@ -5,8 +5,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from triage import selectors
 from triage.forms import StatusForm
-from triage.highlight import highlighted
-from triage.models import Bucket, Status
+from triage.highlight import highlighted, trace_language
+from triage.models import Bucket, Method, Status
 from triage.reports import bucket_report_markdown, report_filename
 from triage.status import bucket_set_status
 
@@ -18,10 +18,19 @@ def _int_or_none(value: str | None) -> int | None:
 @require_GET
 def bucket_list(request):
     status = request.GET.get("status", "")
+    method = request.GET.get("method", "")
     campaign_id = _int_or_none(request.GET.get("campaign"))
-    buckets = selectors.bucket_list(status=status, campaign_id=campaign_id)
+    buckets = selectors.bucket_list(status=status, method=method, campaign_id=campaign_id)
     page = Paginator(buckets, 50).get_page(request.GET.get("page"))
-    context = {"page": page, "status": status, "campaign_id": campaign_id, "statuses": Status.choices}
+    context = {
+        "page": page,
+        "status": status,
+        "method": method,
+        "campaign_id": campaign_id,
+        "statuses": Status.choices,
+        "methods": Method.choices,
+        "unparsed_count": selectors.unparsed_count(),
+    }
     return render(request, "triage/bucket_list.html", context)
 
 
@@ -37,9 +46,9 @@ def bucket_detail(request, pk):
         "status_form": StatusForm(initial={"status": bucket.status}),
     }
     if finding is not None:
-        context["input_html"] = highlighted(finding.testcase, "python")
-        context["reproducer_html"] = highlighted(finding.reproducer, "shell")
-        context["trace_html"] = highlighted(finding.trace, "pytb")
+        context["input_html"] = highlighted(finding.testcase, finding.testcase_language)
+        context["reproducer_html"] = highlighted(finding.reproducer, "bash")
+        context["trace_html"] = highlighted(finding.trace, trace_language(finding.trace_format))
     return render(request, "triage/bucket_detail.html", context)
 
 

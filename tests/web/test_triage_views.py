@@ -107,3 +107,31 @@ def test_report_fences_cannot_be_closed_by_the_trace(logged_in):
     bucket = finding_ingest(submission=make_finding(error="KeyError: ```\n# injected heading")).bucket
     report = logged_in.get(reverse("triage:bucket_report", args=[bucket.pk])).content.decode()
     assert "\n````text\n" in report  # a fence longer than the backticks inside
+
+
+def test_bucket_page_explains_the_grouping(logged_in):
+    bucket = finding_ingest(submission=make_finding()).bucket
+    html = logged_in.get(reverse("triage:bucket", args=[bucket.pk])).content.decode()
+    assert "Why these findings are grouped" in html
+    assert "same top frames of the target" in html
+    assert "<code>app/units.py:lookup</code>" in html
+
+
+def test_unparsed_crashes_are_listed_as_such(logged_in):
+    finding_ingest(submission=make_finding(trace="segmentation fault (core dumped) at 0x7ffd0000\n", crash_type=""))
+    finding_ingest(submission=make_finding())
+    listing = logged_in.get(reverse("triage:buckets")).content.decode()
+    assert "1 bucket with unparsed traces" in listing
+    unparsed = logged_in.get(reverse("triage:buckets") + "?method=message")
+    assert [b.method for b in unparsed.context["page"].object_list] == ["message"]
+    bucket = unparsed.context["page"].object_list[0]
+    html = logged_in.get(reverse("triage:bucket", args=[bucket.pk])).content.decode()
+    assert "No trace parser recognised this crash output" in html
+
+
+def test_testcase_is_highlighted_in_its_own_language(logged_in):
+    bucket = finding_ingest(
+        submission=make_finding(testcase_language="c", call="int main(void) { return *(int *)0; }")
+    ).bucket
+    html = logged_in.get(reverse("triage:bucket", args=[bucket.pk])).content.decode()
+    assert '<span class="kt">int</span>' in html  # a C keyword type, per Pygments' C lexer
