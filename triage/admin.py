@@ -1,4 +1,5 @@
-from django.contrib import admin
+import django_rq
+from django.contrib import admin, messages
 
 from triage.models import Bucket, BucketEvent, Finding
 
@@ -9,6 +10,14 @@ class BucketAdmin(admin.ModelAdmin):
     list_filter = ("status", "kind")
     search_fields = ("title", "crash_type", "signature")
     raw_id_fields = ("representative",)
+    actions = ["rebucket_selected"]
+
+    @admin.action(description="Re-bucket the findings of the selected buckets (background job)")
+    def rebucket_selected(self, request, queryset):
+        from triage.jobs import rebucket_buckets_job
+
+        django_rq.get_queue("default").enqueue(rebucket_buckets_job, list(queryset.values_list("pk", flat=True)))
+        messages.info(request, "Re-bucketing queued; the buckets update when the job has run.")
 
 
 @admin.register(Finding)

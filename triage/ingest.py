@@ -268,7 +268,7 @@ def _buckets_for(by_signature: dict[tuple[str, int], signatures.Signature], now)
         # our select and insert; the unique constraint settles it, and the
         # re-select below picks up whichever row won.
         Bucket.objects.bulk_create(
-            [_new_bucket(by_signature[key], now) for key in missing],
+            [bucket_from_signature(by_signature[key], now) for key in missing],
             ignore_conflicts=True,
         )
         created = buckets_by_signature(sorted({digest for digest, _ in missing}))
@@ -276,7 +276,8 @@ def _buckets_for(by_signature: dict[tuple[str, int], signatures.Signature], now)
     return found
 
 
-def _new_bucket(signature: signatures.Signature, now) -> Bucket:
+def bucket_from_signature(signature: signatures.Signature, now) -> Bucket:
+    """An unsaved bucket for ``signature``, first seen ``now``."""
     return Bucket(
         signature=signature.digest,
         signature_version=signature.version,

@@ -1,0 +1,89 @@
+"""Re-bucketing with the current algorithm keeps triage work."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils import timezone
+
+from tests.integration.test_ingest import make_finding
+from triage.ingest import findings_ingest
+from triage.models import Bucket, BucketEvent, Finding
+from triage.rebucket import findings_rebucket
+
+pytestmark = pytest.mark.django_db
+
+
+def _old_bucket(status: str, findings) -> Bucket:
+    """A bucket as an older, coarser algorithm (version 0) would have made it."""
+    now = timezone.now()
+    bucket = Bucket.objects.create(
+        signature=f"{Bucket.objects.count():064x}",
+        signature_version=0,
+        kind="crash",
+        crash_type="old",
+        title="old grouping",
+        status=status,
+        first_seen=now,
+        last_seen=now,
+    )
+    Finding.objects.filter(pk__in=[f.pk for f in findings]).update(bucket=bucket, signature="old", signature_version=0)
+    BucketEvent.objects.create(bucket=bucket, field="status", old_value="new", new_value=status)
+    return bucket
+
+
+def test_split_merge_and_statuses_survive_rebucketing():
+    lookups = findings_ingest(submissions=[make_finding(call=f"lookup('{i}')") for i in range(3)]).findings
+    parses = findings_ingest(
+        submissions=[make_finding(function="parse", call=f"parse('{i}')") for i in range(2)]
+    ).findings
+    means = findings_ingest(
+        submissions=[make_finding(function="mean", error="ZeroDivisionError: x", call=f"mean({i})") for i in range(4)]
+    ).findings
+    current_mean_bucket = means[0].bucket_id
+    # v0 grouped every KeyError together, and kept some mean() crashes apart.
+    split = _old_bucket("confirmed", lookups + parses)
+    merged = _old_bucket("wontfix", means[:2])
+    Bucket.objects.filter(signature_version=1).exclude(pk=current_mean_bucket).delete()  # now empty
+
+    summary = findings_rebucket()
+    assert summary.buckets_examined == 2
+    assert Bucket.objects.filter(signature_version=0).count() == 0
+
+    # The split: the larger group keeps the row, its status and its history.
+    split.refresh_from_db()
+    assert split.title == "KeyError in lookup" and split.status == "confirmed"
+    assert split.findings.count() == 3 and split.hit_count == 3
+    assert split.events.filter(field="status").exists()
+    parse_bucket = Bucket.objects.get(title="KeyError in parse")
+    assert parse_bucket.status == "confirmed" and parse_bucket.hit_count == 2
+    assert parse_bucket.representative is not None
+
+    # The merge: into the existing bucket, which takes the triaged status.
+    assert not Bucket.objects.filter(pk=merged.pk).exists()
+    mean_bucket = Bucket.objects.get(pk=current_mean_bucket)
+    assert mean_bucket.findings.count() == 4 and mean_bucket.hit_count == 4
+    assert mean_bucket.status == "wontfix"
+    assert mean_bucket.events.filter(field="status", new_value="wontfix").exists()
+
+    assert summary.findings_moved == 4
+    assert summary.buckets_created == 1 and summary.buckets_emptied == 1
+    assert set(Finding.objects.values_list("signature_version", flat=True)) == {1}
+    # Running again finds nothing outdated.
+    assert findings_rebucket().buckets_examined == 0
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.worker
+def test_rebucket_command_queues_a_job_that_a_worker_runs():
+    from django.core.management import call_command
+
+    from tests.conftest import run_worker_burst
+
+    findings = findings_ingest(submissions=[make_finding(call=f"lookup('{i}')") for i in range(3)]).findings
+    old = _old_bucket("reported", findings)
+    Bucket.objects.filter(signature_version=1).delete()
+    call_command("rebucket")
+    result = run_worker_burst()
+    assert result.returncode == 0, result.stderr[-2000:]
+    old.refresh_from_db()
+    assert (old.signature_version, old.title, old.status, old.hit_count) == (1, "KeyError in lookup", "reported", 3)

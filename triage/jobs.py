@@ -1,0 +1,24 @@
+"""RQ jobs of the triage app. A job takes ids, calls a service, returns a summary."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+
+from django.db import close_old_connections
+
+from triage.rebucket import RebucketSummary, bucket_rebucket, findings_rebucket
+
+
+def rebucket_job(only_outdated: bool = True) -> dict:
+    """Re-bucket findings with the current signature algorithm."""
+    close_old_connections()
+    return asdict(findings_rebucket(only_outdated=only_outdated))
+
+
+def rebucket_buckets_job(bucket_ids: list[int]) -> dict:
+    """Re-bucket the findings of the given buckets, whatever version made them."""
+    close_old_connections()
+    summary = RebucketSummary()
+    for bucket_id in bucket_ids:
+        bucket_rebucket(bucket_id=bucket_id, summary=summary)
+    return asdict(summary)

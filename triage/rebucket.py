@@ -1,0 +1,161 @@
+"""Re-bucketing: recompute signatures with the current algorithm and move findings.
+
+When the signature algorithm improves, old findings keep the signature (and
+bucket) an older version gave them until this runs. Triage work survives:
+
+- a bucket whose findings all get one new signature keeps its row (status,
+  history, comments) and just takes the new signature;
+- when its findings split, the largest group keeps the row and the others
+  go to the buckets of their new signatures, new ones starting with the
+  old bucket's status;
+- when buckets merge into one that already exists, that bucket keeps its
+  status unless it was still new, in which case it takes the triaged one,
+  and the history of the emptied bucket moves with its findings.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import Count, Max, Min, Sum
+
+from triage import signatures
+from triage.ingest import bucket_from_signature
+from triage.models import Bucket, BucketEvent, Finding, Status
+from triage.target_options import signature_options
+
+
+@dataclass
+class RebucketSummary:
+    buckets_examined: int = 0
+    findings_moved: int = 0
+    buckets_created: int = 0
+    buckets_emptied: int = 0
+
+
+def _signature_of(finding: Finding, options) -> signatures.Signature:
+    return signatures.compute(
+        kind=finding.kind,
+        crash_type=finding.crash_type,
+        trace_text=finding.trace,
+        message=finding.message,
+        target=finding.target,
+        stage=finding.stage,
+        reference=finding.reference,
+        backends=[(b.get("name", ""), b.get("outcome", "")) for b in finding.backends],
+        top_n=options.top_n,
+        ignore=options.ignore,
+    )
+
+
+def findings_rebucket(*, only_outdated: bool = True) -> RebucketSummary:
+    """Re-bucket findings whose signature an older algorithm made (or all of them)."""
+    summary = RebucketSummary()
+    buckets = Bucket.objects.order_by("pk")
+    if only_outdated:
+        buckets = buckets.exclude(signature_version=signatures.CURRENT.VERSION)
+    for bucket_id in buckets.values_list("pk", flat=True).iterator():
+        bucket_rebucket(bucket_id=bucket_id, summary=summary)
+    return summary
+
+
+def bucket_rebucket(*, bucket_id: int, summary: RebucketSummary | None = None) -> RebucketSummary:
+    """Recompute the signatures of one bucket's findings and move them where they belong."""
+    summary = summary or RebucketSummary()
+    options: dict[str, object] = {}
+    with transaction.atomic():
+        bucket = Bucket.objects.select_for_update().filter(pk=bucket_id).first()
+        if bucket is None:
+            return summary
+        summary.buckets_examined += 1
+        groups: dict[tuple[str, int], list[int]] = defaultdict(list)
+        found: dict[tuple[str, int], signatures.Signature] = {}
+        for finding in bucket.findings.only(
+            "pk", "kind", "crash_type", "trace", "message", "target", "stage", "reference", "backends"
+        ).iterator():
+            if finding.target not in options:
+                options[finding.target] = signature_options(finding.target)
+            signature = _signature_of(finding, options[finding.target])
+            key = (signature.digest, signature.version)
+            groups[key].append(finding.pk)
+            found.setdefault(key, signature)
+        if not groups:
+            return summary
+
+        # The largest group keeps this bucket's row, unless its signature
+        # already has a bucket of its own.
+        ordered = sorted(groups, key=lambda key: -len(groups[key]))
+        existing = {
+            (b.signature, b.signature_version): b
+            for b in Bucket.objects.filter(signature__in=[digest for digest, _ in ordered]).exclude(pk=bucket.pk)
+        }
+        keeper = next((key for key in ordered if key not in existing), None)
+        touched = {bucket.pk}
+        for key in ordered:
+            if key == keeper:
+                signature = found[key]
+                _retarget(bucket, signature)
+                Finding.objects.filter(pk__in=groups[key]).update(signature=key[0], signature_version=key[1])
+                continue
+            target = existing.get(key)
+            if target is None:
+                target = bucket_from_signature(found[key], bucket.first_seen)
+                target.status = bucket.status
+                target.save()
+                summary.buckets_created += 1
+            elif target.status == Status.NEW and bucket.status != Status.NEW:
+                target.status = bucket.status
+                target.save(update_fields=["status"])
+            moved = Finding.objects.filter(pk__in=groups[key]).update(
+                bucket=target, signature=key[0], signature_version=key[1]
+            )
+            summary.findings_moved += moved
+            touched.add(target.pk)
+            BucketEvent.objects.create(
+                bucket=target, field="rebucketed", old_value=f"#{bucket.pk}", new_value=f"{moved} findings"
+            )
+        if keeper is None:
+            # Every finding went to other buckets: this one is merged away.
+            BucketEvent.objects.filter(bucket=bucket).update(bucket=existing[ordered[0]])
+            touched.discard(bucket.pk)
+            bucket.delete()
+            summary.buckets_emptied += 1
+        for pk in touched:
+            bucket_recount(bucket_id=pk)
+    return summary
+
+
+def _retarget(bucket: Bucket, signature: signatures.Signature) -> None:
+    if (bucket.signature, bucket.signature_version) == (signature.digest, signature.version):
+        return
+    fresh = bucket_from_signature(signature, bucket.first_seen)
+    for field in (
+        "signature",
+        "signature_version",
+        "kind",
+        "crash_type",
+        "title",
+        "key_frames",
+        "method",
+        "trace_format",
+    ):
+        setattr(bucket, field, getattr(fresh, field))
+    bucket.save()
+
+
+def bucket_recount(*, bucket_id: int) -> None:
+    """Recompute a bucket's counts, dates and representative from its findings."""
+    totals = Finding.objects.filter(bucket_id=bucket_id).aggregate(
+        hits=Sum("hit_count"), first=Min("created_at"), last=Max("last_seen"), findings=Count("pk")
+    )
+    smallest = (
+        Finding.objects.filter(bucket_id=bucket_id).order_by("testcase_size", "pk").only("pk", "testcase_size").first()
+    )
+    Bucket.objects.filter(pk=bucket_id).update(
+        hit_count=totals["hits"] or 0,
+        **({"first_seen": totals["first"], "last_seen": totals["last"]} if totals["findings"] else {}),
+        representative=smallest,
+        representative_size=smallest.testcase_size if smallest else None,
+    )
