@@ -14,25 +14,18 @@ import json
 from pathlib import Path
 
 from tests.data.variants import variant
+from tests.traces import read_meta
 
 ROOT = Path(__file__).resolve().parents[1]
 OUTPUT = Path(__file__).resolve().parent / "dedup_corpus.jsonl"
 VARIANTS = 2
 
 
-def _meta(path: Path) -> dict[str, str]:
-    fields = {}
-    for line in path.with_suffix(".meta").read_text().splitlines():
-        key, _, value = line.partition(":")
-        fields[key.strip()] = value.strip()
-    return fields
-
-
 def build() -> list[dict]:
     """The corpus records, in a stable order."""
     records = []
     for number, path in enumerate(sorted((ROOT / "traces").glob("*/*.txt"))):
-        meta = _meta(path)
+        meta = read_meta(path)
         bug = meta.get("bug") or f"{path.parent.name}-{path.stem}"
         text = path.read_text()
         base = {"bug": bug, "format": path.parent.name, "source": meta["source"], "fixture": path.name}

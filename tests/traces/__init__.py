@@ -1,0 +1,16 @@
+"""Real traces, one folder per format; see README.md here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+
+
+def read_meta(trace: Path) -> dict[str, str]:
+    """The fields of ``trace``'s sidecar ``.meta`` file (source, error, innermost, ...)."""
+    fields = {}
+    for line in trace.with_suffix(".meta").read_text().splitlines():
+        key, _, value = line.partition(":")
+        fields[key.strip()] = value.strip()
+    return fields

@@ -8,18 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.traces import read_meta
 from triage import traces
 from triage.traces import faulthandler, python
 
 FIXTURES = Path(__file__).resolve().parent.parent / "traces" / "python"
-
-
-def _meta(path: Path) -> dict[str, str]:
-    fields = {}
-    for line in path.with_suffix(".meta").read_text().splitlines():
-        key, _, value = line.partition(":")
-        fields[key.strip()] = value.strip()
-    return fields
 
 
 REAL_TRACES = sorted(FIXTURES.glob("*.txt"))
@@ -32,7 +25,7 @@ def test_there_are_real_traces():
 @pytest.mark.parametrize("path", REAL_TRACES, ids=lambda p: p.stem)
 def test_real_trace_exception_and_innermost_frame(path):
     text = path.read_text()
-    meta = _meta(path)
+    meta = read_meta(path)
     assert meta["source"].startswith("https://")
     assert python.recognize(text)
     parsed = traces.parse(text)

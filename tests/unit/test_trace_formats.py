@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.traces import read_meta
 from triage import traces
 
 ROOT = Path(__file__).resolve().parent.parent / "traces"
@@ -25,14 +26,6 @@ FORMAT_OF = {
     "rust": "rust",
     "go": "go",
 }
-
-
-def _meta(path: Path) -> dict[str, str]:
-    fields = {}
-    for line in path.with_suffix(".meta").read_text().splitlines():
-        key, _, value = line.partition(":")
-        fields[key.strip()] = value.strip()
-    return fields
 
 
 def _fixtures(*folders):
@@ -51,12 +44,12 @@ def test_enough_real_traces_per_format():
 
 @pytest.mark.parametrize("path", _fixtures(*FORMAT_OF, "libfuzzer"), ids=_id)
 def test_fixture_has_a_public_source(path):
-    assert _meta(path)["source"].startswith("https://")
+    assert read_meta(path)["source"].startswith("https://")
 
 
 @pytest.mark.parametrize("path", _fixtures("jvm"), ids=_id)
 def test_jvm(path):
-    meta, parsed = _meta(path), traces.parse(path.read_text())
+    meta, parsed = read_meta(path), traces.parse(path.read_text())
     assert parsed.format == "jvm"
     blocks = [*parsed.causes, parsed]
     # The exception whose stack is printed first, with its innermost frame.
@@ -70,7 +63,7 @@ def test_jvm(path):
 
 @pytest.mark.parametrize("path", _fixtures("dotnet"), ids=_id)
 def test_dotnet(path):
-    meta, parsed = _meta(path), traces.parse(path.read_text())
+    meta, parsed = read_meta(path), traces.parse(path.read_text())
     assert parsed.format == "dotnet"
     assert parsed.crash_type == meta["error"]
     assert parsed.frames[0].function == meta["innermost"]
@@ -78,7 +71,7 @@ def test_dotnet(path):
 
 @pytest.mark.parametrize("path", _fixtures("gcc"), ids=_id)
 def test_gcc(path):
-    meta, parsed = _meta(path), traces.parse(path.read_text())
+    meta, parsed = read_meta(path), traces.parse(path.read_text())
     assert parsed.format == "gcc-ice"
     # The line number of the ICE site is dropped: it moves between releases.
     assert parsed.crash_type == "internal compiler error: " + re.sub(r"(\.\w+):\d+$", r"\1", meta["error"])
@@ -90,7 +83,7 @@ def test_gcc(path):
 
 @pytest.mark.parametrize("path", _fixtures("clang"), ids=_id)
 def test_llvm(path):
-    meta, parsed = _meta(path), traces.parse(path.read_text())
+    meta, parsed = read_meta(path), traces.parse(path.read_text())
     assert parsed.format == "llvm"
     expected = "SEGV" if meta["error"] == "SEGV" else f"Assertion `{meta['error']}' failed"
     assert parsed.crash_type == expected
@@ -99,7 +92,7 @@ def test_llvm(path):
 
 @pytest.mark.parametrize("path", _fixtures("gdb"), ids=_id)
 def test_gdb(path):
-    meta, parsed = _meta(path), traces.parse(path.read_text())
+    meta, parsed = read_meta(path), traces.parse(path.read_text())
     assert parsed.format == "gdb"
     assert parsed.crash_type == meta["error"]
     assert parsed.frames[0].function == meta["innermost"]
@@ -107,7 +100,7 @@ def test_gdb(path):
 
 @pytest.mark.parametrize("path", _fixtures("sanitizer"), ids=_id)
 def test_sanitizers(path):
-    meta, parsed = _meta(path), traces.parse(path.read_text())
+    meta, parsed = read_meta(path), traces.parse(path.read_text())
     assert parsed.format == "sanitizer"
     # Memory errors carry the access kind: "heap-buffer-overflow READ".
     assert parsed.crash_type == meta["error"] or re.fullmatch(
@@ -121,7 +114,7 @@ def test_sanitizers(path):
 
 @pytest.mark.parametrize("path", _fixtures("libfuzzer"), ids=_id)
 def test_libfuzzer_and_atheris(path):
-    meta, parsed = _meta(path), traces.parse(path.read_text())
+    meta, parsed = read_meta(path), traces.parse(path.read_text())
     if meta["format"] == "atheris":
         assert parsed.format == "python"
         assert parsed.crash_type == meta["error"]
@@ -137,7 +130,7 @@ def test_libfuzzer_and_atheris(path):
 
 @pytest.mark.parametrize("path", _fixtures("rust"), ids=_id)
 def test_rust(path):
-    meta, parsed = _meta(path), traces.parse(path.read_text())
+    meta, parsed = read_meta(path), traces.parse(path.read_text())
     assert parsed.format == "rust"
     assert parsed.message == meta["error"]
     assert not re.search(r"\d", parsed.crash_type)
@@ -149,7 +142,7 @@ def test_rust(path):
 
 @pytest.mark.parametrize("path", _fixtures("go"), ids=_id)
 def test_go(path):
-    meta, parsed = _meta(path), traces.parse(path.read_text())
+    meta, parsed = read_meta(path), traces.parse(path.read_text())
     assert parsed.format == "go"
     assert parsed.message == meta["error"]
     assert parsed.frames[0].function == meta["innermost"]
