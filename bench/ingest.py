@@ -123,7 +123,6 @@ def _post_all(url: str, token: str, findings: list[dict]) -> float:
 def _throughput(server: str, token: str, corpus, buckets: int, count: int, rng) -> float:
     from django.db import connection
 
-
     _seed_buckets(buckets)
     with connection.cursor() as cursor:
         cursor.execute("VACUUM ANALYZE triage_bucket")

@@ -1,54 +1,74 @@
-"""RQ jobs. A job takes ids, claims its work, and calls an engine or service."""
+"""RQ jobs. A job takes ids, claims its work with a conditional update, runs it."""
 
 from __future__ import annotations
 
 import logging
+import os
+import socket
 
 from django.db import close_old_connections
+from django.db.models import F
 from django.utils import timezone
 
-from campaigns.models import Campaign, CampaignStatus
-from campaigns.sink import CampaignSink
+from campaigns.launch import campaign_finalize, shard_execution_budget
+from campaigns.models import Campaign, CampaignStatus, Shard, ShardStatus
+from campaigns.sink import ShardSink
 from engines.pyfunc import engine as pyfunc
 
 log = logging.getLogger(__name__)
 
 
-def campaign_run(campaign_id: int) -> str:
-    """Run a queued campaign to the end of its budget or until stopped."""
+def worker_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def shard_run(shard_id: int) -> str:
+    """Run one shard to the end of its budget, or until stopped; resume from its checkpoint."""
     close_old_connections()
-    claimed = Campaign.objects.filter(pk=campaign_id, status=CampaignStatus.QUEUED).update(
-        status=CampaignStatus.RUNNING, started_at=timezone.now(), heartbeat_at=timezone.now()
+    now = timezone.now()
+    claimed = Shard.objects.filter(pk=shard_id, status=ShardStatus.QUEUED).update(
+        status=ShardStatus.RUNNING, worker=worker_name(), started_at=now, heartbeat_at=now
     )
     if not claimed:
         # Stopped before it started, or another worker has it.
         return "not claimed"
-    campaign = Campaign.objects.select_related("target").get(pk=campaign_id)
+    Shard.objects.filter(pk=shard_id).update(attempts=F("attempts") + 1)
+    shard = Shard.objects.select_related("campaign__target").get(pk=shard_id)
+    campaign = shard.campaign
+    Campaign.objects.filter(pk=campaign.pk, status=CampaignStatus.QUEUED).update(
+        status=CampaignStatus.RUNNING, started_at=now
+    )
     target = campaign.target
     config = pyfunc.Config(
         target=target.module,
-        seconds=campaign.time_budget_seconds,
-        seed=campaign.seed,
+        seconds=max(0.0, campaign.time_budget_seconds - shard.elapsed_seconds),
+        seed=shard.seed,
+        max_executions=shard_execution_budget(campaign),
         search_path=[p for p in target.search_path.split(":") if p],
+        resume=shard.checkpoint,
     )
-    sink = CampaignSink(campaign_id, engine=campaign.engine)
+    sink = ShardSink(shard)
     try:
         summary = pyfunc.run(config, sink)
-        sink.flush()
+        sink.drain()
     except pyfunc.TargetError as error:
-        sink.flush()
-        _finish(campaign_id, CampaignStatus.FAILED, error=str(error))
+        sink.drain()
+        _end(shard_id, ShardStatus.FAILED, error=str(error))
+        campaign_finalize(campaign_id=campaign.pk)
         return "failed"
     except BaseException as error:
-        log.exception("campaign %s crashed", campaign_id)
-        _finish(campaign_id, CampaignStatus.FAILED, error=f"{type(error).__name__}: {error}")
+        log.exception("shard %s crashed", shard_id)
+        _end(shard_id, ShardStatus.FAILED, error=f"{type(error).__name__}: {error}")
+        campaign_finalize(campaign_id=campaign.pk)
         raise
-    final = CampaignStatus.STOPPED if summary.stopped else CampaignStatus.FINISHED
-    _finish(campaign_id, final, executions=summary.executions)
+    final = ShardStatus.STOPPED if summary.stopped else ShardStatus.FINISHED
+    _end(shard_id, final)
+    campaign_finalize(campaign_id=campaign.pk)
     return final
 
 
-def _finish(campaign_id: int, status: str, **fields) -> None:
-    Campaign.objects.filter(pk=campaign_id, status__in=(CampaignStatus.RUNNING, CampaignStatus.STOPPING)).update(
-        status=status, finished_at=timezone.now(), **fields
+def _end(shard_id: int, status: str, error: str = "") -> None:
+    close_old_connections()
+    Shard.objects.filter(pk=shard_id, status=ShardStatus.RUNNING).update(
+        status=status, finished_at=timezone.now(), error=error
     )

@@ -64,6 +64,11 @@ class Campaign(models.Model):
     engine = models.CharField(max_length=32)
     seed = models.BigIntegerField(default=0)
     time_budget_seconds = models.PositiveIntegerField()
+    max_executions = models.PositiveBigIntegerField(
+        null=True, blank=True, help_text="Optional execution budget, shared by the shards."
+    )
+    shard_count = models.PositiveSmallIntegerField(default=1)
+    cloned_from = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="clones")
     status = models.CharField(
         max_length=16, choices=CampaignStatus.choices, default=CampaignStatus.QUEUED, db_index=True
     )
@@ -86,3 +91,69 @@ class Campaign(models.Model):
     @property
     def is_active(self) -> bool:
         return self.status in ACTIVE_STATUSES
+
+
+class ShardStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    FINISHED = "finished", "Finished"
+    STOPPED = "stopped", "Stopped"
+    FAILED = "failed", "Failed"
+
+
+SHARD_DONE = (ShardStatus.FINISHED, ShardStatus.STOPPED, ShardStatus.FAILED)
+
+
+class Shard(models.Model):
+    """One RQ job's share of a campaign: its own seed, heartbeat and checkpoint."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="shards")
+    index = models.PositiveSmallIntegerField()
+    seed = models.BigIntegerField()
+    status = models.CharField(max_length=16, choices=ShardStatus.choices, default=ShardStatus.QUEUED, db_index=True)
+    attempts = models.PositiveSmallIntegerField(default=0, help_text="Times a worker has started it.")
+    worker = models.CharField(max_length=255, blank=True, help_text="The worker running it (host:pid).")
+    job_id = models.CharField(max_length=64, blank=True)
+    queued_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    executions = models.PositiveBigIntegerField(default=0)
+    findings = models.PositiveIntegerField(default=0)
+    restarts = models.PositiveIntegerField(default=0, help_text="Times the target's process died and was restarted.")
+    elapsed_seconds = models.FloatField(default=0.0, help_text="Budget used so far, over all attempts.")
+    checkpoint = models.JSONField(null=True, blank=True, help_text="Engine state to resume from.")
+    error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["campaign", "index"]
+        constraints = [models.UniqueConstraint(fields=["campaign", "index"], name="shard_index_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.campaign} shard {self.index}"
+
+    @property
+    def job_name(self) -> str:
+        return f"campaign-{self.campaign_id}-shard-{self.index}"
+
+
+class StatSample(models.Model):
+    """A point of a shard's progress time series (executions, rate, findings...)."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="samples")
+    shard = models.ForeignKey(Shard, on_delete=models.CASCADE, related_name="samples")
+    at = models.DateTimeField()
+    elapsed_seconds = models.FloatField()
+    executions = models.PositiveBigIntegerField()
+    executions_per_second = models.FloatField()
+    findings = models.PositiveIntegerField()
+    campaign_buckets = models.PositiveIntegerField(help_text="New buckets of the whole campaign at that time.")
+    corpus_size = models.PositiveIntegerField(null=True, blank=True)
+    coverage = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["at"]
+        indexes = [models.Index(fields=["campaign", "at"], name="sample_campaign_at")]
+
+    def __str__(self) -> str:
+        return f"{self.shard} at {self.elapsed_seconds:.0f} s: {self.executions} executions"

@@ -6,8 +6,10 @@ from django.db.models import Sum
 from django.urls import reverse
 from django.utils import timezone
 
-from campaigns.models import Campaign
+from campaigns.models import Campaign, Shard, StatSample
 from triage.models import Bucket
+
+SERIES_POINTS = 600
 
 
 def campaign_buckets(campaign: Campaign, limit: int = 100) -> list[Bucket]:
@@ -20,16 +22,63 @@ def campaign_buckets(campaign: Campaign, limit: int = 100) -> list[Bucket]:
 
 
 def elapsed_seconds(campaign: Campaign) -> float:
-    """Seconds the campaign has run (so far, if still running)."""
+    """Wall-clock seconds the campaign has run (so far, if still running)."""
     if not campaign.started_at:
         return 0.0
     end = campaign.finished_at or timezone.now()
     return max(0.0, (end - campaign.started_at).total_seconds())
 
 
+def _shard_row(shard: Shard, now) -> dict:
+    heartbeat_age = (now - shard.heartbeat_at).total_seconds() if shard.heartbeat_at else None
+    rate = shard.executions / shard.elapsed_seconds if shard.elapsed_seconds else 0.0
+    return {
+        "index": shard.index,
+        "status": shard.status,
+        "status_display": shard.get_status_display(),
+        "worker": shard.worker,
+        "attempts": shard.attempts,
+        "executions": shard.executions,
+        "executions_per_second": round(rate, 1),
+        "findings": shard.findings,
+        "restarts": shard.restarts,
+        "elapsed_seconds": round(shard.elapsed_seconds, 1),
+        "heartbeat_age": round(heartbeat_age, 1) if heartbeat_age is not None else None,
+        "error": shard.error,
+    }
+
+
+def campaign_series(campaign: Campaign) -> dict:
+    """Time series for the charts: per shard rate and findings, and the campaign's buckets."""
+    samples = list(
+        StatSample.objects.filter(campaign=campaign)
+        .order_by("-at")
+        .values("shard__index", "elapsed_seconds", "executions_per_second", "findings", "campaign_buckets", "at")[
+            : SERIES_POINTS * max(1, campaign.shard_count)
+        ]
+    )
+    samples.reverse()
+    shards: dict[int, dict] = {}
+    buckets = {"t": [], "y": []}
+    start = campaign.started_at
+    for sample in samples:
+        series = shards.setdefault(sample["shard__index"], {"t": [], "rate": [], "findings": []})
+        series["t"].append(round(sample["elapsed_seconds"], 1))
+        series["rate"].append(round(sample["executions_per_second"], 1))
+        series["findings"].append(sample["findings"])
+        if start:
+            buckets["t"].append(round((sample["at"] - start).total_seconds(), 1))
+            buckets["y"].append(sample["campaign_buckets"])
+    return {"shards": {str(index): series for index, series in sorted(shards.items())}, "buckets": buckets}
+
+
 def campaign_progress(campaign: Campaign) -> dict:
     """The live numbers the campaign page polls for, as plain JSON data."""
+    now = timezone.now()
+    shards = list(campaign.shards.all())
+    executions = sum(s.executions for s in shards)
     elapsed = elapsed_seconds(campaign)
+    busy = [s.elapsed_seconds for s in shards if s.elapsed_seconds]
     return {
         "id": campaign.pk,
         "status": campaign.status,
@@ -37,10 +86,14 @@ def campaign_progress(campaign: Campaign) -> dict:
         "active": campaign.is_active,
         "elapsed_seconds": round(elapsed, 1),
         "time_budget_seconds": campaign.time_budget_seconds,
-        "executions": campaign.executions,
-        "executions_per_second": round(campaign.executions / elapsed, 1) if elapsed else 0.0,
+        "progress_percent": round(min(100.0, 100 * (max(busy) if busy else 0) / campaign.time_budget_seconds)),
+        "executions": executions,
+        "executions_per_second": round(sum(_shard_row(s, now)["executions_per_second"] for s in shards), 1),
         "findings": campaign.findings_count,
+        "new_buckets": campaign.new_buckets,
         "error": campaign.error,
+        "shards": [_shard_row(shard, now) for shard in shards],
+        "series": campaign_series(campaign),
         "buckets": [
             {
                 "id": bucket.pk,
@@ -53,3 +106,26 @@ def campaign_progress(campaign: Campaign) -> dict:
             for bucket in campaign_buckets(campaign)
         ],
     }
+
+
+def campaign_list_rows(limit: int = 200) -> list[dict]:
+    """The campaign list: each campaign with its shards' totals, in two queries."""
+    campaigns = list(Campaign.objects.select_related("target").all()[:limit])
+    totals = {
+        row["campaign_id"]: row
+        for row in Shard.objects.filter(campaign__in=campaigns)
+        .values("campaign_id")
+        .annotate(executions=Sum("executions"), elapsed=Sum("elapsed_seconds"))
+    }
+    rows = []
+    for campaign in campaigns:
+        total = totals.get(campaign.pk, {})
+        per_shard = (total.get("elapsed") or 0) / max(1, campaign.shard_count)
+        rows.append(
+            {
+                "campaign": campaign,
+                "executions": total.get("executions") or campaign.executions,
+                "progress_percent": round(min(100.0, 100 * per_shard / campaign.time_budget_seconds)),
+            }
+        )
+    return rows

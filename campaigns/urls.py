@@ -9,4 +9,6 @@ urlpatterns = [
     path("<int:pk>/", views.campaign_detail, name="detail"),
     path("<int:pk>/progress/", views.campaign_progress_json, name="progress"),
     path("<int:pk>/stop/", views.campaign_stop_view, name="stop"),
+    path("<int:pk>/clone/", views.campaign_clone_view, name="clone"),
+    path("<int:pk>/resume/", views.campaign_resume_view, name="resume"),
 ]

@@ -4,15 +4,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from campaigns.forms import LaunchForm
-from campaigns.launch import campaign_launch, campaign_stop
+from campaigns.launch import campaign_clone, campaign_launch, campaign_resume, campaign_stop
 from campaigns.models import Campaign
-from campaigns.selectors import campaign_progress
+from campaigns.selectors import campaign_list_rows, campaign_progress
 
 
 @require_GET
 def campaign_list(request):
-    campaigns = Campaign.objects.select_related("target").all()[:200]
-    return render(request, "campaigns/list.html", {"campaigns": campaigns})
+    return render(request, "campaigns/list.html", {"rows": campaign_list_rows()})
 
 
 def campaign_new(request):
@@ -25,7 +24,7 @@ def campaign_new(request):
 
 @require_GET
 def campaign_detail(request, pk):
-    campaign = get_object_or_404(Campaign.objects.select_related("target"), pk=pk)
+    campaign = get_object_or_404(Campaign.objects.select_related("target", "cloned_from"), pk=pk)
     return render(request, "campaigns/detail.html", {"campaign": campaign, "progress": campaign_progress(campaign)})
 
 
@@ -40,4 +39,19 @@ def campaign_stop_view(request, pk):
     campaign = get_object_or_404(Campaign, pk=pk)
     if not campaign_stop(campaign_id=campaign.pk):
         messages.info(request, "The campaign had already ended.")
+    return redirect("campaigns:detail", pk=campaign.pk)
+
+
+@require_POST
+def campaign_clone_view(request, pk):
+    campaign = get_object_or_404(Campaign, pk=pk)
+    clone = campaign_clone(campaign_id=campaign.pk, user=request.user)
+    return redirect("campaigns:detail", pk=clone.pk)
+
+
+@require_POST
+def campaign_resume_view(request, pk):
+    campaign = get_object_or_404(Campaign, pk=pk)
+    if not campaign_resume(campaign_id=campaign.pk):
+        messages.info(request, "Only a stopped or failed campaign can be resumed.")
     return redirect("campaigns:detail", pk=campaign.pk)

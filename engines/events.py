@@ -67,3 +67,6 @@ class EventSink(Protocol):
 
     def should_stop(self) -> bool:
         """Return True when the run must end early (a Stop button, a signal)."""
+
+    def checkpoint(self, state: dict) -> None:
+        """Keep ``state`` (plain JSON data); a later run given it resumes from there."""

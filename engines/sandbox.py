@@ -10,9 +10,11 @@ itself is a finding; it must never take the worker down.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import resource
 import signal
+import time
 from dataclasses import dataclass
 
 # Only these variables survive into the child: enough for Python to start and
@@ -50,6 +52,59 @@ def apply_limits(limits: Limits) -> None:
     resource.setrlimit(resource.RLIMIT_NPROC, (limits.processes, limits.processes))
     # Core dumps of a crashing target would fill the disk and add nothing.
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
+class ProcessCap:
+    """A pids cgroup that caps how many processes a child and its descendants have.
+
+    RLIMIT_NPROC does not bind root, and counts every process of the user
+    rather than the child's. Where the kernel lets us create a pids cgroup
+    (cgroup v1 ``/sys/fs/cgroup/pids``, as on this kind of machine), a fork
+    bomb stops at ``limit`` processes whoever runs the worker. Elsewhere
+    ``create`` returns None and RLIMIT_NPROC is what remains.
+    """
+
+    ROOTS = ("/sys/fs/cgroup/pids", "/sys/fs/cgroup/unified", "/sys/fs/cgroup")
+    _counter = itertools.count()
+
+    def __init__(self, path: str):
+        self.path = path
+
+    @classmethod
+    def create(cls, limit: int) -> ProcessCap | None:
+        """Make a capped cgroup, or return None where the machine does not allow it."""
+        for root in cls.ROOTS:
+            if not os.path.exists(os.path.join(root, "cgroup.procs")):
+                continue
+            path = os.path.join(root, f"fuzzweb-{os.getpid()}-{next(cls._counter)}")
+            try:
+                os.mkdir(path)
+            except OSError:
+                continue
+            try:
+                with open(os.path.join(path, "pids.max"), "w") as handle:
+                    handle.write(str(limit))
+            except OSError:
+                os.rmdir(path)
+                continue
+            return cls(path)
+        return None
+
+    def enter(self) -> None:
+        """Move the calling process into the cgroup (run in the child before exec)."""
+        with open(os.path.join(self.path, "cgroup.procs"), "w") as handle:
+            handle.write(str(os.getpid()))
+
+    def remove(self) -> None:
+        """Delete the cgroup once its processes are gone."""
+        for _ in range(50):
+            try:
+                os.rmdir(self.path)
+                return
+            except FileNotFoundError:
+                return
+            except OSError:
+                time.sleep(0.02)
 
 
 def kill_group(pid: int) -> None:

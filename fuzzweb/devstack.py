@@ -26,6 +26,7 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("FUZZWEB_VAR_DIR", BASE_DIR / "var"))
 MANAGE = [sys.executable, str(BASE_DIR / "manage.py")]
 WORKER_GRACE_SECONDS = 15
+ENGINES = ["pyfunc"]  # as settings.FUZZWEB_ENGINES; this module does not load Django
 
 
 def _log(message: str) -> None:
@@ -132,10 +133,14 @@ def main() -> int:
     port = env.get("FUZZWEB_PORT", "8000")
     workers = int(env.get("FUZZWEB_WORKERS", "2"))
     web = subprocess.Popen([*MANAGE, "runserver", "--noreload", f"{host}:{port}"], env=env, start_new_session=True)
-    worker_processes = [
-        subprocess.Popen([*MANAGE, "rqworker", "campaigns", "default"], env=env, start_new_session=True)
-        for _ in range(workers)
-    ]
+    queues = [f"engine-{engine}" for engine in ENGINES] + ["default"]
+
+    def start_worker() -> subprocess.Popen:
+        return subprocess.Popen([*MANAGE, "rqworker", *queues], env=env, start_new_session=True)
+
+    worker_processes = [start_worker() for _ in range(workers)]
+    # RQ's own cron: the stale-shard reaper and the stats roll-up (fuzzweb/cron.py).
+    scheduler = subprocess.Popen([*MANAGE, "rqcron", "fuzzweb.cron"], env=env, start_new_session=True)
     _wait_for_port(host, int(port), web)
     _log(f"dashboard at http://{host}:{port}/  ({workers} workers; Ctrl-C stops everything)")
 
@@ -149,11 +154,20 @@ def main() -> int:
     signal.signal(signal.SIGTERM, request_stop)
     exit_code = 0
     while not stopping:
-        if any(p.poll() is not None for p in [web, *worker_processes]):
-            _log("a process exited on its own; shutting down")
+        if web.poll() is not None:
+            _log("the web server exited; shutting down")
             exit_code = 1
             break
-        time.sleep(0.5)
+        for index, worker in enumerate(worker_processes):
+            if worker.poll() is not None:
+                # A dead worker's shards are re-queued by the reaper; a new
+                # worker picks them up from their checkpoints.
+                _log(f"worker {worker.pid} exited ({worker.returncode}); starting another")
+                worker_processes[index] = start_worker()
+        if scheduler.poll() is not None:
+            _log("the scheduler exited; starting another")
+            scheduler = subprocess.Popen([*MANAGE, "rqcron", "fuzzweb.cron"], env=env, start_new_session=True)
+        time.sleep(1)
 
     _log("stopping: asking running campaigns to stop")
     subprocess.run([*MANAGE, "stop_campaigns"], env=env, check=False)
@@ -163,6 +177,7 @@ def main() -> int:
             os.killpg(worker.pid, signal.SIGTERM)
     for worker in worker_processes:
         _terminate(worker, WORKER_GRACE_SECONDS)
+    _terminate(scheduler, 5)
     _terminate(web, 5)
     if private_redis is not None:
         _terminate(private_redis, 5)

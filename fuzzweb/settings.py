@@ -13,6 +13,7 @@ import secrets
 from pathlib import Path
 
 import dj_database_url
+import plotly
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("FUZZWEB_VAR_DIR", BASE_DIR / "var"))
@@ -105,11 +106,16 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
-# Campaign shards run for as long as their budget; other work is short.
+# One queue per engine ("engine-pyfunc"), so a machine serves only the
+# engines it has the tools for; "default" for short work (reaper, re-bucketing).
+FUZZWEB_ENGINES = ["pyfunc"]
 RQ_QUEUES = {
     "default": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 600},
-    "campaigns": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 24 * 3600},
+    **{f"engine-{engine}": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 24 * 3600} for engine in FUZZWEB_ENGINES},
 }
+# A running shard whose heartbeat is older than this lost its worker.
+FUZZWEB_SHARD_STALE_SECONDS = float(os.environ.get("FUZZWEB_SHARD_STALE_SECONDS", "30"))
+FUZZWEB_REAP_INTERVAL_SECONDS = int(os.environ.get("FUZZWEB_REAP_INTERVAL_SECONDS", "15"))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -127,7 +133,9 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+# plotly.min.js comes from the Plotly package itself: one pinned version for
+# Python and the browser, nothing vendored into the repository.
+STATICFILES_DIRS = [BASE_DIR / "static", ("plotly", Path(plotly.__file__).parent / "package_data")]
 STATIC_ROOT = VAR_DIR / "staticfiles"
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # WhiteNoise warns when it is missing
 # Tests and `make run` serve from the finders; no collectstatic needed.

@@ -57,10 +57,13 @@ def _worker_env() -> dict[str, str]:
     return env
 
 
+QUEUES = ["engine-pyfunc", "default"]
+
+
 def run_worker_burst(timeout: float = 120) -> subprocess.CompletedProcess:
     """Run a real RQ worker until the queues are empty."""
     return subprocess.run(
-        [sys.executable, str(BASE_DIR / "manage.py"), "rqworker", "campaigns", "default", "--burst"],
+        [sys.executable, str(BASE_DIR / "manage.py"), "rqworker", *QUEUES, "--burst"],
         env=_worker_env(),
         capture_output=True,
         text=True,
@@ -68,29 +71,52 @@ def run_worker_burst(timeout: float = 120) -> subprocess.CompletedProcess:
     )
 
 
-@pytest.fixture
-def rq_worker():
-    """A real RQ worker process serving the queues for the length of a test."""
-    process = subprocess.Popen(
-        [sys.executable, str(BASE_DIR / "manage.py"), "rqworker", "campaigns", "default"],
-        env=_worker_env(),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
+def start_process(*args: str, env: dict | None = None) -> subprocess.Popen:
+    """A manage.py command in its own process group, with output kept for failures."""
+    return subprocess.Popen(
+        [sys.executable, str(BASE_DIR / "manage.py"), *args],
+        env={**_worker_env(), **(env or {})},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
         start_new_session=True,
     )
-    yield process
-    from campaigns.launch import campaigns_stop_all
 
-    # Let a running campaign end (so its job finishes and RQ's warm shutdown
-    # is quick), then take down the worker and its work horse as a group.
-    campaigns_stop_all()
-    os.killpg(process.pid, signal.SIGTERM)
+
+def stop_process(process: subprocess.Popen) -> None:
+    """SIGTERM the process group, then SIGKILL what is left."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
     with contextlib.suppress(subprocess.TimeoutExpired):
         process.wait(timeout=20)
     with contextlib.suppress(ProcessLookupError):
         os.killpg(process.pid, signal.SIGKILL)
     process.wait()
+
+
+@pytest.fixture
+def rq_workers():
+    """Start real RQ worker processes on demand; all are stopped after the test."""
+    started: list[subprocess.Popen] = []
+
+    def start(count: int = 1, env: dict | None = None) -> list[subprocess.Popen]:
+        new = [start_process("rqworker", *QUEUES, env=env) for _ in range(count)]
+        started.extend(new)
+        return new
+
+    yield start
+    from campaigns.launch import campaigns_stop_all
+
+    # Let running campaigns end (so jobs finish and RQ's warm shutdown is
+    # quick), then take down each worker with its work horse as a group.
+    campaigns_stop_all()
+    for process in started:
+        stop_process(process)
+
+
+@pytest.fixture
+def rq_worker(rq_workers):
+    """One real RQ worker process serving the queues for the length of a test."""
+    return rq_workers(1)[0]
 
 
 def wait_for(predicate, timeout: float, interval: float = 0.2):

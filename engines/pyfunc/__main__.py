@@ -34,6 +34,9 @@ class PrintingSink:
     def should_stop(self) -> bool:
         return self.interrupted
 
+    def checkpoint(self, state: dict) -> None:
+        """The command line keeps no state between runs."""
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engines.pyfunc", description=__doc__)

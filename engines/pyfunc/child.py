@@ -68,6 +68,7 @@ def _exception_response(error: BaseException) -> dict:
 
 def serve(module, request_fd: int, response_fd: int) -> None:
     """Answer call requests until the parent closes the channel."""
+    own_pid = os.getpid()
     while True:
         try:
             name, args, kwargs = protocol.receive_request(request_fd)
@@ -79,6 +80,10 @@ def serve(module, request_fd: int, response_fd: int) -> None:
             response = _exception_response(error)
         else:
             response = {"status": "ok"}
+        if os.getpid() != own_pid:
+            # A process the target forked got back here: it must never speak
+            # on the protocol, which belongs to the process the parent started.
+            os._exit(0)
         protocol.send_response(response_fd, response)
 
 

@@ -19,6 +19,8 @@ from engines.pyfunc.values import ValueGenerator, call_source
 
 ENGINE_NAME = "pyfunc"
 STATS_INTERVAL_SECONDS = 1.0
+CHECKPOINT_INTERVAL_SECONDS = 2.0
+STATE_VERSION = 1
 STOP_CHECK_INTERVAL_SECONDS = 0.2
 # A fresh child now and then keeps state a target leaks (caches, globals,
 # memory) from piling up over a long run.
@@ -37,6 +39,8 @@ class Config:
     max_executions: int | None = None
     search_path: list[str] = field(default_factory=list)
     limits: sandbox.Limits = field(default_factory=sandbox.Limits)
+    # A state from EventSink.checkpoint: continue that run instead of starting anew.
+    resume: dict | None = None
 
 
 @dataclass
@@ -90,6 +94,30 @@ def _environment(config: Config) -> dict[str, str]:
     }
 
 
+def _random_state(generator: random.Random) -> list:
+    version, internal, gauss = generator.getstate()
+    return [version, list(internal), gauss]
+
+
+def _restore(generator: random.Random, state: list) -> None:
+    version, internal, gauss = state
+    generator.setstate((version, tuple(internal), gauss))
+
+
+def _state(summary: Summary, rng: random.Random, values: ValueGenerator) -> dict:
+    # The random streams are the whole of this engine's search state: with
+    # them restored, a resumed run draws exactly the calls the lost one would
+    # have drawn next.
+    return {
+        "version": STATE_VERSION,
+        "executions": summary.executions,
+        "findings": summary.findings,
+        "restarts": summary.restarts,
+        "rng": _random_state(rng),
+        "values_rng": _random_state(values.random),
+    }
+
+
 def run(config: Config, sink: events.EventSink) -> Summary:
     """Fuzz ``config.target`` until the budget is spent or the sink asks to stop.
 
@@ -100,6 +128,12 @@ def run(config: Config, sink: events.EventSink) -> Summary:
     summary = Summary()
     rng = random.Random(config.seed)
     values = ValueGenerator(rng.randrange(2**32))
+    if config.resume and config.resume.get("version") == STATE_VERSION:
+        _restore(rng, config.resume["rng"])
+        _restore(values.random, config.resume["values_rng"])
+        summary.executions = config.resume["executions"]
+        summary.findings = config.resume["findings"]
+        summary.restarts = config.resume["restarts"]
     environment = _environment(config)
     # Digests, not the calls themselves: a long run draws millions of inputs.
     reported: set[bytes] = set()
@@ -116,6 +150,7 @@ def run(config: Config, sink: events.EventSink) -> Summary:
     started = time.monotonic()
     deadline = started + config.seconds
     next_stats = started + STATS_INTERVAL_SECONDS
+    next_checkpoint = started + CHECKPOINT_INTERVAL_SECONDS
     next_stop_check = started
     try:
         while True:
@@ -132,6 +167,9 @@ def run(config: Config, sink: events.EventSink) -> Summary:
             if now >= next_stats:
                 next_stats = now + STATS_INTERVAL_SECONDS
                 sink.stats(_stats(summary, now - started))
+            if now >= next_checkpoint:
+                next_checkpoint = now + CHECKPOINT_INTERVAL_SECONDS
+                sink.checkpoint(_state(summary, rng, values))
 
             function = rng.choice(functions)
             args, kwargs = [], {}
@@ -152,7 +190,10 @@ def run(config: Config, sink: events.EventSink) -> Summary:
                     reported.add(digest)
                     summary.findings += 1
                     sink.finding(_finding(config, function["name"], call, outcome, environment))
-            if not child.alive or child.calls >= RECYCLE_AFTER_CALLS:
+            # After a fork bomb or an exhausted address space the child is
+            # not to be trusted with more calls: start a fresh one.
+            exhausted = outcome.crash_type in ("BlockingIOError", "MemoryError")
+            if not child.alive or exhausted or child.calls >= RECYCLE_AFTER_CALLS:
                 if not child.alive:
                     summary.restarts += 1
                 child.stop()
@@ -160,6 +201,7 @@ def run(config: Config, sink: events.EventSink) -> Summary:
     finally:
         child.stop()
     sink.stats(_stats(summary, time.monotonic() - started))
+    sink.checkpoint(_state(summary, rng, values))
     return summary
 
 

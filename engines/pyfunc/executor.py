@@ -61,6 +61,7 @@ class Child:
         self.process: subprocess.Popen | None = None
         self.workdir: str | None = None
         self.calls = 0
+        self.cap: sandbox.ProcessCap | None = None
 
     def start(self) -> dict:
         """Start the child and return its discovery message (functions, skipped)."""
@@ -72,6 +73,14 @@ class Child:
         command = [sys.executable, "-m", "engines.pyfunc.child", self.module]
         command += [str(request_r), str(response_w), *paths]
         limits = self.limits
+        self.cap = sandbox.ProcessCap.create(limits.processes)
+        cap = self.cap
+
+        def prepare_child() -> None:
+            if cap is not None:
+                cap.enter()
+            sandbox.apply_limits(limits)
+
         try:
             self.process = subprocess.Popen(
                 command,
@@ -82,7 +91,7 @@ class Child:
                 cwd=self.workdir,
                 env=sandbox.scrubbed_environment({"PYTHONPATH": PROJECT_ROOT}),
                 start_new_session=True,
-                preexec_fn=lambda: sandbox.apply_limits(limits),
+                preexec_fn=prepare_child,
             )
         finally:
             stderr.close()
@@ -140,6 +149,9 @@ class Child:
         if self.workdir:
             shutil.rmtree(self.workdir, ignore_errors=True)
             self.workdir = None
+        if getattr(self, "cap", None) is not None:
+            self.cap.remove()
+            self.cap = None
 
     def _timed_out(self) -> Outcome:
         # Ask for a Python stack before killing, so a hang has a signature.

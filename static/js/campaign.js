@@ -1,39 +1,74 @@
 // Live campaign page: poll the progress endpoint while the campaign runs and
-// update the numbers and the bucket table in place. Every value is written
-// with textContent, never innerHTML: bucket titles come from fuzzer output.
+// update numbers, charts and tables in place. Every text is written with
+// textContent, never innerHTML: bucket titles come from fuzzer output. Chart
+// labels are our own ("shard 1"), and the data are numbers.
 (function () {
   "use strict";
   const root = document.getElementById("campaign");
   if (!root) return;
   const url = root.dataset.progressUrl;
   const POLL_MS = 1000;
+  const LAYOUT = {
+    margin: { l: 50, r: 10, t: 36, b: 40 },
+    legend: { orientation: "h" },
+    font: { size: 12 },
+  };
+  const CONFIG = { displayModeBar: false, responsive: true };
 
   function setText(id, value) {
     const node = document.getElementById(id);
     if (node) node.textContent = String(value);
   }
 
+  function row(cells, numeric) {
+    const tr = document.createElement("tr");
+    cells.forEach(function (value, index) {
+      const td = document.createElement("td");
+      if (value instanceof Node) td.appendChild(value);
+      else td.textContent = value === null || value === undefined ? "" : String(value);
+      if (numeric.indexOf(index) !== -1) td.className = "num";
+      tr.appendChild(td);
+    });
+    return tr;
+  }
+
   function renderBuckets(buckets) {
     const body = document.getElementById("buckets");
-    const rows = buckets.map(function (bucket) {
-      const row = document.createElement("tr");
-      const cells = ["#" + bucket.id, null, bucket.kind, bucket.status, bucket.hits];
-      cells.forEach(function (value, index) {
-        const cell = document.createElement("td");
-        if (index === 1) {
-          const link = document.createElement("a");
-          link.href = bucket.url;
-          link.textContent = bucket.title;
-          cell.appendChild(link);
-        } else {
-          cell.textContent = String(value);
-        }
-        if (index === 4) cell.className = "num";
-        row.appendChild(cell);
-      });
-      return row;
+    body.replaceChildren.apply(body, buckets.map(function (bucket) {
+      const link = document.createElement("a");
+      link.href = bucket.url;
+      link.textContent = bucket.title;
+      return row(["#" + bucket.id, link, bucket.kind, bucket.status, bucket.hits], [4]);
+    }));
+  }
+
+  function renderShards(shards) {
+    const body = document.getElementById("shards");
+    body.replaceChildren.apply(body, shards.map(function (shard) {
+      const age = shard.heartbeat_age === null ? "" : shard.heartbeat_age + " s ago";
+      return row([shard.index, shard.status_display, shard.worker, shard.attempts, shard.executions,
+        shard.executions_per_second, shard.findings, shard.restarts, age], [3, 4, 5, 6, 7, 8]);
+    }));
+  }
+
+  function renderCharts(series) {
+    if (!window.Plotly) return;
+    const rate = [];
+    const findings = [];
+    Object.keys(series.shards).forEach(function (index) {
+      const s = series.shards[index];
+      rate.push({ x: s.t, y: s.rate, mode: "lines", name: "shard " + index });
+      findings.push({ x: s.t, y: s.findings, mode: "lines", name: "findings, shard " + index });
     });
-    body.replaceChildren.apply(body, rows);
+    findings.push({ x: series.buckets.t, y: series.buckets.y, mode: "lines", name: "buckets", yaxis: "y2",
+      line: { dash: "dot" } });
+    Plotly.react("chart-rate", rate, Object.assign({}, LAYOUT, {
+      title: { text: "Executions per second" }, xaxis: { title: { text: "seconds" } },
+    }), CONFIG);
+    Plotly.react("chart-findings", findings, Object.assign({}, LAYOUT, {
+      title: { text: "Findings and buckets" }, xaxis: { title: { text: "seconds" } },
+      yaxis2: { overlaying: "y", side: "right", rangemode: "tozero" },
+    }), CONFIG);
   }
 
   function render(progress) {
@@ -48,7 +83,9 @@
     const error = document.getElementById("error");
     error.textContent = progress.error;
     error.hidden = !progress.error;
+    renderShards(progress.shards);
     renderBuckets(progress.buckets);
+    renderCharts(progress.series);
     if (!progress.active) {
       const stop = document.getElementById("stop-form");
       if (stop) stop.remove();
@@ -69,5 +106,7 @@
     window.setTimeout(poll, POLL_MS);
   }
 
+  const initial = document.getElementById("initial-progress");
+  if (initial) renderCharts(JSON.parse(initial.textContent).series);
   if (root.dataset.active === "true") window.setTimeout(poll, POLL_MS);
 })();

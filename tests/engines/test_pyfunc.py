@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +24,7 @@ class RecordingSink:
     stop_after: int | None = None
     findings: list[events.Finding] = field(default_factory=list)
     stats_seen: list[events.Stats] = field(default_factory=list)
+    states: list[dict] = field(default_factory=list)
 
     def finding(self, finding):
         self.findings.append(finding)
@@ -32,6 +34,9 @@ class RecordingSink:
 
     def should_stop(self):
         return self.stop_after is not None and len(self.findings) >= self.stop_after
+
+    def checkpoint(self, state):
+        self.states.append(state)
 
 
 def _innermost_function(finding: events.Finding) -> str:
@@ -97,7 +102,16 @@ def test_hostile_target_is_a_finding_never_a_worker_crash():
     summary = run(Config(target="tests.targets.hostile", seconds=120, seed=1, max_executions=60, limits=limits), sink)
     assert summary.executions == 60
     by_function = {f.function: f for f in sink.findings}
-    assert set(by_function) == {"segfault", "hang", "eat_memory", "exit_process", "chatter", "leave"}
+    assert set(by_function) == {
+        "segfault",
+        "hang",
+        "eat_memory",
+        "exit_process",
+        "chatter",
+        "leave",
+        "fork_bomb",
+        "allocate_50_gb",
+    }
 
     segfault = by_function["segfault"]
     assert (segfault.kind, segfault.crash_type) == (events.CRASH, "SIGSEGV")
@@ -108,6 +122,12 @@ def test_hostile_target_is_a_finding_never_a_worker_crash():
     assert traces.parse(hang.trace).frames[0].function == "hang"
 
     assert by_function["eat_memory"].kind == events.OOM
+    assert (by_function["allocate_50_gb"].kind, by_function["allocate_50_gb"].crash_type) == (events.OOM, "MemoryError")
+    # The fork bomb hits the process cap (a pids cgroup, or RLIMIT_NPROC) and
+    # every process it made is gone with the child's process group.
+    assert (by_function["fork_bomb"].kind, by_function["fork_bomb"].crash_type) == (events.CRASH, "BlockingIOError")
+    leftovers = subprocess.run(["pgrep", "-f", "engines.pyfunc.child tests.targets.hostile"], capture_output=True)
+    assert leftovers.stdout == b""
     assert by_function["exit_process"].crash_type == "ExitStatus"
     assert by_function["chatter"].crash_type == "ValueError"
     assert by_function["leave"].crash_type == "SystemExit"
@@ -149,3 +169,21 @@ def test_engine_runs_in_a_process_without_django():
     result = subprocess.run(["python3", "-c", script], cwd=BASE_DIR, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert "findings" in result.stdout
+
+
+def test_a_resumed_run_continues_where_the_checkpoint_left_off():
+    # One run of 1,200 calls, against 500 calls, then resuming from the
+    # checkpoint for the remaining 700: the same calls, in the same order.
+    whole = RecordingSink()
+    run(Config(target="engines.demo.textkit", seconds=60, seed=9, max_executions=1200), whole)
+    first = RecordingSink()
+    run(Config(target="engines.demo.textkit", seconds=60, seed=9, max_executions=500), first)
+    state = json.loads(json.dumps(first.states[-1]))  # as stored in the database
+    assert state["executions"] == 500
+    second = RecordingSink()
+    summary = run(Config(target="engines.demo.textkit", seconds=60, seed=9, max_executions=1200, resume=state), second)
+    assert summary.executions == 1200
+    # The resumed run does not remember which failures were reported (the
+    # ingest side counts repeats); apart from that, the same calls in order.
+    calls = list(dict.fromkeys(f.input_text for f in first.findings + second.findings))
+    assert calls == [f.input_text for f in whole.findings]

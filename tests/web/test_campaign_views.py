@@ -6,7 +6,7 @@ import django_rq
 import pytest
 from django.urls import reverse
 
-from campaigns.models import Campaign, CampaignStatus, Target
+from campaigns.models import Campaign, CampaignStatus, Shard, Target
 from tests.integration.test_ingest import make_finding
 from triage.ingest import findings_ingest
 
@@ -21,16 +21,21 @@ def target():
 
 
 def test_launch_form_creates_and_queues_a_campaign(logged_in, target):
-    queue = django_rq.get_queue("campaigns")
+    queue = django_rq.get_queue("engine-pyfunc")
     queue.empty()
-    response = logged_in.post(reverse("campaigns:new"), {"target": target.pk, "time_budget_seconds": 60})
+    response = logged_in.post(
+        reverse("campaigns:new"),
+        {"target": target.pk, "time_budget_seconds": 60, "shard_count": 3, "max_executions": 9000},
+    )
     campaign = Campaign.objects.get()
     assert response.status_code == 302
     assert response["Location"] == reverse("campaigns:detail", args=[campaign.pk])
     assert campaign.status == CampaignStatus.QUEUED
-    assert campaign.time_budget_seconds == 60
-    assert queue.job_ids == [f"campaign-{campaign.pk}"]
-    assert queue.fetch_job(f"campaign-{campaign.pk}").args == (campaign.pk,)
+    assert (campaign.time_budget_seconds, campaign.shard_count, campaign.max_executions) == (60, 3, 9000)
+    shards = list(campaign.shards.all())
+    assert [s.seed - campaign.seed for s in shards] == [0, 1, 2]
+    # One job per shard on the engine's own queue, each naming its shard.
+    assert sorted(queue.fetch_job(job_id).args[0] for job_id in queue.job_ids) == [s.pk for s in shards]
     queue.empty()
 
 
@@ -42,10 +47,14 @@ def test_launch_form_rejects_a_bad_budget(logged_in, target):
 
 
 def test_progress_endpoint_reports_live_numbers(logged_in, target):
-    campaign = Campaign.objects.create(target=target, engine="pyfunc", time_budget_seconds=60, executions=1234)
+    campaign = Campaign.objects.create(target=target, engine="pyfunc", time_budget_seconds=60)
+    Shard.objects.create(campaign=campaign, index=0, seed=1, executions=1000, elapsed_seconds=10)
+    Shard.objects.create(campaign=campaign, index=1, seed=2, executions=234, elapsed_seconds=10)
     findings_ingest(submissions=[make_finding(function=XSS)] * 3, campaign_id=campaign.pk)
     progress = logged_in.get(reverse("campaigns:progress", args=[campaign.pk])).json()
     assert progress["executions"] == 1234
+    assert progress["executions_per_second"] == 123.4
+    assert [s["executions"] for s in progress["shards"]] == [1000, 234]
     assert progress["active"] is True
     assert [b["hits"] for b in progress["buckets"]] == [3]
     assert progress["buckets"][0]["title"] == f"KeyError in {XSS}"
@@ -59,6 +68,7 @@ def test_stop_button_marks_a_running_campaign_stopping(logged_in, target):
     campaign = Campaign.objects.create(
         target=target, engine="pyfunc", time_budget_seconds=60, status=CampaignStatus.RUNNING
     )
+    Shard.objects.create(campaign=campaign, index=0, seed=1, status="running")
     response = logged_in.post(reverse("campaigns:stop", args=[campaign.pk]))
     assert response.status_code == 302
     campaign.refresh_from_db()

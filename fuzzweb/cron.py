@@ -1,0 +1,14 @@
+"""Periodic jobs, run by RQ's own cron scheduler (`manage.py rqcron fuzzweb.cron`).
+
+RQ's built-in cron (rq >= 2.5) is maintained with RQ itself and needs no
+extra process type beyond the scheduler; rq-scheduler, the older add-on, is
+a separate project that lags RQ's releases.
+"""
+
+from django.conf import settings
+from rq import cron
+
+from campaigns.reaper import shards_reap_job, stats_rollup_job
+
+cron.register(shards_reap_job, "default", interval=settings.FUZZWEB_REAP_INTERVAL_SECONDS, job_timeout=300)
+cron.register(stats_rollup_job, "default", interval=600, job_timeout=1800)
