@@ -52,6 +52,7 @@ def test_launch_watch_triage_and_export(page, live_server, tmp_path):
     page.click("text=Launch a campaign")
     page.select_option("select[name=target]", label="textkit (demo)")
     page.fill("input[name=time_budget_seconds]", "20")
+    page.fill("input[name=shard_count]", "1")
     page.click("#launch")
 
     # The page refreshes itself: no reload, and the rows appear as found.
@@ -80,3 +81,40 @@ def test_launch_watch_triage_and_export(page, live_server, tmp_path):
     assert report.startswith("# ZeroDivisionError in mean")
     assert "mean([])" in report
     assert "**Status:** Confirmed" in report
+
+
+def _points(page, chart_id: str) -> int:
+    return page.evaluate(
+        "id => { const c = document.getElementById(id); return c && c.data ? c.data.reduce((n, t) => n + t.x.length, 0) : 0 }",
+        chart_id,
+    )
+
+
+def test_campaign_chart_updates_while_it_runs(page, live_server, rq_workers):
+    rq_workers(1)  # a second worker: this campaign has two shards
+    page.set_default_timeout(30_000)
+    page.goto(live_server.url + "/login/")
+    page.fill("input[name=username]", "maintainer")
+    page.fill("input[name=password]", "correct-horse-9")
+    page.click("button[type=submit]")
+    page.goto(live_server.url + "/campaigns/new/")
+    page.fill("input[name=time_budget_seconds]", "15")
+    page.fill("input[name=shard_count]", "2")
+    page.click("#launch")
+    url = page.url
+
+    # The rate chart gets points while the campaign runs, without a reload.
+    page.wait_for_function(
+        "() => document.getElementById('chart-rate').data && document.getElementById('chart-rate').data.length === 2",
+        timeout=30_000,
+    )
+    first = _points(page, "chart-rate")
+    page.wait_for_function(
+        f"() => document.getElementById('chart-rate').data.reduce((n, t) => n + t.x.length, 0) > {first + 2}",
+        timeout=20_000,
+    )
+    assert page.url == url
+    legend = page.locator("#chart-rate .legendtext").all_text_contents()
+    assert legend == ["shard 0", "shard 1"]
+    assert _points(page, "chart-findings") > 0
+    expect(page.locator("#shards tr")).to_have_count(2)
