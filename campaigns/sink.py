@@ -23,7 +23,7 @@ log = logging.getLogger(__name__)
 
 FLUSH_INTERVAL_SECONDS = 0.5
 FLUSH_BATCH = 500
-STOP_POLL_SECONDS = 0.5
+STOP_POLL_SECONDS = 1.0
 SAMPLE_INTERVAL_SECONDS = 2.0
 # How long to keep retrying a write before giving up on the shard. The
 # buffer is bounded too: past it, the engine is told to stop.
@@ -115,7 +115,7 @@ class ShardSink:
             submissions = [submission_from_engine(finding, self.engine) for finding in batch]
             result = findings_ingest(submissions=submissions, campaign_id=self.campaign_id)
             Campaign.objects.filter(pk=self.campaign_id).update(
-                findings_count=F("findings_count") + len(batch),
+                findings_count=F("findings_count") + sum(finding.hits for finding in batch),
                 new_buckets=F("new_buckets") + len(result.new_buckets),
             )
 

@@ -24,7 +24,8 @@ class Finding:
     ``trace`` is the raw text the target printed (a Python traceback, a
     faulthandler dump, ...); triage parses it. ``input_text`` is the failing
     input rendered as source code, and ``reproducer`` a one-line shell command
-    that replays it.
+    that replays it. ``hits`` is how many failing executions the report stands
+    for: engines may report repeats of a failure in aggregate.
     """
 
     kind: str
@@ -36,6 +37,7 @@ class Finding:
     input_text: str
     reproducer: str
     environment: dict[str, str] = field(default_factory=dict)
+    hits: int = 1
 
 
 @dataclass(frozen=True)

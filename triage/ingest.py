@@ -124,6 +124,7 @@ def _prepare(submission: Submission, campaign_id: int | None, now, options) -> t
         metadata=text.clean_json(submission.metadata),
         signature=signature.digest,
         signature_version=signature.version,
+        hit_count=max(1, submission.hits),
         created_at=now,
         last_seen=now,
     )
@@ -170,7 +171,7 @@ def _store(prepared: list[tuple[Finding, signatures.Signature]], now) -> IngestR
         repeats: dict[str, int] = defaultdict(int)
         for row, sig in fresh:
             if row.content_hash in unique_rows:
-                repeats[row.content_hash] += 1
+                repeats[row.content_hash] += row.hit_count
                 continue
             row.bucket_id = buckets[(sig.digest, sig.version)][0]
             unique_rows[row.content_hash] = row
@@ -182,7 +183,7 @@ def _store(prepared: list[tuple[Finding, signatures.Signature]], now) -> IngestR
         old_hits: dict[str, int] = defaultdict(int)
         for row, _ in prepared:
             if row.content_hash in existing:
-                old_hits[row.content_hash] += 1
+                old_hits[row.content_hash] += row.hit_count
         if old_hits:
             increments = [When(pk=existing[content].pk, then=Value(count)) for content, count in old_hits.items()]
             Finding.objects.filter(pk__in=[existing[content].pk for content in old_hits]).update(

@@ -45,6 +45,7 @@ class Submission:
     backends: tuple[Backend, ...] = ()
     versions: dict[str, str] = field(default_factory=dict)
     metadata: dict = field(default_factory=dict)
+    hits: int = 1  # failing executions this submission stands for
 
 
 def submission_from_engine(finding: events.Finding, engine: str) -> Submission:
@@ -62,4 +63,5 @@ def submission_from_engine(finding: events.Finding, engine: str) -> Submission:
         reproducer=finding.reproducer,
         stage=finding.function,
         versions=dict(finding.environment),
+        hits=finding.hits,
     )

@@ -21,7 +21,8 @@ class PrintingSink:
         self.interrupted = False
 
     def finding(self, finding: events.Finding) -> None:
-        print(f"[{finding.kind}] {finding.crash_type} in {finding.function}: {finding.input_text}")
+        repeats = f" (+{finding.hits} hits at this site)" if finding.hits > 1 else ""
+        print(f"[{finding.kind}] {finding.crash_type} in {finding.function}: {finding.input_text}{repeats}")
         print(f"    reproduce: {finding.reproducer}")
 
     def stats(self, stats: events.Stats) -> None:

@@ -6,7 +6,7 @@ The same seed gives the same sequence of calls.
 
 from __future__ import annotations
 
-import hashlib
+import dataclasses
 import platform
 import random
 import shlex
@@ -19,7 +19,7 @@ from engines.pyfunc.values import ValueGenerator, call_source
 
 ENGINE_NAME = "pyfunc"
 STATS_INTERVAL_SECONDS = 1.0
-CHECKPOINT_INTERVAL_SECONDS = 2.0
+CHECKPOINT_INTERVAL_SECONDS = 5.0
 STATE_VERSION = 1
 STOP_CHECK_INTERVAL_SECONDS = 0.2
 # A fresh child now and then keeps state a target leaks (caches, globals,
@@ -53,6 +53,55 @@ class Summary:
     functions: list[str] = field(default_factory=list)
     skipped: list[dict] = field(default_factory=list)
     stopped: bool = False
+
+
+@dataclass
+class _Site:
+    best_call: str
+    best_outcome: Outcome
+    pending: int = 0
+
+
+class CrashSites:
+    """Failing calls grouped by where they failed, reported without flooding.
+
+    The first failure at a crash site (function, error type, innermost line
+    of the trace) is reported at once. Later ones at the same site are
+    counted, and once a second the site is reported again with those hits
+    and the smallest call that failed there -- a demo target fails hundreds
+    of times a second at the same few places, and storing each failing call
+    would cost more than running it. Triage counts the hits either way.
+    """
+
+    def __init__(self, config: Config, environment: dict[str, str], sink: events.EventSink):
+        self.config = config
+        self.environment = environment
+        self.sink = sink
+        self.sites: dict[tuple[str, str, str], _Site] = {}
+
+    @staticmethod
+    def _where(outcome: Outcome) -> str:
+        # The innermost 'File "...", line N' of the trace, found without parsing it.
+        index = outcome.trace.rfind('File "')
+        return outcome.trace[index : outcome.trace.find("\n", index)] if index != -1 else ""
+
+    def hit(self, function: str, call: str, outcome: Outcome) -> None:
+        key = (function, outcome.crash_type, self._where(outcome))
+        site = self.sites.get(key)
+        if site is None:
+            self.sites[key] = _Site(call, outcome)
+            self.sink.finding(_finding(self.config, function, call, outcome, self.environment))
+            return
+        site.pending += 1
+        if len(call) < len(site.best_call):
+            site.best_call, site.best_outcome = call, outcome
+
+    def report_pending(self) -> None:
+        for (function, _, _), site in self.sites.items():
+            if site.pending:
+                finding = _finding(self.config, function, site.best_call, site.best_outcome, self.environment)
+                self.sink.finding(dataclasses.replace(finding, hits=site.pending))
+                site.pending = 0
 
 
 def _kind(outcome: Outcome) -> str:
@@ -135,8 +184,7 @@ def run(config: Config, sink: events.EventSink) -> Summary:
         summary.findings = config.resume["findings"]
         summary.restarts = config.resume["restarts"]
     environment = _environment(config)
-    # Digests, not the calls themselves: a long run draws millions of inputs.
-    reported: set[bytes] = set()
+    sites = CrashSites(config, environment, sink)
     child = Child(config.target, config.limits, config.search_path)
     hello = child.start()
     functions = hello["functions"]
@@ -166,6 +214,7 @@ def run(config: Config, sink: events.EventSink) -> Summary:
                     break
             if now >= next_stats:
                 next_stats = now + STATS_INTERVAL_SECONDS
+                sites.report_pending()
                 sink.stats(_stats(summary, now - started))
             if now >= next_checkpoint:
                 next_checkpoint = now + CHECKPOINT_INTERVAL_SECONDS
@@ -183,13 +232,8 @@ def run(config: Config, sink: events.EventSink) -> Summary:
             summary.executions += 1
 
             if outcome.status != "ok":
-                call = call_source(function["name"], args, kwargs)
-                # The same failing call is one finding, however often it is drawn.
-                digest = hashlib.blake2b(call.encode("utf-8", "surrogatepass"), digest_size=16).digest()
-                if digest not in reported:
-                    reported.add(digest)
-                    summary.findings += 1
-                    sink.finding(_finding(config, function["name"], call, outcome, environment))
+                summary.findings += 1
+                sites.hit(function["name"], call_source(function["name"], args, kwargs), outcome)
             # After a fork bomb or an exhausted address space the child is
             # not to be trusted with more calls: start a fresh one.
             exhausted = outcome.crash_type in ("BlockingIOError", "MemoryError")
@@ -200,6 +244,7 @@ def run(config: Config, sink: events.EventSink) -> Summary:
                 child.start()
     finally:
         child.stop()
+    sites.report_pending()
     sink.stats(_stats(summary, time.monotonic() - started))
     sink.checkpoint(_state(summary, rng, values))
     return summary

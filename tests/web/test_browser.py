@@ -83,11 +83,14 @@ def test_launch_watch_triage_and_export(page, live_server, tmp_path):
     assert "**Status:** Confirmed" in report
 
 
+POINTS_JS = """id => {
+  const chart = document.getElementById(id);
+  return chart && chart.data ? chart.data.reduce((n, trace) => n + trace.x.length, 0) : 0;
+}"""
+
+
 def _points(page, chart_id: str) -> int:
-    return page.evaluate(
-        "id => { const c = document.getElementById(id); return c && c.data ? c.data.reduce((n, t) => n + t.x.length, 0) : 0 }",
-        chart_id,
-    )
+    return page.evaluate(POINTS_JS, chart_id)
 
 
 def test_campaign_chart_updates_while_it_runs(page, live_server, rq_workers):

@@ -47,6 +47,7 @@ _FINDING = {
         },
         "versions": {"type": "object", "additionalProperties": {"type": ["string", "number"]}},
         "metadata": {"type": "object"},
+        "hits": {"type": "integer", "minimum": 1, "default": 1, "description": "Failing executions it stands for."},
     },
 }
 _STORED = {

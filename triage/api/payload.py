@@ -21,7 +21,7 @@ _STRING_FIELDS = (
 )  # fmt: skip
 _SHORT = 255
 FIELDS = {
-    *_STRING_FIELDS, "kind", "testcase_base64", "testcase_language", "backends", "versions", "metadata",
+    *_STRING_FIELDS, "kind", "testcase_base64", "testcase_language", "backends", "versions", "metadata", "hits",
 }  # fmt: skip
 
 
@@ -112,6 +112,9 @@ def parse_submission(data) -> Submission:
         errors["metadata"] = "must be an object"
     if kind == "crash" and not any(data.get(f) for f in ("trace", "message", "crash_type")):
         errors["trace"] = "a crash needs its trace or crash output (or at least a message or crash_type)"
+    hits = data.get("hits", 1)
+    if not isinstance(hits, int) or isinstance(hits, bool) or not 1 <= hits <= 10**9:
+        errors["hits"] = "an integer from 1: how many failing executions this finding stands for"
     if errors:
         raise InvalidPayload(errors)
 
@@ -132,6 +135,7 @@ def parse_submission(data) -> Submission:
         backends=backends,
         versions={str(k): str(v) for k, v in versions.items()},
         metadata=metadata,
+        hits=hits,
     )
 
 
