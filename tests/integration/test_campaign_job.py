@@ -45,8 +45,11 @@ def test_worker_runs_the_demo_campaign_into_one_bucket_per_bug():
     assert campaign.status == CampaignStatus.FINISHED, campaign.error
     assert campaign.executions > 1000
     assert 5 <= (campaign.finished_at - campaign.started_at).total_seconds() < 30
-    stored = Finding.objects.filter(campaign=campaign).count()
-    assert stored == campaign.findings_count > 50
+    # Thousands of failing executions, stored as a few findings with hit
+    # counts, in one bucket per planted bug.
+    assert campaign.findings_count > 1000
+    assert _stored_hits(campaign) == campaign.findings_count
+    assert Finding.objects.filter(campaign=campaign).count() < 200
     titles = {(b.crash_type, b.key_frames[0].rsplit(":", 1)[1]) for b in Bucket.objects.all()}
     assert titles == textkit.PLANTED_BUGS
     assert campaign.new_buckets == len(textkit.PLANTED_BUGS)
