@@ -3,7 +3,8 @@ PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: run test lint format bench-deps
+.PHONY: run test worker lint format bench-deps
+QUEUES ?= engine-pyfunc
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -13,6 +14,10 @@ $(VENV)/.installed: requirements.txt
 
 run: $(VENV)/.installed
 	$(PY) -m fuzzweb.devstack
+
+# A worker for another machine: same DATABASE_URL and REDIS_URL as the dashboard.
+worker: $(VENV)/.installed
+	$(PY) manage.py rqworker $(QUEUES)
 
 test: $(VENV)/.installed
 	bash scripts/test.sh
