@@ -9,7 +9,7 @@
   const url = root.dataset.progressUrl;
   const POLL_MS = 1000;
   const LAYOUT = {
-    margin: { l: 50, r: 10, t: 36, b: 40 },
+    margin: { l: 50, r: 45, t: 36, b: 40 },
     legend: { orientation: "h" },
     font: { size: 12 },
   };
