@@ -79,3 +79,33 @@ def test_campaign_list_shows_status(logged_in, target):
     Campaign.objects.create(target=target, engine="pyfunc", time_budget_seconds=60, status=CampaignStatus.FAILED)
     html = logged_in.get(reverse("campaigns:list")).content.decode()
     assert "status-failed" in html and "textkit (demo)" in html
+
+
+def test_run_again_clones_the_campaign_with_a_new_seed(logged_in, target):
+    original = Campaign.objects.create(
+        target=target,
+        engine="pyfunc",
+        time_budget_seconds=30,
+        shard_count=3,
+        max_executions=500,
+        status=CampaignStatus.FINISHED,
+        seed=42,
+    )
+    django_rq.get_queue("engine-pyfunc").empty()
+    response = logged_in.post(reverse("campaigns:clone", args=[original.pk]))
+    clone = Campaign.objects.exclude(pk=original.pk).get()
+    assert response["Location"] == reverse("campaigns:detail", args=[clone.pk])
+    assert (clone.target, clone.time_budget_seconds, clone.shard_count, clone.max_executions) == (target, 30, 3, 500)
+    assert clone.cloned_from == original and clone.status == CampaignStatus.QUEUED
+    assert clone.shards.count() == 3
+    assert len(django_rq.get_queue("engine-pyfunc").job_ids) == 3
+    django_rq.get_queue("engine-pyfunc").empty()
+
+
+def test_only_ended_campaigns_can_be_resumed(logged_in, target):
+    running = Campaign.objects.create(
+        target=target, engine="pyfunc", time_budget_seconds=30, status=CampaignStatus.RUNNING
+    )
+    response = logged_in.post(reverse("campaigns:resume", args=[running.pk]), follow=True)
+    assert b"Only a stopped or failed campaign can be resumed" in response.content
+    assert Campaign.objects.get(pk=running.pk).status == CampaignStatus.RUNNING
