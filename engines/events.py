@@ -49,6 +49,8 @@ class Stats:
     elapsed_seconds: float
     functions: int = 0
     restarts: int = 0
+    coverage: int = 0  # branches (arcs) of the target's code reached so far
+    corpus_size: int = 0  # inputs kept because they reached new branches
 
     @property
     def executions_per_second(self) -> float:

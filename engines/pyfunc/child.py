@@ -17,6 +17,7 @@ import sys
 import traceback
 
 from engines.pyfunc import protocol
+from engines.pyfunc.coverage import ArcTracer, source_roots
 from engines.pyfunc.hints import UnsupportedHint, describe_function
 
 MAX_TEXT = 64 * 1024
@@ -69,17 +70,25 @@ def _exception_response(error: BaseException) -> dict:
 def serve(module, request_fd: int, response_fd: int) -> None:
     """Answer call requests until the parent closes the channel."""
     own_pid = os.getpid()
+    tracer = ArcTracer(source_roots(module))
+    # Arcs this child has reported already: each is sent once, so a
+    # response stays small once coverage stops growing.
+    reported: set[tuple[str, int, int]] = set()
     while True:
         try:
             name, args, kwargs = protocol.receive_request(request_fd)
         except protocol.ChannelClosed:
             return
         try:
-            getattr(module, name)(*args, **kwargs)
+            tracer.run(getattr(module, name), args, kwargs)
         except BaseException as error:  # noqa: BLE001 - SystemExit from a target is a finding
             response = _exception_response(error)
         else:
             response = {"status": "ok"}
+        new = tracer.arcs - reported
+        if new:
+            reported |= new
+            response["arcs"] = sorted(new)
         if os.getpid() != own_pid:
             # A process the target forked got back here: it must never speak
             # on the protocol, which belongs to the process the parent started.

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 
 from engines import events, sandbox
 from engines.pyfunc.executor import Child, Outcome, TargetError
+from engines.pyfunc.mutate import Mutator, shrink_candidates
+from engines.pyfunc.state import decode, encode
 from engines.pyfunc.values import ValueGenerator, call_source
 
 ENGINE_NAME = "pyfunc"
@@ -41,6 +43,8 @@ class Config:
     limits: sandbox.Limits = field(default_factory=sandbox.Limits)
     # A state from EventSink.checkpoint: continue that run instead of starting anew.
     resume: dict | None = None
+    # Coverage guidance; off, every call is drawn fresh from the types.
+    guided: bool = True
 
 
 @dataclass
@@ -53,6 +57,125 @@ class Summary:
     functions: list[str] = field(default_factory=list)
     skipped: list[dict] = field(default_factory=list)
     stopped: bool = False
+
+
+@dataclass
+class _Entry:
+    args: list
+    kwargs: dict
+    added_at: int
+
+
+class Search:
+    """Coverage-guided choice of the next call: a corpus per function, grown by new branches.
+
+    Most calls mutate one parameter of a corpus input, preferring inputs that
+    found new branches recently (they sit at the frontier of what has been
+    explored); the rest are drawn fresh from the types.
+    """
+
+    MUTATE_PROBABILITY = 0.8
+    RECENT = 8
+
+    def __init__(self, rng: random.Random, values: ValueGenerator, guided: bool = True):
+        self.guided = guided
+        self.rng = rng
+        self.values = values
+        self.mutator = Mutator(values)
+        self.corpus: dict[str, list[_Entry]] = {}
+        self.coverage: set[tuple] = set()
+
+    @property
+    def corpus_size(self) -> int:
+        return sum(len(entries) for entries in self.corpus.values())
+
+    def next_call(self, function: dict) -> tuple[list, dict]:
+        parameters = function["parameters"]
+        entries = self.corpus.get(function["name"])
+        if self.guided and entries and parameters and self.rng.random() < self.MUTATE_PROBABILITY:
+            recent = entries[-self.RECENT :]
+            entry = self.rng.choice(recent if self.rng.random() < 0.6 else entries)
+            values = [*entry.args, *entry.kwargs.values()]
+            for _ in range(1 if self.rng.random() < 0.7 else 2):
+                index = self.rng.randrange(len(parameters))
+                values[index] = self.mutator.mutate(values[index], parameters[index]["type"])
+        else:
+            values = [self.values.generate(p["type"]) for p in parameters]
+        args = [v for v, p in zip(values, parameters, strict=True) if not p["keyword"]]
+        kwargs = {p["name"]: v for v, p in zip(values, parameters, strict=True) if p["keyword"]}
+        return args, kwargs
+
+    def observe(self, function: str, args: list, kwargs: dict, outcome: Outcome, executions: int) -> bool:
+        """Merge the call's branches; keep the input if any was new. True if so."""
+        new = [arc for arc in outcome.arcs if arc not in self.coverage]
+        if not new:
+            return False
+        self.coverage.update(new)
+        self.corpus.setdefault(function, []).append(_Entry(list(args), dict(kwargs), executions))
+        return True
+
+    def state(self) -> dict:
+        return {
+            "coverage": [list(arc) for arc in sorted(self.coverage)],
+            "corpus": {
+                name: [[encode(e.args), encode(e.kwargs), e.added_at] for e in entries]
+                for name, entries in self.corpus.items()
+            },
+        }
+
+    def restore(self, state: dict) -> None:
+        self.coverage = {tuple(arc) for arc in state.get("coverage", [])}
+        self.corpus = {
+            name: [_Entry(decode(args), decode(kwargs), added) for args, kwargs, added in entries]
+            for name, entries in state.get("corpus", {}).items()
+        }
+
+
+def site_key(function: str, outcome: Outcome) -> tuple[str, str, str]:
+    """Where a call failed: function, error type, innermost traced line."""
+    # The innermost 'File "...", line N' of the trace, found without parsing it.
+    index = outcome.trace.rfind('File "')
+    where = outcome.trace[index : outcome.trace.find("\n", index)] if index != -1 else ""
+    return (function, outcome.crash_type, where)
+
+
+SHRINK_BUDGET = 400
+
+
+def shrink(child: Child, function: dict, args: list, kwargs: dict, outcome: Outcome, summary: Summary):
+    """The simplest call that still fails at the same site, found greedily.
+
+    Each parameter in turn is replaced by the first simpler candidate that
+    keeps the failure where it was, until none does or the budget is spent.
+    Returns (args, kwargs, outcome).
+    """
+    parameters = function["parameters"]
+    target = site_key(function["name"], outcome)
+    values = [*args, *kwargs.values()]
+    budget = SHRINK_BUDGET
+    improved = True
+    while improved and budget > 0:
+        improved = False
+        for index, parameter in enumerate(parameters):
+            for candidate in shrink_candidates(values[index], parameter["type"]):
+                if budget <= 0:
+                    break
+                budget -= 1
+                trial = [*values[:index], candidate, *values[index + 1 :]]
+                trial_args = [v for v, p in zip(trial, parameters, strict=True) if not p["keyword"]]
+                trial_kwargs = {p["name"]: v for v, p in zip(trial, parameters, strict=True) if p["keyword"]}
+                result = child.call(function["name"], trial_args, trial_kwargs)
+                summary.executions += 1
+                if not child.alive:
+                    summary.restarts += 1
+                    child.stop()
+                    child.start()
+                if result.status != "ok" and site_key(function["name"], result) == target:
+                    values, outcome, improved = trial, result, True
+                    break
+    final_args = [v for v, p in zip(values, parameters, strict=True) if not p["keyword"]]
+    final_kwargs = {p["name"]: v for v, p in zip(values, parameters, strict=True) if p["keyword"]}
+    return final_args, final_kwargs, outcome
 
 
 @dataclass
@@ -78,15 +201,21 @@ class CrashSites:
         self.environment = environment
         self.sink = sink
         self.sites: dict[tuple[str, str, str], _Site] = {}
+        self.known: set[tuple[str, str, str]] = set()
 
-    @staticmethod
-    def _where(outcome: Outcome) -> str:
-        # The innermost 'File "...", line N' of the trace, found without parsing it.
-        index = outcome.trace.rfind('File "')
-        return outcome.trace[index : outcome.trace.find("\n", index)] if index != -1 else ""
+    def keys(self) -> list[list[str]]:
+        return [list(key) for key in [*self.sites, *self.known]]
+
+    def is_new(self, function: str, outcome: Outcome) -> bool:
+        return site_key(function, outcome) not in self.sites and site_key(function, outcome) not in self.known
 
     def hit(self, function: str, call: str, outcome: Outcome) -> None:
-        key = (function, outcome.crash_type, self._where(outcome))
+        key = site_key(function, outcome)
+        if key in self.known:
+            # Reported before a resume: this run knows it, minus the details.
+            self.known.discard(key)
+            self.sites[key] = _Site(call, outcome, pending=1)
+            return
         site = self.sites.get(key)
         if site is None:
             self.sites[key] = _Site(call, outcome)
@@ -153,7 +282,7 @@ def _restore(generator: random.Random, state: list) -> None:
     generator.setstate((version, tuple(internal), gauss))
 
 
-def _state(summary: Summary, rng: random.Random, values: ValueGenerator) -> dict:
+def _state(summary: Summary, rng: random.Random, values: ValueGenerator, search=None, sites=None) -> dict:
     # The random streams are the whole of this engine's search state: with
     # them restored, a resumed run draws exactly the calls the lost one would
     # have drawn next.
@@ -164,6 +293,8 @@ def _state(summary: Summary, rng: random.Random, values: ValueGenerator) -> dict
         "restarts": summary.restarts,
         "rng": _random_state(rng),
         "values_rng": _random_state(values.random),
+        "search": search.state() if search else {},
+        "sites": sites.keys() if sites else [],
     }
 
 
@@ -185,6 +316,10 @@ def run(config: Config, sink: events.EventSink) -> Summary:
         summary.restarts = config.resume["restarts"]
     environment = _environment(config)
     sites = CrashSites(config, environment, sink)
+    search = Search(rng, values, guided=config.guided)
+    if config.resume and config.resume.get("version") == STATE_VERSION:
+        search.restore(config.resume.get("search", {}))
+        sites.known = {tuple(key) for key in config.resume.get("sites", [])}
     child = Child(config.target, config.limits, config.search_path)
     hello = child.start()
     functions = hello["functions"]
@@ -215,24 +350,22 @@ def run(config: Config, sink: events.EventSink) -> Summary:
             if now >= next_stats:
                 next_stats = now + STATS_INTERVAL_SECONDS
                 sites.report_pending()
-                sink.stats(_stats(summary, now - started))
+                sink.stats(_stats(summary, now - started, search))
             if now >= next_checkpoint:
                 next_checkpoint = now + CHECKPOINT_INTERVAL_SECONDS
-                sink.checkpoint(_state(summary, rng, values))
+                sink.checkpoint(_state(summary, rng, values, search, sites))
 
             function = rng.choice(functions)
-            args, kwargs = [], {}
-            for parameter in function["parameters"]:
-                value = values.generate(parameter["type"])
-                if parameter["keyword"]:
-                    kwargs[parameter["name"]] = value
-                else:
-                    args.append(value)
+            args, kwargs = search.next_call(function)
             outcome = child.call(function["name"], args, kwargs)
             summary.executions += 1
+            search.observe(function["name"], args, kwargs, outcome, summary.executions)
 
             if outcome.status != "ok":
                 summary.findings += 1
+                if outcome.status != "timeout" and child.alive and sites.is_new(function["name"], outcome):
+                    # A new crash site: report its simplest failing call.
+                    args, kwargs, outcome = shrink(child, function, args, kwargs, outcome, summary)
                 sites.hit(function["name"], call_source(function["name"], args, kwargs), outcome)
             # After a fork bomb or an exhausted address space the child is
             # not to be trusted with more calls: start a fresh one.
@@ -245,18 +378,20 @@ def run(config: Config, sink: events.EventSink) -> Summary:
     finally:
         child.stop()
     sites.report_pending()
-    sink.stats(_stats(summary, time.monotonic() - started))
-    sink.checkpoint(_state(summary, rng, values))
+    sink.stats(_stats(summary, time.monotonic() - started, search))
+    sink.checkpoint(_state(summary, rng, values, search, sites))
     return summary
 
 
-def _stats(summary: Summary, elapsed: float) -> events.Stats:
+def _stats(summary: Summary, elapsed: float, search: Search | None = None) -> events.Stats:
     return events.Stats(
         executions=summary.executions,
         findings=summary.findings,
         elapsed_seconds=elapsed,
         functions=len(summary.functions),
         restarts=summary.restarts,
+        coverage=len(search.coverage) if search else 0,
+        corpus_size=search.corpus_size if search else 0,
     )
 
 

@@ -39,6 +39,8 @@ class Outcome:
     crash_type: str = ""
     message: str = ""
     trace: str = ""
+    # Coverage arcs (file, from, to) this child had not reported before.
+    arcs: tuple = ()
 
 
 def _stack_dump(stderr_text: str) -> str:
@@ -123,13 +125,15 @@ class Child:
             return self._timed_out()
         except (protocol.ChannelClosed, BrokenPipeError, ValueError):
             return self._died()
+        arcs = tuple(tuple(arc) for arc in response.get("arcs", ()) if isinstance(arc, list) and len(arc) == 3)
         if response.get("status") == "ok":
-            return Outcome("ok")
+            return Outcome("ok", arcs=arcs)
         return Outcome(
             "exception",
             crash_type=str(response.get("type", "")),
             message=str(response.get("message", "")),
             trace=str(response.get("traceback", "")),
+            arcs=arcs,
         )
 
     @property

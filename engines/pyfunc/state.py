@@ -1,0 +1,58 @@
+"""Typed values as JSON, for checkpoints (the corpus must survive a worker's death).
+
+Tagged, so that a tuple comes back a tuple and bytes come back bytes:
+``{"b": "aGk="}`` is ``b"hi"``. Only the types the value generator makes
+are supported; JSON from the database is decoded without eval or pickle.
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+
+
+def encode(value):
+    """A JSON-compatible form of ``value``."""
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, int):
+        return {"i": str(value)}  # beyond 2**53 JSON numbers lose digits
+    if isinstance(value, float):
+        return {"f": repr(value) if math.isfinite(value) else str(value)}
+    if isinstance(value, bytes):
+        return {"b": base64.b64encode(value).decode("ascii")}
+    if isinstance(value, list):
+        return {"l": [encode(v) for v in value]}
+    if isinstance(value, tuple):
+        return {"t": [encode(v) for v in value]}
+    if isinstance(value, frozenset):
+        return {"fs": [encode(v) for v in value]}
+    if isinstance(value, set):
+        return {"s": [encode(v) for v in value]}
+    if isinstance(value, dict):
+        return {"d": [[encode(k), encode(v)] for k, v in value.items()]}
+    raise TypeError(f"cannot checkpoint a {type(value).__name__}")
+
+
+def decode(data):
+    """The value ``encode`` was given."""
+    if data is None or isinstance(data, (bool, str)):
+        return data
+    ((tag, payload),) = data.items()
+    if tag == "i":
+        return int(payload)
+    if tag == "f":
+        return float(payload)
+    if tag == "b":
+        return base64.b64decode(payload)
+    if tag == "l":
+        return [decode(v) for v in payload]
+    if tag == "t":
+        return tuple(decode(v) for v in payload)
+    if tag == "fs":
+        return frozenset(decode(v) for v in payload)
+    if tag == "s":
+        return {decode(v) for v in payload}
+    if tag == "d":
+        return {decode(k): decode(v) for k, v in payload}
+    raise ValueError(f"unknown tag {tag!r}")
