@@ -203,8 +203,8 @@ class CrashSites:
         self.sites: dict[tuple[str, str, str], _Site] = {}
         self.known: set[tuple[str, str, str]] = set()
 
-    def keys(self) -> list[list[str]]:
-        return [list(key) for key in [*self.sites, *self.known]]
+    def keys(self) -> list:
+        return [encode(key) for key in [*self.sites, *self.known]]
 
     def is_new(self, function: str, outcome: Outcome) -> bool:
         return site_key(function, outcome) not in self.sites and site_key(function, outcome) not in self.known
@@ -319,7 +319,7 @@ def run(config: Config, sink: events.EventSink) -> Summary:
     search = Search(rng, values, guided=config.guided)
     if config.resume and config.resume.get("version") == STATE_VERSION:
         search.restore(config.resume.get("search", {}))
-        sites.known = {tuple(key) for key in config.resume.get("sites", [])}
+        sites.known = {decode(key) for key in config.resume.get("sites", [])}
     child = Child(config.target, config.limits, config.search_path)
     hello = child.start()
     functions = hello["functions"]

@@ -13,7 +13,13 @@ import math
 
 def encode(value):
     """A JSON-compatible form of ``value``."""
-    if value is None or isinstance(value, (bool, str)):
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        # PostgreSQL's jsonb refuses NUL and lone surrogates, both of which
+        # fuzzing produces on purpose: those strings travel as bytes.
+        if "\x00" in value or any("\ud800" <= c <= "\udfff" for c in value):
+            return {"u": base64.b64encode(value.encode("utf-8", "surrogatepass")).decode("ascii")}
         return value
     if isinstance(value, int):
         return {"i": str(value)}  # beyond 2**53 JSON numbers lose digits
@@ -45,6 +51,8 @@ def decode(data):
         return float(payload)
     if tag == "b":
         return base64.b64decode(payload)
+    if tag == "u":
+        return base64.b64decode(payload).decode("utf-8", "surrogatepass")
     if tag == "l":
         return [decode(v) for v in payload]
     if tag == "t":

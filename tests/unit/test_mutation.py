@@ -72,3 +72,10 @@ def test_checkpointed_values_come_back_identical():
         b"k": frozenset({1, 2**80}),
         "s": {(-1, 0.5)},
     }
+
+
+def test_strings_postgres_cannot_store_are_checkpointed_as_bytes():
+    for text in ("a\x00b", "lone \udcff surrogate"):
+        encoded = encode(text)
+        assert "u" in encoded and "\x00" not in str(encoded)
+        assert decode(encoded) == text
