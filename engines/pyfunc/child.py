@@ -19,6 +19,7 @@ import traceback
 from engines.pyfunc import protocol
 from engines.pyfunc.coverage import ArcTracer, source_roots
 from engines.pyfunc.hints import UnsupportedHint, describe_function
+from engines.pyfunc.refs import materialize
 
 MAX_TEXT = 64 * 1024
 
@@ -80,6 +81,9 @@ def serve(module, request_fd: int, response_fd: int) -> None:
         except protocol.ChannelClosed:
             return
         try:
+            # Stand-ins for the target's own types become real objects here;
+            # a constructor that raises is the target's failure too.
+            args, kwargs = materialize(args), materialize(kwargs)
             tracer.run(getattr(module, name), args, kwargs)
         except BaseException as error:  # noqa: BLE001 - SystemExit from a target is a finding
             response = _exception_response(error)

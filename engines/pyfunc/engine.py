@@ -17,7 +17,7 @@ from engines import events, sandbox
 from engines.pyfunc.executor import Child, Outcome, TargetError
 from engines.pyfunc.mutate import Mutator, shrink_candidates
 from engines.pyfunc.state import decode, encode
-from engines.pyfunc.values import ValueGenerator, call_source
+from engines.pyfunc.values import ValueGenerator, call_source, imports
 
 ENGINE_NAME = "pyfunc"
 STATS_INTERVAL_SECONDS = 1.0
@@ -183,6 +183,7 @@ class _Site:
     best_call: str
     best_outcome: Outcome
     pending: int = 0
+    needed: frozenset = frozenset()
 
 
 class CrashSites:
@@ -209,26 +210,28 @@ class CrashSites:
     def is_new(self, function: str, outcome: Outcome) -> bool:
         return site_key(function, outcome) not in self.sites and site_key(function, outcome) not in self.known
 
-    def hit(self, function: str, call: str, outcome: Outcome) -> None:
+    def hit(self, function: str, call: str, outcome: Outcome, needed=frozenset()) -> None:
         key = site_key(function, outcome)
         if key in self.known:
             # Reported before a resume: this run knows it, minus the details.
             self.known.discard(key)
-            self.sites[key] = _Site(call, outcome, pending=1)
+            self.sites[key] = _Site(call, outcome, pending=1, needed=frozenset(needed))
             return
         site = self.sites.get(key)
         if site is None:
-            self.sites[key] = _Site(call, outcome)
-            self.sink.finding(_finding(self.config, function, call, outcome, self.environment))
+            self.sites[key] = _Site(call, outcome, needed=frozenset(needed))
+            self.sink.finding(_finding(self.config, function, call, outcome, self.environment, needed))
             return
         site.pending += 1
         if len(call) < len(site.best_call):
-            site.best_call, site.best_outcome = call, outcome
+            site.best_call, site.best_outcome, site.needed = call, outcome, frozenset(needed)
 
     def report_pending(self) -> None:
         for (function, _, _), site in self.sites.items():
             if site.pending:
-                finding = _finding(self.config, function, site.best_call, site.best_outcome, self.environment)
+                finding = _finding(
+                    self.config, function, site.best_call, site.best_outcome, self.environment, site.needed
+                )
                 self.sink.finding(dataclasses.replace(finding, hits=site.pending))
                 site.pending = 0
 
@@ -253,9 +256,11 @@ def _shell_quote(text: str) -> str:
     return f'"{escaped}"'
 
 
-def reproducer(config: Config, function: str, call: str) -> str:
+def reproducer(config: Config, function: str, call: str, needed: set[tuple[str, str]] = frozenset()) -> str:
     """A one-line shell command that replays ``call``."""
     code = f"from {config.target} import {function}; {call}"
+    if needed:
+        code = "; ".join(f"from {module} import {name}" for module, name in sorted(needed)) + "; " + code
     command = f"python3 -c {_shell_quote(code)}"
     if config.search_path:
         command = f"PYTHONPATH={shlex.quote(':'.join(config.search_path))} {command}"
@@ -366,7 +371,8 @@ def run(config: Config, sink: events.EventSink) -> Summary:
                 if outcome.status != "timeout" and child.alive and sites.is_new(function["name"], outcome):
                     # A new crash site: report its simplest failing call.
                     args, kwargs, outcome = shrink(child, function, args, kwargs, outcome, summary)
-                sites.hit(function["name"], call_source(function["name"], args, kwargs), outcome)
+                needed = imports([args, kwargs])
+                sites.hit(function["name"], call_source(function["name"], args, kwargs), outcome, needed)
             # After a fork bomb or an exhausted address space the child is
             # not to be trusted with more calls: start a fresh one.
             exhausted = outcome.crash_type in ("BlockingIOError", "MemoryError")
@@ -395,7 +401,7 @@ def _stats(summary: Summary, elapsed: float, search: Search | None = None) -> ev
     )
 
 
-def _finding(config: Config, function: str, call: str, outcome: Outcome, environment) -> events.Finding:
+def _finding(config: Config, function: str, call: str, outcome: Outcome, environment, needed=frozenset()):
     return events.Finding(
         kind=_kind(outcome),
         target=config.target,
@@ -404,6 +410,6 @@ def _finding(config: Config, function: str, call: str, outcome: Outcome, environ
         message=outcome.message,
         trace=outcome.trace,
         input_text=call,
-        reproducer=reproducer(config, function, call),
+        reproducer=reproducer(config, function, call, needed),
         environment=environment,
     )

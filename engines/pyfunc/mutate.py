@@ -13,6 +13,7 @@ import copy
 import math
 from collections.abc import Iterator
 
+from engines.pyfunc.refs import Build, Member
 from engines.pyfunc.values import ValueGenerator
 
 
@@ -129,6 +130,33 @@ class Mutator:
             value[key] = self.mutate(value[key], descriptor["value"])
         return value
 
+    def _mutate_enum(self, value, descriptor):
+        return Member(descriptor["class"], self.random.choice(descriptor["members"]))
+
+    def _mutate_build(self, value, descriptor):
+        if not isinstance(value, Build) or not descriptor["parameters"]:
+            return self.values.generate(descriptor)
+        parameters = descriptor["parameters"]
+        values = [*value.args, *(v for _, v in value.kwargs)]
+        index = self.random.randrange(len(parameters))
+        values[index] = self.mutate(values[index], parameters[index]["type"])
+        return _rebuild(descriptor, values)
+
+    def _mutate_typeddict(self, value, descriptor):
+        if not isinstance(value, dict):
+            return self.values.generate(descriptor)
+        optional = [k for k in descriptor["fields"] if k not in descriptor["required"]]
+        if optional and self.random.random() < 0.3:
+            key = self.random.choice(optional)
+            if key in value:
+                del value[key]
+            else:
+                value[key] = self.values.generate(descriptor["fields"][key], 1)
+        elif value:
+            key = self.random.choice(list(value))
+            value[key] = self.mutate(value[key], descriptor["fields"][key])
+        return value
+
     def _mutate_union(self, value, descriptor):
         options = descriptor["options"]
         fitting = [option for option in options if _fits(value, option)]
@@ -137,8 +165,19 @@ class Mutator:
         return self.values.generate(self.random.choice(options))
 
 
+def _rebuild(descriptor: dict, values: list) -> Build:
+    parameters = descriptor["parameters"]
+    args = tuple(v for v, p in zip(values, parameters, strict=True) if not p["keyword"])
+    kwargs = tuple((p["name"], v) for v, p in zip(values, parameters, strict=True) if p["keyword"])
+    return Build(descriptor["class"], args, kwargs)
+
+
 def _fits(value, descriptor: dict) -> bool:
     kind = descriptor["t"]
+    if kind == "enum":
+        return isinstance(value, Member)
+    if kind == "build":
+        return isinstance(value, Build) and value.cls == descriptor["class"]
     expected = {
         "int": int, "float": float, "bool": bool, "str": str, "bytes": bytes, "list": list,
         "tuple": tuple, "dict": dict, "set": set, "frozenset": frozenset,
@@ -153,6 +192,26 @@ def _fits(value, descriptor: dict) -> bool:
 def shrink_candidates(value, descriptor: dict) -> Iterator:
     """Simpler values than ``value`` of the same type, simplest first."""
     kind = descriptor["t"]
+    if kind == "enum":
+        if isinstance(value, Member) and value.name != descriptor["members"][0]:
+            yield Member(descriptor["class"], descriptor["members"][0])
+        return
+    if kind == "build":
+        if isinstance(value, Build):
+            values = [*value.args, *(v for _, v in value.kwargs)]
+            for index, parameter in enumerate(descriptor["parameters"]):
+                for simpler in shrink_candidates(values[index], parameter["type"]):
+                    yield _rebuild(descriptor, [*values[:index], simpler, *values[index + 1 :]])
+        return
+    if kind == "typeddict":
+        if isinstance(value, dict):
+            for key in value:
+                if key not in descriptor["required"]:
+                    yield {k: v for k, v in value.items() if k != key}
+            for key, item in value.items():
+                for simpler in shrink_candidates(item, descriptor["fields"][key]):
+                    yield {**value, key: simpler}
+        return
     if kind == "union":
         for option in descriptor["options"]:
             if option["t"] == "none" and value is not None:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import base64
 import math
 
+from engines.pyfunc.refs import Build, Member
+
 
 def encode(value):
     """A JSON-compatible form of ``value``."""
@@ -37,6 +39,10 @@ def encode(value):
         return {"s": [encode(v) for v in value]}
     if isinstance(value, dict):
         return {"d": [[encode(k), encode(v)] for k, v in value.items()]}
+    if isinstance(value, Member):
+        return {"M": [value.cls, value.name]}
+    if isinstance(value, Build):
+        return {"B": [value.cls, encode(value.args), encode(value.kwargs)]}
     raise TypeError(f"cannot checkpoint a {type(value).__name__}")
 
 
@@ -63,4 +69,8 @@ def decode(data):
         return {decode(v) for v in payload}
     if tag == "d":
         return {decode(k): decode(v) for k, v in payload}
+    if tag == "M":
+        return Member(*payload)
+    if tag == "B":
+        return Build(payload[0], decode(payload[1]), decode(payload[2]))
     raise ValueError(f"unknown tag {tag!r}")

@@ -11,6 +11,8 @@ import math
 import random
 import sys
 
+from engines.pyfunc.refs import Build, Member, split
+
 _EDGE_INTS = [0, 1, -1, 2, -2, 7, 255, 256, -128, 2**31 - 1, -(2**31), 2**63, -(2**63) - 1, 10**30]
 _EDGE_FLOATS = [
     0.0,
@@ -106,12 +108,41 @@ class ValueGenerator:
         return self.random.choice(descriptor["values"])
 
     def _gen_union(self, descriptor, depth):
-        return self.generate(self.random.choice(descriptor["options"]), depth)
+        options = [o for o in descriptor["options"] if o["t"] != "recursive"] or descriptor["options"]
+        return self.generate(self.random.choice(options), depth)
+
+    def _gen_recursive(self, descriptor, depth):
+        # A class inside itself: stop here (None, or empty where it is a
+        # collection's item) so that values stay finite.
+        return None
+
+    def _gen_enum(self, descriptor, depth):
+        return Member(descriptor["class"], self.random.choice(descriptor["members"]))
+
+    def _gen_build(self, descriptor, depth):
+        args, kwargs = [], []
+        for parameter in descriptor["parameters"]:
+            value = self.generate(parameter["type"], depth + 1)
+            if parameter["keyword"]:
+                kwargs.append((parameter["name"], value))
+            else:
+                args.append(value)
+        return Build(descriptor["class"], tuple(args), tuple(kwargs))
+
+    def _gen_typeddict(self, descriptor, depth):
+        required = set(descriptor["required"])
+        return {
+            name: self.generate(field, depth + 1)
+            for name, field in descriptor["fields"].items()
+            if name in required or self.random.random() < 0.5
+        }
 
     def _gen_any(self, descriptor, depth):
         return self.generate(self.random.choice(_ANY_CHOICES), depth + 1)
 
     def _gen_list(self, descriptor, depth):
+        if descriptor["of"]["t"] == "recursive":
+            return []
         return [self.generate(descriptor["of"], depth + 1) for _ in range(self._size(depth))]
 
     def _gen_set(self, descriptor, depth):
@@ -130,6 +161,8 @@ class ValueGenerator:
         return {key: self.generate(descriptor["value"], depth + 1) for key in keys}
 
     def _hashables(self, descriptor, depth):
+        if descriptor["t"] == "recursive":
+            return []
         values = []
         for _ in range(self._size(depth)):
             value = self.generate(descriptor, depth + 1)
@@ -166,7 +199,31 @@ def to_source(value) -> str:
     if isinstance(value, dict):
         items = ", ".join(f"{to_source(k)}: {to_source(v)}" for k, v in value.items())
         return "{" + items + "}"
+    if isinstance(value, Member):
+        return f"{split(value.cls)[1]}.{value.name}"
+    if isinstance(value, Build):
+        parts = [to_source(a) for a in value.args] + [f"{k}={to_source(v)}" for k, v in value.kwargs]
+        return f"{split(value.cls)[1]}({', '.join(parts)})"
     return repr(value)
+
+
+def imports(value, found: set | None = None) -> set[tuple[str, str]]:
+    """(module, name) pairs a call's source needs imported for the target's own types."""
+    found = set() if found is None else found
+    if isinstance(value, (Member, Build)):
+        module, qualname = split(value.cls)
+        found.add((module, qualname.split(".")[0]))
+        if isinstance(value, Build):
+            for item in (*value.args, *(v for _, v in value.kwargs)):
+                imports(item, found)
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        for item in value:
+            imports(item, found)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            imports(key, found)
+            imports(item, found)
+    return found
 
 
 def call_source(function: str, args: list, kwargs: dict) -> str:

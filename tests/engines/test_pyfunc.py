@@ -225,3 +225,15 @@ def test_coverage_and_corpus_are_reported_and_checkpointed():
     state = json.loads(json.dumps(sink.states[-1]))
     assert len(state["search"]["coverage"]) == sink.stats_seen[-1].coverage
     assert sum(len(entries) for entries in state["search"]["corpus"].values()) == sink.stats_seen[-1].corpus_size
+
+
+def test_targets_own_types_are_built_and_their_bugs_reproduce():
+    sink = RecordingSink()
+    run(Config(target="tests.targets.shapes", seconds=60, seed=1, max_executions=3000), sink)
+    found = {(f.function, f.crash_type): f for f in sink.findings}
+    assert set(found) == {("paint", "KeyError"), ("area", "ZeroDivisionError")}
+    area = found[("area", "ZeroDivisionError")]
+    assert area.input_text.startswith("area(Canvas(Size(")
+    # The reproducer imports the classes its call needs.
+    result = subprocess.run(area.reproducer, shell=True, cwd=BASE_DIR, capture_output=True, text=True)  # noqa: S602
+    assert "ZeroDivisionError" in result.stderr.strip().splitlines()[-1], result.stderr
