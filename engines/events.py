@@ -38,6 +38,8 @@ class Finding:
     reproducer: str
     environment: dict[str, str] = field(default_factory=dict)
     hits: int = 1
+    # Python source that makes ``input_text`` runnable: the imports it needs.
+    setup: str = ""
 
 
 @dataclass(frozen=True)

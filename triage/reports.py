@@ -73,3 +73,51 @@ def bucket_report_markdown(*, bucket: Bucket, finding: Finding | None) -> str:
         "",
     ]
     return "\n".join(lines)
+
+
+_BUILTIN_TYPES = {"int", "float", "str", "bytes", "bool", "list", "dict", "tuple", "set", "frozenset"}
+_UNPRINTABLE = re.compile(r"[^\x20-\x7e]")
+
+
+def _plain(text: str) -> str:
+    # Fuzzer text going into Python source: printable ASCII only, and no way
+    # to close the docstring or comment it sits in.
+    return _UNPRINTABLE.sub("?", text).replace('"', "'").replace("\\", "/")
+
+
+def bucket_pytest(*, bucket: Bucket, finding: Finding) -> str | None:
+    """A pytest file that calls the function with the (shrunk) input and fails the same way.
+
+    Only for findings whose engine recorded the call and its imports (the
+    Python function engine); None for the rest. The test passes once the
+    bug is fixed.
+    """
+    metadata = finding.metadata if isinstance(finding.metadata, dict) else {}
+    setup, call = metadata.get("setup"), metadata.get("call")
+    if not setup or not call:
+        return None
+    name = re.sub(r"\W+", "_", f"bucket_{bucket.pk}_{bucket.title}", flags=re.ASCII).strip("_").lower()[:80]
+    if finding.crash_type == "ReturnTypeViolation":
+        declared = re.match(r"declared (\w+),", finding.message or "")
+        body = [f"    result = {call}"]
+        if declared and declared.group(1) in _BUILTIN_TYPES:
+            body.append(f"    assert isinstance(result, {declared.group(1)}), result")
+        else:
+            body.append(f"    # fuzzweb saw: {_plain(finding.message)[:200]}")
+            body.append("    assert result is not None, result  # adjust to the declared return type")
+    else:
+        body = [f"    {call}  # raises {_plain(finding.crash_type)}"]
+    lines = [
+        f'"""Reproduces fuzzweb bucket #{bucket.pk}: {_plain(bucket.title)}.',
+        "",
+        "Fails while the bug is there; passes once it is fixed.",
+        '"""',
+        "",
+        *setup.splitlines(),
+        "",
+        "",
+        f"def test_{name}():",
+        *body,
+        "",
+    ]
+    return "\n".join(lines)

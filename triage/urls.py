@@ -8,4 +8,5 @@ urlpatterns = [
     path("buckets/<int:pk>/", views.bucket_detail, name="bucket"),
     path("buckets/<int:pk>/status/", views.bucket_status, name="bucket_status"),
     path("buckets/<int:pk>/report.md", views.bucket_report, name="bucket_report"),
+    path("buckets/<int:pk>/test.py", views.bucket_test, name="bucket_test"),
 ]

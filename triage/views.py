@@ -1,5 +1,5 @@
 from django.core.paginator import Paginator
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
@@ -7,7 +7,7 @@ from triage import selectors
 from triage.forms import StatusForm
 from triage.highlight import highlighted, trace_language
 from triage.models import Bucket, Method, Status
-from triage.reports import bucket_report_markdown, report_filename
+from triage.reports import bucket_pytest, bucket_report_markdown, report_filename
 from triage.status import bucket_set_status
 
 
@@ -41,6 +41,7 @@ def bucket_detail(request, pk):
     context = {
         "bucket": bucket,
         "finding": finding,
+        "has_pytest": bool(finding and bucket_pytest(bucket=bucket, finding=finding)),
         "recent": selectors.bucket_recent_findings(bucket),
         "events": bucket.events.select_related("user")[:50],
         "status_form": StatusForm(initial={"status": bucket.status}),
@@ -59,6 +60,18 @@ def bucket_status(request, pk):
     if form.is_valid():
         bucket_set_status(bucket_id=bucket.pk, status=form.cleaned_data["status"], user=request.user)
     return redirect("triage:bucket", pk=bucket.pk)
+
+
+@require_GET
+def bucket_test(request, pk):
+    bucket = get_object_or_404(Bucket, pk=pk)
+    finding = selectors.bucket_example(bucket)
+    source = bucket_pytest(bucket=bucket, finding=finding) if finding else None
+    if source is None:
+        raise Http404("no pytest reproducer for this bucket")
+    response = HttpResponse(source, content_type="text/x-python; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="test_fuzzweb_bucket_{bucket.pk}.py"'
+    return response
 
 
 @require_GET

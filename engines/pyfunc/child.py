@@ -20,6 +20,7 @@ from engines.pyfunc import protocol
 from engines.pyfunc.coverage import ArcTracer, source_roots
 from engines.pyfunc.hints import UnsupportedHint, describe_function
 from engines.pyfunc.refs import materialize
+from engines.pyfunc.returns import conforms, describe_type, return_hint
 
 MAX_TEXT = 64 * 1024
 
@@ -68,6 +69,34 @@ def _exception_response(error: BaseException) -> dict:
     }
 
 
+def _check_return(function, result) -> dict:
+    """ok, or a finding if ``result`` breaks the declared return type."""
+    if function not in _RETURN_HINTS:
+        _RETURN_HINTS[function] = return_hint(function)
+    hint = _RETURN_HINTS[function]
+    if hint is None or conforms(result, hint):
+        return {"status": "ok"}
+    declared = describe_type(hint)
+    actual = type(result).__qualname__
+    code = function.__code__
+    # A trace in the traceback format, pointing at the function, so that
+    # triage buckets it like any other failure of this function.
+    trace = (
+        "Traceback (most recent call last):\n"
+        f'  File "{code.co_filename}", line {code.co_firstlineno}, in {code.co_name}\n'
+        f"ReturnTypeViolation: declared {declared}, returned {actual}: {_safe_text(lambda: repr(result))[:200]}\n"
+    )
+    return {
+        "status": "exception",
+        "type": "ReturnTypeViolation",
+        "message": f"declared {declared}, returned {actual}",
+        "traceback": trace,
+    }
+
+
+_RETURN_HINTS: dict = {}
+
+
 def serve(module, request_fd: int, response_fd: int) -> None:
     """Answer call requests until the parent closes the channel."""
     own_pid = os.getpid()
@@ -84,11 +113,12 @@ def serve(module, request_fd: int, response_fd: int) -> None:
             # Stand-ins for the target's own types become real objects here;
             # a constructor that raises is the target's failure too.
             args, kwargs = materialize(args), materialize(kwargs)
-            tracer.run(getattr(module, name), args, kwargs)
+            function = getattr(module, name)
+            result = tracer.run(function, args, kwargs)
         except BaseException as error:  # noqa: BLE001 - SystemExit from a target is a finding
             response = _exception_response(error)
         else:
-            response = {"status": "ok"}
+            response = _check_return(function, result)
         new = tracer.arcs - reported
         if new:
             reported |= new

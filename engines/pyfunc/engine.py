@@ -411,5 +411,8 @@ def _finding(config: Config, function: str, call: str, outcome: Outcome, environ
         trace=outcome.trace,
         input_text=call,
         reproducer=reproducer(config, function, call, needed),
+        setup="\n".join(
+            f"from {module} import {name}" for module, name in sorted({(config.target, function), *needed})
+        ),
         environment=environment,
     )

@@ -231,7 +231,14 @@ def test_targets_own_types_are_built_and_their_bugs_reproduce():
     sink = RecordingSink()
     run(Config(target="tests.targets.shapes", seconds=60, seed=1, max_executions=3000), sink)
     found = {(f.function, f.crash_type): f for f in sink.findings}
-    assert set(found) == {("paint", "KeyError"), ("area", "ZeroDivisionError")}
+    assert set(found) == {
+        ("paint", "KeyError"),
+        ("area", "ZeroDivisionError"),
+        ("find_index", "ReturnTypeViolation"),
+    }
+    violation = found[("find_index", "ReturnTypeViolation")]
+    assert violation.message == "declared int, returned NoneType"
+    assert violation.input_text == "find_index([], 0)"  # shrunk
     area = found[("area", "ZeroDivisionError")]
     assert area.input_text.startswith("area(Canvas(Size(")
     # The reproducer imports the classes its call needs.

@@ -56,3 +56,10 @@ def area(canvas: Canvas) -> float:
 
 def depth(node: Node, mode: Literal["max", "min"], extra: int | str | None, items: tuple[int, ...]) -> int:
     return node.value + len(node.children)
+
+
+def find_index(items: list[int], wanted: int) -> int:
+    """Bug: returns None, not -1, when ``wanted`` is missing."""
+    for index, item in enumerate(items):
+        if item == wanted:
+            return index

@@ -92,3 +92,15 @@ def test_own_types_render_as_source_with_their_imports():
     namespace = {"Canvas": shapes.Canvas, "Size": shapes.Size}
     rebuilt = eval(source, namespace)  # noqa: S307 - our own generated source
     assert isinstance(rebuilt, shapes.Canvas)
+
+
+def test_return_values_are_checked_against_the_declared_type():
+    from engines.pyfunc.returns import conforms
+
+    assert conforms(3, float) and not conforms(True, int) and not conforms(None, int)
+    assert conforms([1, 2], list[int]) and not conforms([1, "a"], list[int])
+    assert conforms({"a": 1}, dict[str, int]) and not conforms({1: 1}, dict[str, int])
+    assert conforms((1, "a"), tuple[int, str]) and not conforms((1,), tuple[int, str])
+    assert conforms(None, Optional[int]) and conforms(shapes.Color.RED, shapes.Color)  # noqa: UP045
+    assert not conforms("red", shapes.Color) and conforms(shapes.Point(1, 2), shapes.Point)
+    assert conforms(object(), Any)
