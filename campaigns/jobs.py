@@ -46,6 +46,8 @@ def shard_run(shard_id: int) -> str:
         max_executions=shard_execution_budget(campaign),
         search_path=[p for p in target.search_path.split(":") if p],
         resume=shard.checkpoint,
+        include=target.include.split(),
+        exclude=target.exclude.split(),
     )
     sink = ShardSink(shard)
     try:

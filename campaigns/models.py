@@ -28,6 +28,10 @@ class Target(models.Model):
     module = models.CharField(max_length=255, help_text="Importable module, e.g. engines.demo.textkit")
     search_path = models.CharField(max_length=1024, blank=True, help_text="Extra import directories, separated by ':'.")
     description = models.TextField(blank=True)
+    include = models.CharField(
+        max_length=1024, blank=True, help_text="Functions to fuzz: fnmatch patterns, space separated (empty: all)."
+    )
+    exclude = models.CharField(max_length=1024, blank=True, help_text="Functions to leave out: fnmatch patterns.")
     signature_frames = models.PositiveSmallIntegerField(
         default=3, help_text="How many of the target's own frames make a crash signature."
     )
@@ -123,6 +127,9 @@ class Shard(models.Model):
     restarts = models.PositiveIntegerField(default=0, help_text="Times the target's process died and was restarted.")
     elapsed_seconds = models.FloatField(default=0.0, help_text="Budget used so far, over all attempts.")
     checkpoint = models.JSONField(null=True, blank=True, help_text="Engine state to resume from.")
+    discovery = models.JSONField(
+        null=True, blank=True, help_text="Functions the engine fuzzes, and those it could not, with why."
+    )
     error = models.TextField(blank=True)
 
     class Meta:

@@ -93,6 +93,7 @@ def campaign_progress(campaign: Campaign) -> dict:
         "new_buckets": campaign.new_buckets,
         "error": campaign.error,
         "shards": [_shard_row(shard, now) for shard in shards],
+        "discovery": next((s.discovery for s in shards if s.discovery), None),
         "series": campaign_series(campaign),
         "buckets": [
             {

@@ -82,6 +82,11 @@ class ShardSink:
 
         self._attempt(write)
 
+    def discovered(self, functions: list[str], skipped: list[dict]) -> None:
+        """What the engine found to fuzz in the target, and what it could not."""
+        discovery = {"functions": functions, "skipped": skipped}
+        self._attempt(lambda: Shard.objects.filter(pk=self.shard_id).update(discovery=discovery))
+
     def checkpoint(self, state: dict) -> None:
         self._attempt(lambda: Shard.objects.filter(pk=self.shard_id).update(checkpoint=state))
 

@@ -9,9 +9,12 @@ anything (including ``SystemExit``), hang or crash the interpreter.
 from __future__ import annotations
 
 import faulthandler
+import fnmatch
 import importlib
 import inspect
+import json
 import os
+import pkgutil
 import signal
 import sys
 import traceback
@@ -39,21 +42,50 @@ def _qualified_name(cls: type) -> str:
     return cls.__qualname__ if module == "builtins" else f"{module}.{cls.__qualname__}"
 
 
-def discover(module) -> tuple[list[dict], list[dict]]:
-    """Describe the public functions defined in ``module``; list those skipped and why."""
-    functions, skipped = [], []
-    for name, function in sorted(vars(module).items()):
-        if name.startswith("_") or not inspect.isfunction(function):
-            continue
-        if function.__module__ != module.__name__:
-            continue
-        try:
-            parameters = describe_function(function)
-        except (UnsupportedHint, NameError, TypeError) as error:
-            skipped.append({"name": name, "reason": str(error)})
-            continue
-        functions.append({"name": name, "parameters": parameters})
-    return functions, skipped
+def _modules(module) -> tuple[list, list[dict]]:
+    """``module`` and, for a package, every submodule that imports."""
+    found, skipped = [module], []
+    if hasattr(module, "__path__"):
+        for info in pkgutil.walk_packages(module.__path__, prefix=module.__name__ + "."):
+            if info.name.rsplit(".", 1)[-1].startswith("_") or ".tests" in info.name or ".test_" in info.name:
+                continue
+            try:
+                found.append(importlib.import_module(info.name))
+            except BaseException as error:  # noqa: BLE001 - a submodule's import can raise anything
+                skipped.append({"name": info.name, "reason": f"import failed: {type(error).__name__}: {error}"})
+    return found, skipped
+
+
+def _selected(name: str, include: list[str], exclude: list[str]) -> bool:
+    if include and not any(fnmatch.fnmatchcase(name, pattern) for pattern in include):
+        return False
+    return not any(fnmatch.fnmatchcase(name, pattern) for pattern in exclude)
+
+
+def discover(module, include: list[str] = (), exclude: list[str] = ()) -> tuple[list[dict], list[dict], dict]:
+    """Describe the public functions of ``module`` (and its submodules); list those skipped and why.
+
+    Functions are named ``module.function``, except in the target module
+    itself, where the bare name is enough. Returns (functions, skipped, the
+    functions by name).
+    """
+    functions, table = [], {}
+    modules, skipped = _modules(module)
+    for owner in modules:
+        for name, function in sorted(vars(owner).items()):
+            if name.startswith("_") or not inspect.isfunction(function) or function.__module__ != owner.__name__:
+                continue
+            qualified = name if owner is module else f"{owner.__name__}.{name}"
+            if not _selected(qualified, include, exclude):
+                continue
+            try:
+                parameters = describe_function(function)
+            except (UnsupportedHint, NameError, TypeError, ValueError) as error:
+                skipped.append({"name": qualified, "reason": str(error)})
+                continue
+            table[qualified] = function
+            functions.append({"name": qualified, "module": owner.__name__, "function": name, "parameters": parameters})
+    return functions, skipped, table
 
 
 def _exception_response(error: BaseException) -> dict:
@@ -97,7 +129,7 @@ def _check_return(function, result) -> dict:
 _RETURN_HINTS: dict = {}
 
 
-def serve(module, request_fd: int, response_fd: int) -> None:
+def serve(module, table: dict, request_fd: int, response_fd: int) -> None:
     """Answer call requests until the parent closes the channel."""
     own_pid = os.getpid()
     tracer = ArcTracer(source_roots(module))
@@ -113,7 +145,7 @@ def serve(module, request_fd: int, response_fd: int) -> None:
             # Stand-ins for the target's own types become real objects here;
             # a constructor that raises is the target's failure too.
             args, kwargs = materialize(args), materialize(kwargs)
-            function = getattr(module, name)
+            function = table[name]
             result = tracer.run(function, args, kwargs)
         except BaseException as error:  # noqa: BLE001 - SystemExit from a target is a finding
             response = _exception_response(error)
@@ -132,7 +164,8 @@ def serve(module, request_fd: int, response_fd: int) -> None:
 
 def main(argv: list[str]) -> None:
     module_name, request_fd, response_fd = argv[0], int(argv[1]), int(argv[2])
-    sys.path[:0] = argv[3:]
+    selection = json.loads(argv[3])
+    sys.path[:0] = argv[4:]
     # Target output must not mix with the protocol, which has its own fds.
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
@@ -142,14 +175,14 @@ def main(argv: list[str]) -> None:
     faulthandler.register(signal.SIGUSR1, file=sys.stderr, all_threads=False)
     try:
         module = importlib.import_module(module_name)
-        functions, skipped = discover(module)
+        functions, skipped, table = discover(module, selection["include"], selection["exclude"])
     except BaseException as error:  # noqa: BLE001 - an import can raise anything
         response = _exception_response(error)
         response["status"] = "import_error"
         protocol.send_response(response_fd, response)
         return
     protocol.send_response(response_fd, {"status": "ready", "functions": functions, "skipped": skipped})
-    serve(module, request_fd, response_fd)
+    serve(module, table, request_fd, response_fd)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ The same seed gives the same sequence of calls.
 from __future__ import annotations
 
 import dataclasses
+import os
 import platform
 import random
 import shlex
@@ -45,6 +46,9 @@ class Config:
     resume: dict | None = None
     # Coverage guidance; off, every call is drawn fresh from the types.
     guided: bool = True
+    # Which functions (fnmatch patterns on "name" or "submodule.name").
+    include: list[str] = field(default_factory=list)
+    exclude: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -256,11 +260,19 @@ def _shell_quote(text: str) -> str:
     return f'"{escaped}"'
 
 
-def reproducer(config: Config, function: str, call: str, needed: set[tuple[str, str]] = frozenset()) -> str:
-    """A one-line shell command that replays ``call``."""
-    code = f"from {config.target} import {function}; {call}"
-    if needed:
-        code = "; ".join(f"from {module} import {name}" for module, name in sorted(needed)) + "; " + code
+def resolve_target(target: str, search_path: list[str]) -> tuple[str, list[str]]:
+    """A module name and import path for ``target``: a module name, or a .py file or directory."""
+    path = os.path.abspath(target)
+    if target.endswith(".py") and os.path.isfile(path):
+        return os.path.splitext(os.path.basename(path))[0], [*search_path, os.path.dirname(path)]
+    if os.sep in target and os.path.isdir(path):
+        return os.path.basename(path.rstrip(os.sep)), [*search_path, os.path.dirname(path.rstrip(os.sep))]
+    return target, list(search_path)
+
+
+def reproducer(config: Config, call: str, needed: set[tuple[str, str]]) -> str:
+    """A one-line shell command that replays ``call`` (``needed``: what to import first)."""
+    code = "; ".join([*(f"from {module} import {name}" for module, name in sorted(needed)), call])
     command = f"python3 -c {_shell_quote(code)}"
     if config.search_path:
         command = f"PYTHONPATH={shlex.quote(':'.join(config.search_path))} {command}"
@@ -310,6 +322,8 @@ def run(config: Config, sink: events.EventSink) -> Summary:
     fuzzable function; everything the target does while being called is a
     finding instead.
     """
+    module, search_path = resolve_target(config.target, config.search_path)
+    config = dataclasses.replace(config, target=module, search_path=search_path)
     summary = Summary()
     rng = random.Random(config.seed)
     values = ValueGenerator(rng.randrange(2**32))
@@ -325,11 +339,14 @@ def run(config: Config, sink: events.EventSink) -> Summary:
     if config.resume and config.resume.get("version") == STATE_VERSION:
         search.restore(config.resume.get("search", {}))
         sites.known = {decode(key) for key in config.resume.get("sites", [])}
-    child = Child(config.target, config.limits, config.search_path)
+    child = Child(config.target, config.limits, config.search_path, config.include, config.exclude)
     hello = child.start()
     functions = hello["functions"]
     summary.functions = [f["name"] for f in functions]
     summary.skipped = hello["skipped"]
+    discovered = getattr(sink, "discovered", None)
+    if discovered is not None:
+        discovered(summary.functions, summary.skipped)
     if not functions:
         child.stop()
         reasons = "; ".join(f"{s['name']}: {s['reason']}" for s in summary.skipped)
@@ -371,8 +388,8 @@ def run(config: Config, sink: events.EventSink) -> Summary:
                 if outcome.status != "timeout" and child.alive and sites.is_new(function["name"], outcome):
                     # A new crash site: report its simplest failing call.
                     args, kwargs, outcome = shrink(child, function, args, kwargs, outcome, summary)
-                needed = imports([args, kwargs])
-                sites.hit(function["name"], call_source(function["name"], args, kwargs), outcome, needed)
+                needed = imports([args, kwargs]) | {(function["module"], function["function"])}
+                sites.hit(function["name"], call_source(function["function"], args, kwargs), outcome, needed)
             # After a fork bomb or an exhausted address space the child is
             # not to be trusted with more calls: start a fresh one.
             exhausted = outcome.crash_type in ("BlockingIOError", "MemoryError")
@@ -410,9 +427,7 @@ def _finding(config: Config, function: str, call: str, outcome: Outcome, environ
         message=outcome.message,
         trace=outcome.trace,
         input_text=call,
-        reproducer=reproducer(config, function, call, needed),
-        setup="\n".join(
-            f"from {module} import {name}" for module, name in sorted({(config.target, function), *needed})
-        ),
+        reproducer=reproducer(config, call, needed),
+        setup="\n".join(f"from {module} import {name}" for module, name in sorted(needed)),
         environment=environment,
     )

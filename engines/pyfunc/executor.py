@@ -8,6 +8,7 @@ the call that killed it becomes a finding.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import signal
@@ -56,8 +57,16 @@ def _stack_dump(stderr_text: str) -> str:
 class Child:
     """A sandboxed interpreter with the target imported, serving calls."""
 
-    def __init__(self, module: str, limits: sandbox.Limits, search_path: list[str] = ()):
+    def __init__(
+        self,
+        module: str,
+        limits: sandbox.Limits,
+        search_path: list[str] = (),
+        include: list[str] = (),
+        exclude: list[str] = (),
+    ):
         self.module = module
+        self.selection = json.dumps({"include": list(include), "exclude": list(exclude)})
         self.limits = limits
         self.search_path = list(search_path)
         self.process: subprocess.Popen | None = None
@@ -73,7 +82,7 @@ class Child:
         stderr = open(os.path.join(self.workdir, "stderr"), "wb")  # noqa: SIM115 - child owns it
         paths = [os.path.abspath(p) for p in self.search_path]
         command = [sys.executable, "-m", "engines.pyfunc.child", self.module]
-        command += [str(request_r), str(response_w), *paths]
+        command += [str(request_r), str(response_w), self.selection, *paths]
         limits = self.limits
         self.cap = sandbox.ProcessCap.create(limits.processes)
         cap = self.cap

@@ -244,3 +244,34 @@ def test_targets_own_types_are_built_and_their_bugs_reproduce():
     # The reproducer imports the classes its call needs.
     result = subprocess.run(area.reproducer, shell=True, cwd=BASE_DIR, capture_output=True, text=True)  # noqa: S602
     assert "ZeroDivisionError" in result.stderr.strip().splitlines()[-1], result.stderr
+
+
+def test_a_package_target_covers_its_submodules_and_reports_what_it_skipped():
+    sink = RecordingSink()
+    summary = run(Config(target="tests.targets.textpkg", seconds=60, seed=1, max_executions=1500), sink)
+    assert summary.functions == ["top", "tests.targets.textpkg.units.to_meters"]
+    assert any(s["name"] == "tests.targets.textpkg.broken" and "import failed" in s["reason"] for s in summary.skipped)
+    bug = next(f for f in sink.findings if f.crash_type == "KeyError")
+    assert bug.function == "tests.targets.textpkg.units.to_meters"
+    assert "from tests.targets.textpkg.units import to_meters; to_meters(" in bug.reproducer
+    result = subprocess.run(bug.reproducer, shell=True, cwd=BASE_DIR, capture_output=True, text=True)  # noqa: S602
+    assert "KeyError" in result.stderr
+
+
+def test_include_and_exclude_patterns_select_functions():
+    summary = run(
+        Config(target="engines.demo.textkit", seconds=5, max_executions=50, include=["*a*"], exclude=["parse_*"]),
+        RecordingSink(),
+    )
+    assert summary.functions == ["clamp", "decode_label", "header_value", "initials", "mean"]
+
+
+def test_a_source_file_can_be_the_target(tmp_path):
+    source = tmp_path / "standalone.py"
+    source.write_text("def halve(n: int) -> int:\n    return 10 // n\n")
+    sink = RecordingSink()
+    run(Config(target=str(source), seconds=30, seed=1, max_executions=300), sink)
+    finding = next(f for f in sink.findings if f.crash_type == "ZeroDivisionError")
+    assert finding.input_text == "halve(0)"
+    result = subprocess.run(finding.reproducer, shell=True, capture_output=True, text=True)  # noqa: S602
+    assert "ZeroDivisionError" in result.stderr

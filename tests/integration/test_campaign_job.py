@@ -54,6 +54,9 @@ def test_worker_runs_the_demo_campaign_into_one_bucket_per_bug():
     assert titles == textkit.PLANTED_BUGS
     assert campaign.new_buckets == len(textkit.PLANTED_BUGS)
     assert StatSample.objects.filter(campaign=campaign).count() >= 2
+    discovery = campaign.shards.get().discovery
+    assert "mean" in discovery["functions"]
+    assert [s["name"] for s in discovery["skipped"]] == ["apply_all"]
 
 
 def test_two_shards_on_two_workers_finish_with_the_findings_of_both(rq_workers):

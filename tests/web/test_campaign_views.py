@@ -109,3 +109,16 @@ def test_only_ended_campaigns_can_be_resumed(logged_in, target):
     response = logged_in.post(reverse("campaigns:resume", args=[running.pk]), follow=True)
     assert b"Only a stopped or failed campaign can be resumed" in response.content
     assert Campaign.objects.get(pk=running.pk).status == CampaignStatus.RUNNING
+
+
+def test_campaign_page_lists_functions_not_fuzzed_and_why(logged_in, target):
+    campaign = Campaign.objects.create(target=target, engine="pyfunc", time_budget_seconds=30)
+    Shard.objects.create(
+        campaign=campaign,
+        index=0,
+        seed=1,
+        discovery={"functions": ["mean"], "skipped": [{"name": "apply_all", "reason": "unsupported <Callable>"}]},
+    )
+    html = logged_in.get(reverse("campaigns:detail", args=[campaign.pk])).content.decode()
+    assert "1 fuzzed, 1 not" in html
+    assert "<code>apply_all</code>" in html and "unsupported &lt;Callable&gt;" in html

@@ -1,0 +1,1 @@
+raise ImportError("this submodule needs a library that is not installed")
