@@ -32,6 +32,11 @@ class Target(models.Model):
         max_length=1024, blank=True, help_text="Functions to fuzz: fnmatch patterns, space separated (empty: all)."
     )
     exclude = models.CharField(max_length=1024, blank=True, help_text="Functions to leave out: fnmatch patterns.")
+    ignore_exceptions = models.CharField(
+        max_length=1024,
+        blank=True,
+        help_text="Exception types that are not findings, e.g. ValueError json.JSONDecodeError.",
+    )
     signature_frames = models.PositiveSmallIntegerField(
         default=3, help_text="How many of the target's own frames make a crash signature."
     )

@@ -64,5 +64,8 @@ def submission_from_engine(finding: events.Finding, engine: str) -> Submission:
         stage=finding.function,
         versions=dict(finding.environment),
         hits=finding.hits,
-        metadata={"setup": finding.setup, "call": finding.input_text} if finding.setup else {},
+        metadata={
+            **({"setup": finding.setup, "call": finding.input_text} if finding.setup else {}),
+            **({"expected": True} if finding.expected else {}),
+        },
     )

@@ -13,6 +13,7 @@ import fnmatch
 import importlib
 import inspect
 import json
+import linecache
 import os
 import pkgutil
 import signal
@@ -101,6 +102,24 @@ def _exception_response(error: BaseException) -> dict:
     }
 
 
+def explicit_raise(error: BaseException, function) -> bool:
+    """True if ``function`` itself raised ``error`` with a ``raise`` statement.
+
+    That is the function refusing an input on purpose (``raise ValueError("width
+    must be positive")``): maintainers call it expected behaviour, not a bug.
+    An error from deeper down, or from an operation (1 // 0), is not.
+    """
+    tb = error.__traceback__
+    if tb is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    code = getattr(function, "__code__", None)
+    if tb.tb_frame.f_code is not code:
+        return False
+    return linecache.getline(code.co_filename, tb.tb_lineno).lstrip().startswith("raise")
+
+
 def _check_return(function, result) -> dict:
     """ok, or a finding if ``result`` breaks the declared return type."""
     if function not in _RETURN_HINTS:
@@ -141,6 +160,7 @@ def serve(module, table: dict, request_fd: int, response_fd: int) -> None:
             name, args, kwargs = protocol.receive_request(request_fd)
         except protocol.ChannelClosed:
             return
+        function = None
         try:
             # Stand-ins for the target's own types become real objects here;
             # a constructor that raises is the target's failure too.
@@ -149,6 +169,8 @@ def serve(module, table: dict, request_fd: int, response_fd: int) -> None:
             result = tracer.run(function, args, kwargs)
         except BaseException as error:  # noqa: BLE001 - SystemExit from a target is a finding
             response = _exception_response(error)
+            if function is not None and explicit_raise(error, function):
+                response["expected"] = True
         else:
             response = _check_return(function, result)
         new = tracer.arcs - reported

@@ -46,6 +46,8 @@ class Config:
     resume: dict | None = None
     # Coverage guidance; off, every call is drawn fresh from the types.
     guided: bool = True
+    # Exception types (qualified names, as printed) that are not findings.
+    ignore_exceptions: list[str] = field(default_factory=list)
     # Which functions (fnmatch patterns on "name" or "submodule.name").
     include: list[str] = field(default_factory=list)
     exclude: list[str] = field(default_factory=list)
@@ -335,6 +337,7 @@ def run(config: Config, sink: events.EventSink) -> Summary:
         summary.restarts = config.resume["restarts"]
     environment = _environment(config)
     sites = CrashSites(config, environment, sink)
+    ignored = set(config.ignore_exceptions)
     search = Search(rng, values, guided=config.guided)
     if config.resume and config.resume.get("version") == STATE_VERSION:
         search.restore(config.resume.get("search", {}))
@@ -383,6 +386,8 @@ def run(config: Config, sink: events.EventSink) -> Summary:
             summary.executions += 1
             search.observe(function["name"], args, kwargs, outcome, summary.executions)
 
+            if outcome.status == "exception" and outcome.crash_type in ignored:
+                continue
             if outcome.status != "ok":
                 summary.findings += 1
                 if outcome.status != "timeout" and child.alive and sites.is_new(function["name"], outcome):
@@ -429,5 +434,6 @@ def _finding(config: Config, function: str, call: str, outcome: Outcome, environ
         input_text=call,
         reproducer=reproducer(config, call, needed),
         setup="\n".join(f"from {module} import {name}" for module, name in sorted(needed)),
+        expected=outcome.expected,
         environment=environment,
     )

@@ -42,6 +42,8 @@ class Outcome:
     trace: str = ""
     # Coverage arcs (file, from, to) this child had not reported before.
     arcs: tuple = ()
+    # Raised on purpose by the function under test (an explicit raise).
+    expected: bool = False
 
 
 def _stack_dump(stderr_text: str) -> str:
@@ -143,6 +145,7 @@ class Child:
             message=str(response.get("message", "")),
             trace=str(response.get("traceback", "")),
             arcs=arcs,
+            expected=response.get("expected") is True,
         )
 
     @property

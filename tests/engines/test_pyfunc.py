@@ -229,7 +229,8 @@ def test_coverage_and_corpus_are_reported_and_checkpointed():
 
 def test_targets_own_types_are_built_and_their_bugs_reproduce():
     sink = RecordingSink()
-    run(Config(target="tests.targets.shapes", seconds=60, seed=1, max_executions=3000), sink)
+    config = Config(target="tests.targets.shapes", seconds=60, seed=1, max_executions=3000, exclude=["scale"])
+    run(config, sink)
     found = {(f.function, f.crash_type): f for f in sink.findings}
     assert set(found) == {
         ("paint", "KeyError"),
@@ -275,3 +276,24 @@ def test_a_source_file_can_be_the_target(tmp_path):
     assert finding.input_text == "halve(0)"
     result = subprocess.run(finding.reproducer, shell=True, capture_output=True, text=True)  # noqa: S602
     assert "ZeroDivisionError" in result.stderr
+
+
+def test_explicit_raises_are_marked_expected_and_ignored_types_are_not_findings():
+    sink = RecordingSink()
+    run(Config(target="tests.targets.shapes", seconds=60, seed=1, max_executions=2000, include=["scale", "area"]), sink)
+    by_type = {f.crash_type: f for f in sink.findings}
+    assert by_type["ValueError"].expected is True  # `raise ValueError(...)` in scale itself
+    assert by_type["ZeroDivisionError"].expected is False  # an operation failed: a bug
+    quiet = RecordingSink()
+    run(
+        Config(
+            target="tests.targets.shapes",
+            seconds=60,
+            seed=1,
+            max_executions=2000,
+            include=["scale", "area"],
+            ignore_exceptions=["ValueError"],
+        ),
+        quiet,
+    )
+    assert {f.crash_type for f in quiet.findings} == {"ZeroDivisionError"}

@@ -63,3 +63,10 @@ def find_index(items: list[int], wanted: int) -> int:
     for index, item in enumerate(items):
         if item == wanted:
             return index
+
+
+def scale(width: int) -> int:
+    """Refuses negative widths on purpose: expected, not a bug."""
+    if width < 0:
+        raise ValueError("width must not be negative")
+    return width * 2

@@ -135,3 +135,11 @@ def test_testcase_is_highlighted_in_its_own_language(logged_in):
     ).bucket
     html = logged_in.get(reverse("triage:bucket", args=[bucket.pk])).content.decode()
     assert '<span class="kt">int</span>' in html  # a C keyword type, per Pygments' C lexer
+
+
+def test_bucket_page_marks_explicitly_raised_errors_as_expected(logged_in):
+    bucket = finding_ingest(submission=make_finding(metadata={"expected": True})).bucket
+    html = logged_in.get(reverse("triage:bucket", args=[bucket.pk])).content.decode()
+    assert 'id="expected"' in html
+    other = finding_ingest(submission=make_finding(function="other")).bucket
+    assert 'id="expected"' not in logged_in.get(reverse("triage:bucket", args=[other.pk])).content.decode()
