@@ -20,7 +20,7 @@ class ShardInline(admin.TabularInline):
 class CampaignAdmin(admin.ModelAdmin):
     list_display = ("pk", "target", "engine", "status", "shard_count", "executions", "findings_count", "created_at")
     list_filter = ("status", "engine")
-    readonly_fields = ("created_at", "started_at", "finished_at", "heartbeat_at")
+    readonly_fields = ("created_at", "started_at", "finished_at")
     inlines = [ShardInline]
 
 

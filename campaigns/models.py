@@ -85,7 +85,6 @@ class Campaign(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
-    heartbeat_at = models.DateTimeField(null=True, blank=True)
     executions = models.PositiveBigIntegerField(default=0)
     findings_count = models.PositiveIntegerField(default=0)
     new_buckets = models.PositiveIntegerField(default=0)

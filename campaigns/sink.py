@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import time
 
-from django.db import DatabaseError, InterfaceError, OperationalError, close_old_connections, connection
+from django.db import InterfaceError, OperationalError, close_old_connections, connection
 from django.db.models import F
 from django.utils import timezone
 
@@ -152,7 +152,5 @@ class ShardSink:
             if now - self.failing_since > WRITE_RETRY_SECONDS:
                 raise
             return False
-        except DatabaseError:
-            raise
         self.failing_since = None
         return True

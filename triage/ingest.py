@@ -76,22 +76,27 @@ def _testcase_text(submission: Submission) -> str:
     return text.clean(submission.testcase, text.INPUT_LIMIT)
 
 
-def _prepare(submission: Submission, campaign_id: int | None, now, options) -> tuple[Finding, signatures.Signature]:
-    trace = text.clean(submission.trace, text.TRACE_LIMIT)
-    crash_type = text.clean_short(submission.crash_type)
-    message = text.clean(submission.message, text.MESSAGE_LIMIT)
-    signature = signatures.compute(
-        kind=submission.kind,
-        crash_type=crash_type,
-        trace_text=trace,
-        message=message,
-        target=submission.target,
-        stage=submission.stage,
-        reference=submission.reference,
-        backends=[(b.name, b.outcome) for b in submission.backends],
+def finding_signature(finding: Finding, options) -> signatures.Signature:
+    """The current algorithm's signature of a finding, from its stored (cleaned) fields.
+
+    Ingest and re-bucketing both call this, so a finding re-bucketed under an
+    unchanged algorithm lands exactly where ingest put it.
+    """
+    return signatures.compute(
+        kind=finding.kind,
+        crash_type=finding.crash_type,
+        trace_text=finding.trace,
+        message=finding.message,
+        target=finding.target,
+        stage=finding.stage,
+        reference=finding.reference,
+        backends=[(b.get("name", ""), b.get("outcome", "")) for b in finding.backends],
         top_n=options.top_n,
         ignore=options.ignore,
     )
+
+
+def _prepare(submission: Submission, campaign_id: int | None, now, options) -> tuple[Finding, signatures.Signature]:
     testcase = _testcase_text(submission)
     row = Finding(
         campaign_id=campaign_id,
@@ -100,10 +105,9 @@ def _prepare(submission: Submission, campaign_id: int | None, now, options) -> t
         engine=text.clean_short(submission.engine),
         function=text.clean_short(submission.function),
         stage=text.clean_short(submission.stage),
-        crash_type=crash_type,
-        message=message,
-        trace=trace,
-        trace_format=signature.trace_format,
+        crash_type=text.clean_short(submission.crash_type),
+        message=text.clean(submission.message, text.MESSAGE_LIMIT),
+        trace=text.clean(submission.trace, text.TRACE_LIMIT),
         testcase=testcase,
         testcase_bytes=submission.testcase_bytes,
         testcase_language=text.clean_short(submission.testcase_language) or "text",
@@ -122,12 +126,13 @@ def _prepare(submission: Submission, campaign_id: int | None, now, options) -> t
         ],
         versions={text.clean_short(k): text.clean_short(str(v)) for k, v in submission.versions.items()},
         metadata=text.clean_json(submission.metadata),
-        signature=signature.digest,
-        signature_version=signature.version,
         hit_count=max(1, submission.hits),
         created_at=now,
         last_seen=now,
     )
+    signature = finding_signature(row, options)
+    row.signature, row.signature_version = signature.digest, signature.version
+    row.trace_format = signature.trace_format
     return row, signature
 
 

@@ -22,7 +22,7 @@ from django.db import transaction
 from django.db.models import Count, Max, Min, Sum
 
 from triage import signatures
-from triage.ingest import bucket_from_signature
+from triage.ingest import bucket_from_signature, finding_signature
 from triage.models import Bucket, BucketEvent, Finding, Status
 from triage.target_options import signature_options
 
@@ -33,21 +33,6 @@ class RebucketSummary:
     findings_moved: int = 0
     buckets_created: int = 0
     buckets_emptied: int = 0
-
-
-def _signature_of(finding: Finding, options) -> signatures.Signature:
-    return signatures.compute(
-        kind=finding.kind,
-        crash_type=finding.crash_type,
-        trace_text=finding.trace,
-        message=finding.message,
-        target=finding.target,
-        stage=finding.stage,
-        reference=finding.reference,
-        backends=[(b.get("name", ""), b.get("outcome", "")) for b in finding.backends],
-        top_n=options.top_n,
-        ignore=options.ignore,
-    )
 
 
 def findings_rebucket(*, only_outdated: bool = True) -> RebucketSummary:
@@ -77,7 +62,7 @@ def bucket_rebucket(*, bucket_id: int, summary: RebucketSummary | None = None) -
         ).iterator():
             if finding.target not in options:
                 options[finding.target] = signature_options(finding.target)
-            signature = _signature_of(finding, options[finding.target])
+            signature = finding_signature(finding, options[finding.target])
             key = (signature.digest, signature.version)
             groups[key].append(finding.pk)
             found.setdefault(key, signature)

@@ -107,9 +107,7 @@ class Search:
                 values[index] = self.mutator.mutate(values[index], parameters[index]["type"])
         else:
             values = [self.values.generate(p["type"]) for p in parameters]
-        args = [v for v, p in zip(values, parameters, strict=True) if not p["keyword"]]
-        kwargs = {p["name"]: v for v, p in zip(values, parameters, strict=True) if p["keyword"]}
-        return args, kwargs
+        return split_call(values, parameters)
 
     def observe(self, function: str, args: list, kwargs: dict, outcome: Outcome, executions: int) -> bool:
         """Merge the call's branches; keep the input if any was new. True if so."""
@@ -135,6 +133,13 @@ class Search:
             name: [_Entry(decode(args), decode(kwargs), added) for args, kwargs, added in entries]
             for name, entries in state.get("corpus", {}).items()
         }
+
+
+def split_call(values: list, parameters: list[dict]) -> tuple[list, dict]:
+    """One value per parameter, as the call's positional args and keyword-only kwargs."""
+    args = [v for v, p in zip(values, parameters, strict=True) if not p["keyword"]]
+    kwargs = {p["name"]: v for v, p in zip(values, parameters, strict=True) if p["keyword"]}
+    return args, kwargs
 
 
 def site_key(function: str, outcome: Outcome) -> tuple[str, str, str]:
@@ -168,9 +173,7 @@ def shrink(child: Child, function: dict, args: list, kwargs: dict, outcome: Outc
                     break
                 budget -= 1
                 trial = [*values[:index], candidate, *values[index + 1 :]]
-                trial_args = [v for v, p in zip(trial, parameters, strict=True) if not p["keyword"]]
-                trial_kwargs = {p["name"]: v for v, p in zip(trial, parameters, strict=True) if p["keyword"]}
-                result = child.call(function["name"], trial_args, trial_kwargs)
+                result = child.call(function["name"], *split_call(trial, parameters))
                 summary.executions += 1
                 if not child.alive:
                     summary.restarts += 1
@@ -179,9 +182,7 @@ def shrink(child: Child, function: dict, args: list, kwargs: dict, outcome: Outc
                 if result.status != "ok" and site_key(function["name"], result) == target:
                     values, outcome, improved = trial, result, True
                     break
-    final_args = [v for v, p in zip(values, parameters, strict=True) if not p["keyword"]]
-    final_kwargs = {p["name"]: v for v, p in zip(values, parameters, strict=True) if p["keyword"]}
-    return final_args, final_kwargs, outcome
+    return (*split_call(values, parameters), outcome)
 
 
 @dataclass
@@ -214,7 +215,8 @@ class CrashSites:
         return [encode(key) for key in [*self.sites, *self.known]]
 
     def is_new(self, function: str, outcome: Outcome) -> bool:
-        return site_key(function, outcome) not in self.sites and site_key(function, outcome) not in self.known
+        key = site_key(function, outcome)
+        return key not in self.sites and key not in self.known
 
     def hit(self, function: str, call: str, outcome: Outcome, needed=frozenset()) -> None:
         key = site_key(function, outcome)

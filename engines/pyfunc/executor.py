@@ -165,7 +165,7 @@ class Child:
         if self.workdir:
             shutil.rmtree(self.workdir, ignore_errors=True)
             self.workdir = None
-        if getattr(self, "cap", None) is not None:
+        if self.cap is not None:
             self.cap.remove()
             self.cap = None
 

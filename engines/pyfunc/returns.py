@@ -8,7 +8,6 @@ anything it cannot judge passes.
 
 from __future__ import annotations
 
-import enum
 import types
 import typing
 from typing import Any
@@ -48,9 +47,9 @@ def conforms(value, hint) -> bool:
         if args == ((),):
             return value == ()
         return len(value) == len(args) and all(conforms(v, a) for v, a in zip(value, args, strict=True))
+    if typing.is_typeddict(hint):
+        return isinstance(value, dict)  # a TypedDict is a plain dict at run time
     if isinstance(hint, type):
-        if issubclass(hint, enum.Enum) or typing.is_typeddict(hint):
-            return isinstance(value, dict) if typing.is_typeddict(hint) else isinstance(value, hint)
         return isinstance(value, hint)
     return True
 
