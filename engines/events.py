@@ -79,3 +79,8 @@ class EventSink(Protocol):
 
     def checkpoint(self, state: dict) -> None:
         """Keep ``state`` (plain JSON data); a later run given it resumes from there."""
+
+    # Optional, looked up with getattr by the engines that produce them:
+    #   discovered(functions: list[str], skipped: list[dict]) -- what will be fuzzed
+    #   examples(function: str, report: dict) -- a function's source and example
+    #     calls (engines.pyfunc.examples.report); a later report replaces it

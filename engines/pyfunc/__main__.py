@@ -17,8 +17,10 @@ from engines.pyfunc.engine import Config, TargetError, run
 class PrintingSink:
     """Writes findings and progress to the terminal."""
 
-    def __init__(self):
+    def __init__(self, show_examples: bool = False):
         self.interrupted = False
+        self.show_examples = show_examples
+        self.latest_examples: dict[str, dict] = {}
 
     def finding(self, finding: events.Finding) -> None:
         repeats = f" (+{finding.hits} hits at this site)" if finding.hits > 1 else ""
@@ -38,6 +40,16 @@ class PrintingSink:
     def checkpoint(self, state: dict) -> None:
         """The command line keeps no state between runs."""
 
+    def examples(self, function: str, report: dict) -> None:
+        self.latest_examples[function] = report
+
+    def print_examples(self) -> None:
+        for function, report in sorted(self.latest_examples.items()):
+            print(f"examples of {function}:")
+            for example in report["examples"]:
+                arrow = "->" if example["outcome"] == "returned" else "raises"
+                print(f"    {example['call']} {arrow} {example['result']}")
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engines.pyfunc", description=__doc__)
@@ -46,8 +58,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--max-executions", type=int)
     parser.add_argument("--path", action="append", default=[], help="extra import path")
+    parser.add_argument("--examples", action="store_true", help="print example calls per function at the end")
     options = parser.parse_args(argv)
-    sink = PrintingSink()
+    sink = PrintingSink(show_examples=options.examples)
 
     def interrupt(signum, frame):
         sink.interrupted = True
@@ -65,6 +78,8 @@ def main(argv: list[str] | None = None) -> int:
     except TargetError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    if sink.show_examples:
+        sink.print_examples()
     for skipped in summary.skipped:
         print(f"skipped {skipped['name']}: {skipped['reason']}")
     print(f"{summary.executions} executions, {summary.findings} findings, {summary.restarts} child restarts")

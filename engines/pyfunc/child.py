@@ -27,6 +27,8 @@ from engines.pyfunc.refs import materialize
 from engines.pyfunc.returns import conforms, describe_type, return_hint
 
 MAX_TEXT = 64 * 1024
+MAX_SOURCE = 64 * 1024
+MAX_RETURNED = 300
 
 
 def _safe_text(produce) -> str:
@@ -85,8 +87,44 @@ def discover(module, include: list[str] = (), exclude: list[str] = ()) -> tuple[
                 skipped.append({"name": qualified, "reason": str(error)})
                 continue
             table[qualified] = function
-            functions.append({"name": qualified, "module": owner.__name__, "function": name, "parameters": parameters})
+            functions.append(
+                {
+                    "name": qualified,
+                    "module": owner.__name__,
+                    "function": name,
+                    "parameters": parameters,
+                    **_source_of(function),
+                }
+            )
     return functions, skipped, table
+
+
+def _source_of(function) -> dict:
+    """Where ``function`` is written, and its text: the function page shows it."""
+    code = function.__code__
+    try:
+        lines, first_line = inspect.getsourcelines(function)
+    except (OSError, TypeError):
+        lines, first_line = [], code.co_firstlineno
+    return {
+        "file": code.co_filename,
+        "first_line": first_line,
+        "source": "".join(lines)[:MAX_SOURCE],
+        "executable_lines": sorted(_executable_lines(code) - {code.co_firstlineno}),
+    }
+
+
+def _executable_lines(code) -> set[int]:
+    """Lines that can run, nested functions and comprehensions included.
+
+    The def line itself runs at import, never during a call: it is left out
+    by the caller. ``else:`` and blank lines have no code and are not here.
+    """
+    lines = {line for _, _, line in code.co_lines() if line is not None}
+    for constant in code.co_consts:
+        if inspect.iscode(constant):
+            lines |= _executable_lines(constant)
+    return lines
 
 
 def _exception_response(error: BaseException) -> dict:
@@ -157,7 +195,7 @@ def serve(module, table: dict, request_fd: int, response_fd: int) -> None:
     reported: set[tuple[str, int, int]] = set()
     while True:
         try:
-            name, args, kwargs = protocol.receive_request(request_fd)
+            name, args, kwargs, detail = protocol.receive_request(request_fd)
         except protocol.ChannelClosed:
             return
         function = None
@@ -173,10 +211,17 @@ def serve(module, table: dict, request_fd: int, response_fd: int) -> None:
                 response["expected"] = True
         else:
             response = _check_return(function, result)
-        new = tracer.arcs - reported
-        if new:
-            reported |= new
-            response["arcs"] = sorted(new)
+            if detail:
+                response["returned"] = _safe_text(lambda value=result: repr(value))[:MAX_RETURNED]
+        if detail:
+            # An example call: all of its arcs, and no change to what the
+            # search has been told, so choosing examples never steers it.
+            response["all_arcs"] = sorted(tracer.arcs)
+        else:
+            new = tracer.arcs - reported
+            if new:
+                reported |= new
+                response["arcs"] = sorted(new)
         if os.getpid() != own_pid:
             # A process the target forked got back here: it must never speak
             # on the protocol, which belongs to the process the parent started.

@@ -1,7 +1,9 @@
-"""The fuzzing loop: pick a function, draw typed arguments, call it in the child.
+"""The fuzzing loop: pick a function, choose typed arguments, call it in the child.
 
-Random generation only, for now: coverage guidance and shrinking come later.
-The same seed gives the same sequence of calls.
+Arguments come from the corpus (mutated) or fresh from the type hints;
+inputs that reach new branches join the corpus; each new crash site is
+shrunk before it is reported; examples per function are chosen from the
+corpus now and then. The same seed gives the same sequence of calls.
 """
 
 from __future__ import annotations
@@ -15,16 +17,21 @@ import time
 from dataclasses import dataclass, field
 
 from engines import events, sandbox
+from engines.pyfunc import examples as examples_
 from engines.pyfunc.executor import Child, Outcome, TargetError
 from engines.pyfunc.mutate import Mutator, shrink_candidates
 from engines.pyfunc.state import decode, encode
-from engines.pyfunc.values import ValueGenerator, call_source, imports
+from engines.pyfunc.values import ValueGenerator, call_source, imports, split_call
 
 ENGINE_NAME = "pyfunc"
 STATS_INTERVAL_SECONDS = 1.0
 CHECKPOINT_INTERVAL_SECONDS = 5.0
 STATE_VERSION = 1
 STOP_CHECK_INTERVAL_SECONDS = 0.2
+# Examples are chosen soon after the start, so a campaign page has some to
+# show early, then now and then, and once more at the end.
+FIRST_EXAMPLES_SECONDS = 10.0
+EXAMPLES_INTERVAL_SECONDS = 60.0
 # A fresh child now and then keeps state a target leaks (caches, globals,
 # memory) from piling up over a long run.
 RECYCLE_AFTER_CALLS = 20_000
@@ -70,6 +77,8 @@ class _Entry:
     args: list
     kwargs: dict
     added_at: int
+    # The call came back (returned or raised): it can be replayed as an example.
+    replayable: bool = True
 
 
 class Search:
@@ -90,6 +99,8 @@ class Search:
         self.mutator = Mutator(values)
         self.corpus: dict[str, list[_Entry]] = {}
         self.coverage: set[tuple] = set()
+        # Functions whose corpus grew since their examples were last chosen.
+        self.changed: set[str] = set()
 
     @property
     def corpus_size(self) -> int:
@@ -110,19 +121,31 @@ class Search:
         return split_call(values, parameters)
 
     def observe(self, function: str, args: list, kwargs: dict, outcome: Outcome, executions: int) -> bool:
-        """Merge the call's branches; keep the input if any was new. True if so."""
-        new = [arc for arc in outcome.arcs if arc not in self.coverage]
+        """Merge the call's branches; keep the input if any was new. True if so.
+
+        A new way out of the function (returning, raising a type it had not
+        raised) counts as a new branch too: an exception leaves by the same
+        arc a return does, and the examples need an input for each.
+        """
+        exit_feature = (f"<{function} {outcome.status} {outcome.crash_type}>", 0, 0)
+        new = [arc for arc in (*outcome.arcs, exit_feature) if arc not in self.coverage]
         if not new:
             return False
         self.coverage.update(new)
-        self.corpus.setdefault(function, []).append(_Entry(list(args), dict(kwargs), executions))
+        replayable = outcome.status in ("ok", "exception")
+        self.corpus.setdefault(function, []).append(_Entry(list(args), dict(kwargs), executions, replayable))
+        self.changed.add(function)
         return True
+
+    def replayable(self, function: str) -> list[tuple[list, dict]]:
+        """The corpus inputs of ``function`` that can be called again safely."""
+        return [(e.args, e.kwargs) for e in self.corpus.get(function, []) if e.replayable]
 
     def state(self) -> dict:
         return {
             "coverage": [list(arc) for arc in sorted(self.coverage)],
             "corpus": {
-                name: [[encode(e.args), encode(e.kwargs), e.added_at] for e in entries]
+                name: [[encode(e.args), encode(e.kwargs), e.added_at, e.replayable] for e in entries]
                 for name, entries in self.corpus.items()
             },
         }
@@ -130,16 +153,10 @@ class Search:
     def restore(self, state: dict) -> None:
         self.coverage = {tuple(arc) for arc in state.get("coverage", [])}
         self.corpus = {
-            name: [_Entry(decode(args), decode(kwargs), added) for args, kwargs, added in entries]
+            name: [_Entry(decode(args), decode(kwargs), added, *rest) for args, kwargs, added, *rest in entries]
             for name, entries in state.get("corpus", {}).items()
         }
-
-
-def split_call(values: list, parameters: list[dict]) -> tuple[list, dict]:
-    """One value per parameter, as the call's positional args and keyword-only kwargs."""
-    args = [v for v, p in zip(values, parameters, strict=True) if not p["keyword"]]
-    kwargs = {p["name"]: v for v, p in zip(values, parameters, strict=True) if p["keyword"]}
-    return args, kwargs
+        self.changed = set(self.corpus)
 
 
 def site_key(function: str, outcome: Outcome) -> tuple[str, str, str]:
@@ -362,6 +379,8 @@ def run(config: Config, sink: events.EventSink) -> Summary:
     next_stats = started + STATS_INTERVAL_SECONDS
     next_checkpoint = started + CHECKPOINT_INTERVAL_SECONDS
     next_stop_check = started
+    next_examples = started + FIRST_EXAMPLES_SECONDS
+    by_name = {f["name"]: f for f in functions}
     try:
         while True:
             now = time.monotonic()
@@ -381,6 +400,9 @@ def run(config: Config, sink: events.EventSink) -> Summary:
             if now >= next_checkpoint:
                 next_checkpoint = now + CHECKPOINT_INTERVAL_SECONDS
                 sink.checkpoint(_state(summary, rng, values, search, sites))
+            if now >= next_examples:
+                report_examples(child, by_name, search, sink)
+                next_examples = time.monotonic() + EXAMPLES_INTERVAL_SECONDS
 
             function = rng.choice(functions)
             args, kwargs = search.next_call(function)
@@ -405,12 +427,25 @@ def run(config: Config, sink: events.EventSink) -> Summary:
                     summary.restarts += 1
                 child.stop()
                 child.start()
+        report_examples(child, by_name, search, sink)
     finally:
         child.stop()
     sites.report_pending()
     sink.stats(_stats(summary, time.monotonic() - started, search))
     sink.checkpoint(_state(summary, rng, values, search, sites))
     return summary
+
+
+def report_examples(child: Child, functions: dict[str, dict], search: Search, sink) -> None:
+    """Choose examples for each function whose corpus grew, and hand them to the sink."""
+    deliver = getattr(sink, "examples", None)
+    if deliver is None:
+        return
+    for name in sorted(search.changed):
+        function = functions[name]
+        chosen = examples_.choose(child, function, search.replayable(name))
+        deliver(name, examples_.report(function, chosen))
+    search.changed.clear()
 
 
 def _stats(summary: Summary, elapsed: float, search: Search | None = None) -> events.Stats:

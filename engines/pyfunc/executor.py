@@ -44,6 +44,17 @@ class Outcome:
     arcs: tuple = ()
     # Raised on purpose by the function under test (an explicit raise).
     expected: bool = False
+    # Only for a detailed call (an example): every arc the call ran, and the
+    # repr of what it returned.
+    all_arcs: frozenset = frozenset()
+    returned: str = ""
+
+
+def _arcs(items) -> tuple:
+    # The child is untrusted: keep only well-formed (file, from, to) triples.
+    if not isinstance(items, list):
+        return ()
+    return tuple(tuple(arc) for arc in items if isinstance(arc, list) and len(arc) == 3)
 
 
 def _stack_dump(stderr_text: str) -> str:
@@ -126,19 +137,24 @@ class Child:
             raise TargetError(f"importing {self.module} failed:\n{hello.get('traceback', '')}")
         return hello
 
-    def call(self, function: str, args: list, kwargs: dict) -> Outcome:
-        """Run one call; the child is restarted by the caller if it did not survive."""
+    def call(self, function: str, args: list, kwargs: dict, detail: bool = False) -> Outcome:
+        """Run one call; the child is restarted by the caller if it did not survive.
+
+        ``detail``: report every arc of the call and its return value, for
+        choosing examples, without counting the arcs as reported.
+        """
         self.calls += 1
         try:
-            protocol.send_request(self._requests, (function, args, kwargs))
+            protocol.send_request(self._requests, (function, args, kwargs, detail))
             response = protocol.receive_response(self._responses, self.limits.call_timeout_seconds)
         except protocol.ChannelTimeout:
             return self._timed_out()
         except (protocol.ChannelClosed, BrokenPipeError, ValueError):
             return self._died()
-        arcs = tuple(tuple(arc) for arc in response.get("arcs", ()) if isinstance(arc, list) and len(arc) == 3)
+        arcs = _arcs(response.get("arcs"))
+        all_arcs = frozenset(_arcs(response.get("all_arcs")))
         if response.get("status") == "ok":
-            return Outcome("ok", arcs=arcs)
+            return Outcome("ok", arcs=arcs, all_arcs=all_arcs, returned=str(response.get("returned", "")))
         return Outcome(
             "exception",
             crash_type=str(response.get("type", "")),
@@ -146,6 +162,7 @@ class Child:
             trace=str(response.get("traceback", "")),
             arcs=arcs,
             expected=response.get("expected") is True,
+            all_arcs=all_arcs,
         )
 
     @property

@@ -189,6 +189,26 @@ def _fits(value, descriptor: dict) -> bool:
     return isinstance(value, expected) and not (kind == "int" and isinstance(value, bool))
 
 
+def _smaller_ints(value: int) -> list[int]:
+    """Integers between 0 and ``value``, smallest first, spaced as a binary search.
+
+    ``value >> k`` and ``value - (value >> k)`` for every k: whichever the
+    failure needs (small, or just above some threshold), the first candidate
+    that still fails is within a factor of two of the smallest one, so a
+    huge integer shrinks in a few dozen calls, not one halving at a time.
+    """
+    magnitude = abs(value)
+    steps = {magnitude >> k for k in range(1, magnitude.bit_length() + 1)}
+    steps |= {magnitude - (magnitude >> k) for k in range(1, magnitude.bit_length() + 1)}
+    steps |= {0, magnitude - 1}
+    steps.discard(magnitude)
+    ordered = sorted(steps)
+    if value > 0:
+        return ordered
+    # Negative: each candidate's positive twin first (simpler), then itself.
+    return [c for step in ordered for c in ((step, -step) if step else (0,))] + [magnitude]
+
+
 def shrink_candidates(value, descriptor: dict) -> Iterator:
     """Simpler values than ``value`` of the same type, simplest first."""
     kind = descriptor["t"]
@@ -226,12 +246,7 @@ def shrink_candidates(value, descriptor: dict) -> Iterator:
         return
     if isinstance(value, int):
         if value != 0:
-            yield 0
-            seen = set()
-            for candidate in (abs(value), value // 2, value - (1 if value > 0 else -1)):
-                if candidate != value and abs(candidate) <= abs(value) and candidate not in seen:
-                    seen.add(candidate)
-                    yield candidate
+            yield from _smaller_ints(value)
         return
     if isinstance(value, float):
         if math.isnan(value) or math.isinf(value):

@@ -231,3 +231,10 @@ def call_source(function: str, args: list, kwargs: dict) -> str:
     parts = [to_source(arg) for arg in args]
     parts += [f"{name}={to_source(value)}" for name, value in kwargs.items()]
     return f"{function}({', '.join(parts)})"
+
+
+def split_call(values: list, parameters: list[dict]) -> tuple[list, dict]:
+    """One value per parameter, as the call's positional args and keyword-only kwargs."""
+    args = [v for v, p in zip(values, parameters, strict=True) if not p["keyword"]]
+    kwargs = {p["name"]: v for v, p in zip(values, parameters, strict=True) if p["keyword"]}
+    return args, kwargs
