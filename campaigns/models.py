@@ -168,3 +168,30 @@ class StatSample(models.Model):
 
     def __str__(self) -> str:
         return f"{self.shard} at {self.elapsed_seconds:.0f} s: {self.executions} executions"
+
+
+class FunctionExamples(models.Model):
+    """A fuzzed function's source and the example calls one shard chose for it.
+
+    Written by the engine now and then (a later report replaces the earlier
+    one); the function page merges the shards' examples.
+    """
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="function_examples")
+    shard = models.ForeignKey(Shard, on_delete=models.CASCADE, related_name="function_examples")
+    name = models.CharField(max_length=255, help_text="As the engine names it: function, or module.function.")
+    module = models.CharField(max_length=255)
+    file = models.TextField(help_text="The source file, as the worker saw it.")
+    first_line = models.PositiveIntegerField(default=1)
+    source = models.TextField(blank=True)
+    executable_lines = models.JSONField(default=list, help_text="Lines with code that a call can run.")
+    examples = models.JSONField(default=list, help_text="[{call, outcome, result, lines}], simplest first.")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint(fields=["shard", "name"], name="function_examples_unique")]
+        indexes = [models.Index(fields=["campaign", "name"], name="function_examples_lookup")]
+
+    def __str__(self) -> str:
+        return f"{self.name} in {self.shard}"

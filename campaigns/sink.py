@@ -14,7 +14,8 @@ from django.db import InterfaceError, OperationalError, close_old_connections, c
 from django.db.models import F
 from django.utils import timezone
 
-from campaigns.models import Campaign, CampaignStatus, Shard, ShardStatus, StatSample
+from campaigns.examples import examples_from_engine
+from campaigns.models import Campaign, CampaignStatus, FunctionExamples, Shard, ShardStatus, StatSample
 from engines import events
 from triage.ingest import findings_ingest
 from triage.submission import submission_from_engine
@@ -86,6 +87,18 @@ class ShardSink:
         """What the engine found to fuzz in the target, and what it could not."""
         discovery = {"functions": functions, "skipped": skipped}
         self._attempt(lambda: Shard.objects.filter(pk=self.shard_id).update(discovery=discovery))
+
+    def examples(self, function: str, report: dict) -> None:
+        """A function's source and examples, replacing what this shard reported before."""
+        fields = examples_from_engine(report)
+
+        def write():
+            FunctionExamples.objects.update_or_create(
+                shard_id=self.shard_id, name=function[:255], defaults={"campaign_id": self.campaign_id, **fields}
+            )
+
+        # Lost on a database outage: the next report (or the last) brings them back.
+        self._attempt(write)
 
     def checkpoint(self, state: dict) -> None:
         self._attempt(lambda: Shard.objects.filter(pk=self.shard_id).update(checkpoint=state))

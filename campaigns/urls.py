@@ -7,6 +7,7 @@ urlpatterns = [
     path("", views.campaign_list, name="list"),
     path("new/", views.campaign_new, name="new"),
     path("<int:pk>/", views.campaign_detail, name="detail"),
+    path("<int:pk>/functions/<str:name>/", views.campaign_function, name="function"),
     path("<int:pk>/progress/", views.campaign_progress_json, name="progress"),
     path("<int:pk>/stop/", views.campaign_stop_view, name="stop"),
     path("<int:pk>/clone/", views.campaign_clone_view, name="clone"),

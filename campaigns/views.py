@@ -1,9 +1,10 @@
 from django.contrib import messages
-from django.http import JsonResponse
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from campaigns.forms import LaunchForm
+from campaigns.functions import function_page, function_rows
 from campaigns.launch import campaign_clone, campaign_launch, campaign_resume, campaign_stop
 from campaigns.models import Campaign
 from campaigns.selectors import campaign_list_rows, campaign_progress
@@ -25,7 +26,21 @@ def campaign_new(request):
 @require_GET
 def campaign_detail(request, pk):
     campaign = get_object_or_404(Campaign.objects.select_related("target", "cloned_from"), pk=pk)
-    return render(request, "campaigns/detail.html", {"campaign": campaign, "progress": campaign_progress(campaign)})
+    progress = campaign_progress(campaign)
+    functions = function_rows(campaign, progress["discovery"])
+    return render(
+        request, "campaigns/detail.html", {"campaign": campaign, "progress": progress, "functions": functions}
+    )
+
+
+@require_GET
+def campaign_function(request, pk, name):
+    campaign = get_object_or_404(Campaign.objects.select_related("target"), pk=pk)
+    line = request.GET.get("line", "")
+    page = function_page(campaign, name, int(line) if line.isdigit() else None)
+    if page is None:
+        raise Http404("No examples of this function yet.")
+    return render(request, "campaigns/function.html", {"campaign": campaign, "page": page})
 
 
 @require_GET

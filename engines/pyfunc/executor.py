@@ -54,7 +54,14 @@ def _arcs(items) -> tuple:
     # The child is untrusted: keep only well-formed (file, from, to) triples.
     if not isinstance(items, list):
         return ()
-    return tuple(tuple(arc) for arc in items if isinstance(arc, list) and len(arc) == 3)
+    return tuple(
+        (arc[0], arc[1], arc[2])
+        for arc in items
+        if isinstance(arc, list)
+        and len(arc) == 3
+        and isinstance(arc[0], str)
+        and all(type(n) is int for n in arc[1:])
+    )
 
 
 def _stack_dump(stderr_text: str) -> str:

@@ -36,6 +36,7 @@ def test_anonymous_requests_are_sent_to_login(client, objects):
         reverse("campaigns:new"),
         reverse("campaigns:detail", args=[campaign.pk]),
         reverse("campaigns:progress", args=[campaign.pk]),
+        reverse("campaigns:function", args=[campaign.pk, "mean"]),
         reverse("triage:buckets"),
         reverse("triage:bucket", args=[bucket.pk]),
         reverse("triage:bucket_report", args=[bucket.pk]),

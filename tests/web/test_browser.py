@@ -10,9 +10,13 @@ import os
 import re
 
 import pytest
+from django.db import transaction
 from playwright.sync_api import expect, sync_playwright
 
-from campaigns.models import Target
+from campaigns.launch import campaign_launch
+from campaigns.models import Campaign, CampaignStatus, Target
+from tests.conftest import wait_for
+from tests.web.test_function_pages import branches_target
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser, pytest.mark.worker]
 
@@ -121,3 +125,40 @@ def test_campaign_chart_updates_while_it_runs(page, live_server, rq_workers):
     assert legend == ["shard 0", "shard 1"]
     assert _points(page, "chart-findings") > 0
     expect(page.locator("#shards tr")).to_have_count(2)
+
+
+@pytest.fixture
+def branches_campaign(maintainer, rq_worker) -> int:
+    """A finished campaign on tests/targets/branches.py, run by the real worker."""
+    with transaction.atomic():
+        campaign = campaign_launch(target=branches_target(), time_budget_seconds=30, max_executions=3000, seed=3)
+    wait_for(lambda: Campaign.objects.get(pk=campaign.pk).status == CampaignStatus.FINISHED, timeout=90)
+    return campaign.pk
+
+
+def test_function_page_filters_examples_by_line(branches_campaign, page, live_server):
+    page.set_default_timeout(30_000)
+    page.goto(f"{live_server.url}/campaigns/{branches_campaign}/")
+    page.fill("input[name=username]", "maintainer")
+    page.fill("input[name=password]", "correct-horse-9")
+    page.click("button[type=submit]")
+
+    page.locator("#functions a", has_text="classify").click()
+    expect(page.locator("#line-summary")).to_have_text("10 of 10 lines reached")
+    expect(page.locator("#source .k").first).to_have_text("def")
+    examples = page.locator("#example-list li")
+    total = examples.count()
+    assert total >= 3
+
+    # The line that makes a word shout: only the examples with a "!" reach it.
+    shout = page.locator("#source tr", has_text="return size.upper()")
+    shout.locator(".lineno a").click()
+    expect(page.locator("#example-filter")).to_contain_text(f"of {total}")
+    expect(page.locator("#source tr.selected")).to_have_count(1)
+    expect(page.locator("#source tr.selected")).to_contain_text("return size.upper()")
+    calls = page.locator("#example-list .example-call").all_text_contents()
+    assert calls and len(calls) < total
+    assert all("'!" in call for call in calls), calls
+
+    page.click("#show-all")
+    expect(examples).to_have_count(total)
