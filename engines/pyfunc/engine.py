@@ -35,6 +35,10 @@ EXAMPLES_INTERVAL_SECONDS = 60.0
 # A fresh child now and then keeps state a target leaks (caches, globals,
 # memory) from piling up over a long run.
 RECYCLE_AFTER_CALLS = 20_000
+# A function whose first calls all time out cannot be fuzzed (a server loop,
+# a function waiting for input): it is set aside with that reason rather
+# than reported as a bug on every draw.
+HANG_PROBE_CALLS = 3
 
 __all__ = ["Config", "Summary", "TargetError", "run", "ENGINE_NAME"]
 
@@ -381,6 +385,7 @@ def run(config: Config, sink: events.EventSink) -> Summary:
     next_stop_check = started
     next_examples = started + FIRST_EXAMPLES_SECONDS
     by_name = {f["name"]: f for f in functions}
+    hangs = HangProbe(config.limits.call_timeout_seconds)
     try:
         while True:
             now = time.monotonic()
@@ -410,11 +415,29 @@ def run(config: Config, sink: events.EventSink) -> Summary:
             summary.executions += 1
             search.observe(function["name"], args, kwargs, outcome, summary.executions)
 
+            if outcome.status in ("ok", "exception"):
+                hangs.came_back(function["name"])
             if outcome.status == "exception" and outcome.crash_type in ignored:
                 continue
-            if outcome.status != "ok":
+            if outcome.status == "timeout":
+                needed = imports([args, kwargs]) | {(function["module"], function["function"])}
+                call = call_source(function["function"], args, kwargs)
+
+                def report(function=function, call=call, outcome=outcome, needed=needed):
+                    summary.findings += 1
+                    sites.hit(function["name"], call, outcome, needed)
+
+                if hangs.timed_out(function["name"], report):
+                    functions.remove(function)
+                    summary.functions.remove(function["name"])
+                    summary.skipped.append({"name": function["name"], "reason": hangs.reason()})
+                    if discovered is not None:
+                        discovered(summary.functions, summary.skipped)
+                    if not functions:
+                        break
+            elif outcome.status != "ok":
                 summary.findings += 1
-                if outcome.status != "timeout" and child.alive and sites.is_new(function["name"], outcome):
+                if child.alive and sites.is_new(function["name"], outcome):
                     # A new crash site: report its simplest failing call.
                     args, kwargs, outcome = shrink(child, function, args, kwargs, outcome, summary)
                 needed = imports([args, kwargs]) | {(function["module"], function["function"])}
@@ -442,10 +465,44 @@ def report_examples(child: Child, functions: dict[str, dict], search: Search, si
     if deliver is None:
         return
     for name in sorted(search.changed):
-        function = functions[name]
-        chosen = examples_.choose(child, function, search.replayable(name))
-        deliver(name, examples_.report(function, chosen))
+        inputs = search.replayable(name)
+        if inputs:
+            chosen = examples_.choose(child, functions[name], inputs)
+            deliver(name, examples_.report(functions[name], chosen))
     search.changed.clear()
+
+
+class HangProbe:
+    """Sets aside the functions that never return; holds their timeouts until it knows.
+
+    Until one of a function's calls comes back, its timeouts are held. If the
+    first HANG_PROBE_CALLS calls all time out, the function "could not be
+    fuzzed"; once any call returns or raises, it can be, and the held
+    timeouts are real findings (a hang on some inputs only is a bug).
+    """
+
+    def __init__(self, timeout_seconds: float):
+        self.timeout_seconds = timeout_seconds
+        self.completed: set[str] = set()
+        self.held: dict[str, list] = {}
+
+    def timed_out(self, function: str, report) -> bool:
+        """Hold this timeout or pass it on (returns False); True when ``function`` is to be set aside."""
+        if function in self.completed:
+            report()
+            return False
+        held = self.held.setdefault(function, [])
+        held.append(report)
+        return len(held) >= HANG_PROBE_CALLS
+
+    def came_back(self, function: str) -> None:
+        if function not in self.completed:
+            self.completed.add(function)
+            for report in self.held.pop(function, []):
+                report()
+
+    def reason(self) -> str:
+        return f"hangs: its first {HANG_PROBE_CALLS} calls did not return within {self.timeout_seconds:g} s"
 
 
 def _stats(summary: Summary, elapsed: float, search: Search | None = None) -> events.Stats:

@@ -57,10 +57,7 @@ def _arcs(items) -> tuple:
     return tuple(
         (arc[0], arc[1], arc[2])
         for arc in items
-        if isinstance(arc, list)
-        and len(arc) == 3
-        and isinstance(arc[0], str)
-        and all(type(n) is int for n in arc[1:])
+        if isinstance(arc, list) and len(arc) == 3 and isinstance(arc[0], str) and all(type(n) is int for n in arc[1:])
     )
 
 

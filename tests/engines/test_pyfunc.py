@@ -104,7 +104,7 @@ def test_hostile_target_is_a_finding_never_a_worker_crash():
     by_function = {f.function: f for f in sink.findings}
     assert set(by_function) == {
         "segfault",
-        "hang",
+        "hang_on_negative",
         "eat_memory",
         "exit_process",
         "chatter",
@@ -117,11 +117,15 @@ def test_hostile_target_is_a_finding_never_a_worker_crash():
     assert (segfault.kind, segfault.crash_type) == (events.CRASH, "SIGSEGV")
     assert [f.function for f in traces.parse(segfault.trace).frames[:2]] == ["string_at", "segfault"]
 
-    hang = by_function["hang"]
+    # A hang on some inputs is a finding; a function that never returns cannot be fuzzed.
+    hang = by_function["hang_on_negative"]
     assert (hang.kind, hang.crash_type) == (events.TIMEOUT, "Timeout")
+    assert hang.input_text.startswith("hang_on_negative(-")
     # Innermost frame of the target's own (the harness's tracer may be above it).
     own = [f.function for f in traces.parse(hang.trace).frames if "engines/pyfunc/" not in f.file]
-    assert own[0] == "hang"
+    assert own[0] == "hang_on_negative"
+    assert "hang" not in summary.functions
+    assert {"name": "hang", "reason": "hangs: its first 3 calls did not return within 0.5 s"} in summary.skipped
 
     assert by_function["eat_memory"].kind == events.OOM
     assert (by_function["allocate_50_gb"].kind, by_function["allocate_50_gb"].crash_type) == (events.OOM, "MemoryError")

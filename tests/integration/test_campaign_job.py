@@ -155,7 +155,10 @@ def test_hostile_targets_are_findings_and_the_worker_survives(rq_workers):
     wait_for(lambda: _status(campaign) == CampaignStatus.FINISHED, timeout=120)
     kinds = dict(Finding.objects.filter(campaign=campaign).values_list("function", "kind").distinct())
     assert kinds["segfault"] == "crash"
-    assert kinds["hang"] == "timeout"
+    assert kinds["hang_on_negative"] == "timeout"
+    assert "hang" not in kinds
+    skipped = {item["name"]: item["reason"] for item in campaign.shards.get().discovery["skipped"]}
+    assert skipped["hang"].startswith("hangs: its first 3 calls did not return")
     assert kinds["fork_bomb"] == "crash"
     assert kinds["allocate_50_gb"] == "oom"
     assert worker.poll() is None  # the worker is alive and well

@@ -14,6 +14,13 @@ def hang(n: int) -> None:
         n += 1
 
 
+def hang_on_negative(n: int) -> int:
+    # Hangs on some inputs only: a bug, unlike hang(), which cannot be fuzzed.
+    while n < 0:
+        n -= 1
+    return n
+
+
 def eat_memory(n: int) -> None:
     blocks = []
     while True:
