@@ -48,6 +48,7 @@ def shard_run(shard_id: int) -> str:
         resume=shard.checkpoint,
         include=target.include.split(),
         exclude=target.exclude.split(),
+        setup=target.setup_modules.split(),
         ignore_exceptions=target.ignore_exceptions.split(),
     )
     sink = ShardSink(shard)

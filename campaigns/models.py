@@ -32,6 +32,12 @@ class Target(models.Model):
         max_length=1024, blank=True, help_text="Functions to fuzz: fnmatch patterns, space separated (empty: all)."
     )
     exclude = models.CharField(max_length=1024, blank=True, help_text="Functions to leave out: fnmatch patterns.")
+    setup_modules = models.CharField(
+        max_length=1024,
+        blank=True,
+        help_text="Modules imported before the target, space separated: where custom value generators "
+        "are registered (engines.pyfunc.generators.register).",
+    )
     ignore_exceptions = models.CharField(
         max_length=1024,
         blank=True,

@@ -59,6 +59,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-executions", type=int)
     parser.add_argument("--path", action="append", default=[], help="extra import path")
     parser.add_argument("--examples", action="store_true", help="print example calls per function at the end")
+    parser.add_argument("--include", action="append", default=[], help="fnmatch pattern of functions to fuzz")
+    parser.add_argument("--exclude", action="append", default=[], help="fnmatch pattern of functions to leave out")
+    parser.add_argument(
+        "--setup", action="append", default=[], help="module to import first (custom generators: FUZZ_GENERATORS)"
+    )
     options = parser.parse_args(argv)
     sink = PrintingSink(show_examples=options.examples)
 
@@ -72,6 +77,9 @@ def main(argv: list[str] | None = None) -> int:
         seed=options.seed,
         max_executions=options.max_executions,
         search_path=options.path,
+        include=options.include,
+        exclude=options.exclude,
+        setup=options.setup,
     )
     try:
         summary = run(config, sink)

@@ -20,7 +20,7 @@ import signal
 import sys
 import traceback
 
-from engines.pyfunc import protocol
+from engines.pyfunc import generators, protocol
 from engines.pyfunc.coverage import ArcTracer, source_roots
 from engines.pyfunc.hints import UnsupportedHint, describe_function
 from engines.pyfunc.refs import materialize
@@ -241,6 +241,8 @@ def main(argv: list[str]) -> None:
     faulthandler.enable(file=sys.stderr)
     faulthandler.register(signal.SIGUSR1, file=sys.stderr, all_threads=False)
     try:
+        for setup in selection.get("setup", []):
+            generators.register_module(importlib.import_module(setup))
         module = importlib.import_module(module_name)
         functions, skipped, table = discover(module, selection["include"], selection["exclude"])
     except BaseException as error:  # noqa: BLE001 - an import can raise anything

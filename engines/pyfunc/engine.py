@@ -62,6 +62,9 @@ class Config:
     # Which functions (fnmatch patterns on "name" or "submodule.name").
     include: list[str] = field(default_factory=list)
     exclude: list[str] = field(default_factory=list)
+    # Modules imported in the child before the target: custom generators
+    # (engines.pyfunc.generators) are registered there.
+    setup: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -172,6 +175,8 @@ def site_key(function: str, outcome: Outcome) -> tuple[str, str, str]:
 
 
 SHRINK_BUDGET = 400
+# Wall-clock cap too: candidates near an out-of-memory or hang cost seconds each.
+SHRINK_SECONDS = 5.0
 
 
 def shrink(child: Child, function: dict, args: list, kwargs: dict, outcome: Outcome, summary: Summary):
@@ -185,12 +190,14 @@ def shrink(child: Child, function: dict, args: list, kwargs: dict, outcome: Outc
     target = site_key(function["name"], outcome)
     values = [*args, *kwargs.values()]
     budget = SHRINK_BUDGET
+    deadline = time.monotonic() + SHRINK_SECONDS
     improved = True
     while improved and budget > 0:
         improved = False
         for index, parameter in enumerate(parameters):
             for candidate in shrink_candidates(values[index], parameter["type"]):
-                if budget <= 0:
+                if budget <= 0 or time.monotonic() > deadline:
+                    budget = 0
                     break
                 budget -= 1
                 trial = [*values[:index], candidate, *values[index + 1 :]]
@@ -365,7 +372,7 @@ def run(config: Config, sink: events.EventSink) -> Summary:
     if config.resume and config.resume.get("version") == STATE_VERSION:
         search.restore(config.resume.get("search", {}))
         sites.known = {decode(key) for key in config.resume.get("sites", [])}
-    child = Child(config.target, config.limits, config.search_path, config.include, config.exclude)
+    child = Child(config.target, config.limits, config.search_path, config.include, config.exclude, config.setup)
     hello = child.start()
     functions = hello["functions"]
     summary.functions = [f["name"] for f in functions]

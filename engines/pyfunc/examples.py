@@ -10,6 +10,7 @@ left reads like documentation: ``initials('')`` -> ``''``.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from engines.pyfunc.executor import Child, Outcome
@@ -19,8 +20,11 @@ from engines.pyfunc.values import call_source, split_call
 # Calls one computation may spend on a function: replaying its corpus and
 # shrinking the picks. Examples are for reading, so a dozen is plenty.
 CALL_BUDGET = 400
-SHRINK_BUDGET_PER_EXAMPLE = 60
+SHRINK_BUDGET_PER_EXAMPLE = 100
 MAX_EXAMPLES = 12
+# And a time cap per function: a corpus input that allocates gigabytes or
+# nearly hangs costs seconds per replay.
+SECONDS_BUDGET = 3.0
 
 
 @dataclass
@@ -43,12 +47,13 @@ class Example:
 
 
 class _Budget:
-    def __init__(self, calls: int):
+    def __init__(self, calls: int, seconds: float = SECONDS_BUDGET):
         self.calls = calls
+        self.deadline = time.monotonic() + seconds
 
     def spend(self) -> bool:
         self.calls -= 1
-        return self.calls >= 0
+        return self.calls >= 0 and time.monotonic() < self.deadline
 
 
 def _replay(child: Child, function: dict, args: list, kwargs: dict) -> Outcome | None:

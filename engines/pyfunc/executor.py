@@ -81,9 +81,10 @@ class Child:
         search_path: list[str] = (),
         include: list[str] = (),
         exclude: list[str] = (),
+        setup: list[str] = (),
     ):
         self.module = module
-        self.selection = json.dumps({"include": list(include), "exclude": list(exclude)})
+        self.selection = json.dumps({"include": list(include), "exclude": list(exclude), "setup": list(setup)})
         self.limits = limits
         self.search_path = list(search_path)
         self.process: subprocess.Popen | None = None

@@ -15,6 +15,8 @@ import typing
 from collections.abc import Callable
 from typing import Any
 
+from engines.pyfunc import generators
+
 _SCALARS: dict[Any, str] = {
     int: "int",
     float: "float",
@@ -45,6 +47,9 @@ def describe(hint: Any, building: frozenset = frozenset()) -> dict:
     contains itself (a tree node) becomes a ``recursive`` leaf, generated as
     None or left out of its collections, so values stay finite.
     """
+    generator = generators.lookup(hint)
+    if generator is not None:
+        return {"t": "custom", "generator": _path(generator)}
     if hint is Any or hint is inspect.Parameter.empty:
         return {"t": "any"}
     if hint in _SCALARS:

@@ -13,7 +13,7 @@ import copy
 import math
 from collections.abc import Iterator
 
-from engines.pyfunc.refs import Build, Member
+from engines.pyfunc.refs import Build, Generated, Member
 from engines.pyfunc.values import ValueGenerator
 
 
@@ -178,6 +178,8 @@ def _fits(value, descriptor: dict) -> bool:
         return isinstance(value, Member)
     if kind == "build":
         return isinstance(value, Build) and value.cls == descriptor["class"]
+    if kind == "custom":
+        return isinstance(value, Generated) and value.generator == descriptor["generator"]
     expected = {
         "int": int, "float": float, "bool": bool, "str": str, "bytes": bytes, "list": list,
         "tuple": tuple, "dict": dict, "set": set, "frozenset": frozenset,
@@ -187,6 +189,10 @@ def _fits(value, descriptor: dict) -> bool:
     if expected is None:
         return False
     return isinstance(value, expected) and not (kind == "int" and isinstance(value, bool))
+
+
+# The descriptor of a value drawn for Any: its items are Any too.
+_ANY = {"t": "any"}
 
 
 def _smaller_ints(value: int) -> list[int]:
@@ -205,8 +211,9 @@ def _smaller_ints(value: int) -> list[int]:
     ordered = sorted(steps)
     if value > 0:
         return ordered
-    # Negative: each candidate's positive twin first (simpler), then itself.
-    return [c for step in ordered for c in ((step, -step) if step else (0,))] + [magnitude]
+    # Negative: its mirror image and 1 are simpler if they still fail; past
+    # that, the failure is usually about the sign, so stay negative.
+    return [0, 1, *(-step for step in ordered if step), magnitude]
 
 
 def shrink_candidates(value, descriptor: dict) -> Iterator:
@@ -282,7 +289,7 @@ def shrink_candidates(value, descriptor: dict) -> Iterator:
             for index in range(len(value)):
                 yield rebuild(value[:index] + value[index + 1 :])
         for index, item in enumerate(value):
-            item_descriptor = descriptor["items"][index] if "items" in descriptor else descriptor["of"]
+            item_descriptor = descriptor["items"][index] if "items" in descriptor else descriptor.get("of", _ANY)
             for simpler in shrink_candidates(item, item_descriptor):
                 yield rebuild((*value[:index], simpler, *value[index + 1 :]))
         return
@@ -293,7 +300,7 @@ def shrink_candidates(value, descriptor: dict) -> Iterator:
         for key in list(value):
             yield {k: v for k, v in value.items() if k != key}
         for key, item in value.items():
-            for simpler in shrink_candidates(item, descriptor["value"]):
+            for simpler in shrink_candidates(item, descriptor.get("value", _ANY)):
                 yield {**value, key: simpler}
         return
     if isinstance(value, (set, frozenset)) and value:

@@ -8,6 +8,7 @@ into the real thing (:func:`materialize`) just before the call.
 from __future__ import annotations
 
 import importlib
+import random
 from dataclasses import dataclass
 
 
@@ -28,6 +29,14 @@ class Build:
     kwargs: tuple  # (name, value) pairs, so that Build stays hashable
 
 
+@dataclass(frozen=True)
+class Generated:
+    """A value from a registered generator: ``money(Random(seed))``."""
+
+    generator: str
+    seed: int
+
+
 def split(path: str) -> tuple[str, str]:
     module, _, qualname = path.partition(":")
     return module, qualname
@@ -46,6 +55,8 @@ def materialize(value):
     """``value`` with every stand-in replaced by the real object (child side)."""
     if isinstance(value, Member):
         return getattr(resolve(value.cls), value.name)
+    if isinstance(value, Generated):
+        return resolve(value.generator)(random.Random(value.seed))
     if isinstance(value, Build):
         args = [materialize(a) for a in value.args]
         kwargs = {k: materialize(v) for k, v in value.kwargs}

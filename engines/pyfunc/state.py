@@ -10,7 +10,7 @@ from __future__ import annotations
 import base64
 import math
 
-from engines.pyfunc.refs import Build, Member
+from engines.pyfunc.refs import Build, Generated, Member
 
 
 def encode(value):
@@ -43,6 +43,8 @@ def encode(value):
         return {"M": [value.cls, value.name]}
     if isinstance(value, Build):
         return {"B": [value.cls, encode(value.args), encode(value.kwargs)]}
+    if isinstance(value, Generated):
+        return {"G": [value.generator, str(value.seed)]}
     raise TypeError(f"cannot checkpoint a {type(value).__name__}")
 
 
@@ -73,4 +75,6 @@ def decode(data):
         return Member(*payload)
     if tag == "B":
         return Build(payload[0], decode(payload[1]), decode(payload[2]))
+    if tag == "G":
+        return Generated(payload[0], int(payload[1]))
     raise ValueError(f"unknown tag {tag!r}")

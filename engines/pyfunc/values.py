@@ -11,7 +11,7 @@ import math
 import random
 import sys
 
-from engines.pyfunc.refs import Build, Member, split
+from engines.pyfunc.refs import Build, Generated, Member, split
 
 _EDGE_INTS = [0, 1, -1, 2, -2, 7, 255, 256, -128, 2**31 - 1, -(2**31), 2**63, -(2**63) - 1, 10**30]
 _EDGE_FLOATS = [
@@ -116,6 +116,10 @@ class ValueGenerator:
         # collection's item) so that values stay finite.
         return None
 
+    def _gen_custom(self, descriptor, depth):
+        # The registered generator runs in the child; the seed is all it needs.
+        return Generated(descriptor["generator"], self.random.getrandbits(32))
+
     def _gen_enum(self, descriptor, depth):
         return Member(descriptor["class"], self.random.choice(descriptor["members"]))
 
@@ -201,6 +205,8 @@ def to_source(value) -> str:
         return "{" + items + "}"
     if isinstance(value, Member):
         return f"{split(value.cls)[1]}.{value.name}"
+    if isinstance(value, Generated):
+        return f"{split(value.generator)[1]}(Random({value.seed}))"
     if isinstance(value, Build):
         parts = [to_source(a) for a in value.args] + [f"{k}={to_source(v)}" for k, v in value.kwargs]
         return f"{split(value.cls)[1]}({', '.join(parts)})"
@@ -210,7 +216,10 @@ def to_source(value) -> str:
 def imports(value, found: set | None = None) -> set[tuple[str, str]]:
     """(module, name) pairs a call's source needs imported for the target's own types."""
     found = set() if found is None else found
-    if isinstance(value, (Member, Build)):
+    if isinstance(value, Generated):
+        module, qualname = split(value.generator)
+        found.update({(module, qualname.split(".")[0]), ("random", "Random")})
+    elif isinstance(value, (Member, Build)):
         module, qualname = split(value.cls)
         found.add((module, qualname.split(".")[0]))
         if isinstance(value, Build):

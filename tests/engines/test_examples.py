@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
+import subprocess
 from pathlib import Path
 
+import pytest
+
 from engines.pyfunc import examples
-from engines.pyfunc.engine import Config, run
+from engines.pyfunc.engine import Config, TargetError, run
 from tests.engines.test_pyfunc import RecordingSink
 
 TARGETS = Path(__file__).resolve().parents[1] / "targets"
@@ -84,3 +88,26 @@ def test_choosing_examples_does_not_change_the_run():
     run(Config(target=str(TARGETS / "branches.py"), seconds=60, seed=11, max_executions=1500), without)
     assert [f.input_text for f in with_examples.findings] == [f.input_text for f in without.findings]
     assert with_examples.states[-1]["search"] == without.states[-1]["search"]
+
+
+def test_registered_generator_makes_values_the_hints_cannot():
+    config = Config(target=str(TARGETS / "money.py"), seconds=60, seed=5, max_executions=1000)
+    with pytest.raises(TargetError, match=r"convert: cannot build Money: unsupported type hint: .*Callable"):
+        run(config, RecordingSink())
+
+    sink = ExampleSink()
+    summary = run(dataclasses.replace(config, setup=["money_generators"]), sink)
+    assert sorted(summary.functions) == ["convert", "split_evenly"]
+    found = {(f.function, f.crash_type): f for f in sink.findings}
+    assert ("split_evenly", "ZeroDivisionError") in found
+    assert ("convert", "KeyError") in found
+    crash = found["split_evenly", "ZeroDivisionError"]
+    assert crash.input_text.startswith("split_evenly(money(Random(")
+    assert crash.input_text.endswith(", 0)")  # shrunk: the seed stays, the int goes to 0
+    assert "from money_generators import money" in crash.setup
+    assert "from random import Random" in crash.setup
+    # The reproducer calls the generator with the same seed: it fails the same way.
+    result = subprocess.run(  # noqa: S602 - the reproducer is a shell one-liner by design
+        crash.reproducer, shell=True, capture_output=True, text=True, cwd=TARGETS
+    )
+    assert "ZeroDivisionError" in result.stderr, result.stderr

@@ -79,3 +79,17 @@ def test_strings_postgres_cannot_store_are_checkpointed_as_bytes():
         encoded = encode(text)
         assert "u" in encoded and "\x00" not in str(encoded)
         assert decode(encoded) == text
+
+
+def test_values_drawn_for_any_shrink_as_collections_of_any():
+    any_type = {"t": "any"}
+    assert [] in list(shrink_candidates([1, "x"], any_type))
+    assert (0, "x") in list(shrink_candidates((5, "x"), any_type))
+    assert {"k": 0} in list(shrink_candidates({"k": 7}, any_type))
+
+
+def test_generated_values_survive_a_checkpoint():
+    from engines.pyfunc.refs import Generated
+
+    value = [Generated("money_generators:money", 2**31 + 7), 3]
+    assert decode(encode(value)) == value
