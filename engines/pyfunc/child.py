@@ -93,10 +93,61 @@ def discover(module, include: list[str] = (), exclude: list[str] = ()) -> tuple[
                     "module": owner.__name__,
                     "function": name,
                     "parameters": parameters,
+                    "constants": constants(function),
                     **_source_of(function),
                 }
             )
     return functions, skipped, table
+
+
+MAX_CONSTANTS = 64
+MAX_CONSTANT_LENGTH = 64
+
+
+def _literals(value, found: dict[str, set]) -> None:
+    # bool is an int, but True and False are never interesting as numbers.
+    if isinstance(value, bool):
+        return
+    if isinstance(value, int) and abs(value) < 2**128:
+        found["int"].add(value)
+    elif isinstance(value, float):
+        found["float"].add(value)
+    elif isinstance(value, str) and 0 < len(value) <= MAX_CONSTANT_LENGTH:
+        found["str"].add(value)
+    elif isinstance(value, bytes) and 0 < len(value) <= MAX_CONSTANT_LENGTH:
+        found["bytes"].add(value.decode("latin-1"))
+
+
+def _code_literals(code, found: dict[str, set], docstring) -> None:
+    for constant in code.co_consts:
+        if inspect.iscode(constant):
+            _code_literals(constant, found, None)
+        elif isinstance(constant, (tuple, frozenset)):
+            for item in constant:
+                _literals(item, found)
+        elif constant is not docstring:
+            _literals(constant, found)
+
+
+def constants(function) -> dict[str, list]:
+    """The literals a function compares its input with, as a fuzzing dictionary.
+
+    From the function's own code (nested functions and comprehensions too)
+    and its module's simple globals, including the keys of global dicts and
+    the members of global sets and tuples: ``if key.startswith("max_")``,
+    ``_UNITS[unit]``. Sorted, so that runs stay reproducible.
+    """
+    found: dict[str, set] = {"int": set(), "float": set(), "str": set(), "bytes": set()}
+    _code_literals(function.__code__, found, function.__doc__)
+    for name, value in list(vars(inspect.getmodule(function) or object()).items())[:1000]:
+        if name.startswith("__"):
+            continue
+        if isinstance(value, (dict, set, frozenset, tuple, list)):
+            for item in list(value)[:MAX_CONSTANTS]:
+                _literals(item, found)
+        else:
+            _literals(value, found)
+    return {kind: sorted(values, key=repr)[:MAX_CONSTANTS] for kind, values in found.items() if values}
 
 
 def _source_of(function) -> dict:

@@ -115,6 +115,7 @@ class Search:
 
     def next_call(self, function: dict) -> tuple[list, dict]:
         parameters = function["parameters"]
+        self.values.new_call(function["dictionary"])
         entries = self.corpus.get(function["name"])
         if self.guided and entries and parameters and self.rng.random() < self.MUTATE_PROBABILITY:
             recent = entries[-self.RECENT :]
@@ -164,6 +165,18 @@ class Search:
             for name, entries in state.get("corpus", {}).items()
         }
         self.changed = set(self.corpus)
+
+
+def dictionary(constants: dict) -> dict[str, list]:
+    """The child's literals, typed back (bytes travel as latin-1 text), untrusted input dropped."""
+    expected = {"int": int, "float": float, "str": str, "bytes": str}
+    typed = {}
+    for kind, cls in expected.items():
+        items = constants.get(kind) if isinstance(constants, dict) else None
+        if isinstance(items, list):
+            values = [v for v in items if type(v) is cls]
+            typed[kind] = [v.encode("latin-1", "replace") for v in values] if kind == "bytes" else values
+    return typed
 
 
 def site_key(function: str, outcome: Outcome) -> tuple[str, str, str]:
@@ -375,6 +388,8 @@ def run(config: Config, sink: events.EventSink) -> Summary:
     child = Child(config.target, config.limits, config.search_path, config.include, config.exclude, config.setup)
     hello = child.start()
     functions = hello["functions"]
+    for function in functions:
+        function["dictionary"] = dictionary(function.get("constants", {}))
     summary.functions = [f["name"] for f in functions]
     summary.skipped = hello["skipped"]
     discovered = getattr(sink, "discovered", None)
@@ -457,6 +472,7 @@ def run(config: Config, sink: events.EventSink) -> Summary:
                     summary.restarts += 1
                 child.stop()
                 child.start()
+        hangs.flush()
         report_examples(child, by_name, search, sink)
     finally:
         child.stop()
@@ -500,12 +516,21 @@ class HangProbe:
             return False
         held = self.held.setdefault(function, [])
         held.append(report)
-        return len(held) >= HANG_PROBE_CALLS
+        if len(held) < HANG_PROBE_CALLS:
+            return False
+        del self.held[function]  # set aside: not a bug to report
+        return True
 
     def came_back(self, function: str) -> None:
         if function not in self.completed:
             self.completed.add(function)
             for report in self.held.pop(function, []):
+                report()
+
+    def flush(self) -> None:
+        """At the end of a run: timeouts still held are findings (too few calls to say more)."""
+        for function in list(self.held):
+            for report in self.held.pop(function):
                 report()
 
     def reason(self) -> str:

@@ -7,9 +7,15 @@ small JSON-compatible dicts, so the parent never has to import the target:
 
 from __future__ import annotations
 
+import ast
+import collections.abc
 import dataclasses
+import datetime
+import decimal
 import enum
+import fractions
 import inspect
+import sys
 import types
 import typing
 from collections.abc import Callable
@@ -27,6 +33,42 @@ _SCALARS: dict[Any, str] = {
     None: "none",
 }
 _COLLECTIONS = {list: "list", set: "set", frozenset: "frozenset"}
+# Abstract collection types take their plainest concrete value: code that
+# accepts any Iterable must accept a list.
+_ABSTRACT = {
+    collections.abc.Iterable: "list",
+    collections.abc.Collection: "list",
+    collections.abc.Sequence: "list",
+    collections.abc.MutableSequence: "list",
+    collections.abc.Reversible: "list",
+    collections.abc.Set: "set",
+    collections.abc.MutableSet: "set",
+}
+_MAPPINGS = (collections.abc.Mapping, collections.abc.MutableMapping)
+
+
+def _int_range(low: int, high: int) -> dict:
+    return {"t": "int", "min": low, "max": high}
+
+
+def _field(name: str, descriptor: dict) -> dict:
+    return {"name": name, "type": descriptor, "keyword": False}
+
+
+# Standard library value types whose constructors cannot be introspected:
+# built from fields in their valid ranges, shown as ``date(2024, 2, 28)``.
+_STDLIB_BUILDS = {
+    datetime.date: [_field("year", _int_range(1, 9999)), _field("month", _int_range(1, 12)),
+                    _field("day", _int_range(1, 28))],
+    datetime.time: [_field("hour", _int_range(0, 23)), _field("minute", _int_range(0, 59)),
+                    _field("second", _int_range(0, 59)), _field("microsecond", _int_range(0, 999_999))],
+    datetime.timedelta: [_field("days", _int_range(-999_999_999, 999_999_999)),
+                         _field("seconds", _int_range(0, 86_399)),
+                         _field("microseconds", _int_range(0, 999_999))],
+    fractions.Fraction: [_field("numerator", {"t": "int"}), _field("denominator", _int_range(1, 2**64))],
+    decimal.Decimal: [_field("value", {"t": "union", "options": [{"t": "int"}, {"t": "float"}]})],
+}  # fmt: skip
+_STDLIB_BUILDS[datetime.datetime] = _STDLIB_BUILDS[datetime.date] + _STDLIB_BUILDS[datetime.time]
 
 
 class UnsupportedHint(Exception):
@@ -62,8 +104,16 @@ def describe(hint: Any, building: frozenset = frozenset()) -> dict:
         if not all(isinstance(v, (int, str, bool, type(None))) for v in args):
             raise UnsupportedHint(f"Literal with non-scalar values: {hint!r}")
         return {"t": "literal", "values": list(args)}
-    if hint in _COLLECTIONS:
-        return {"t": _COLLECTIONS[hint], "of": {"t": "any"}}
+    if hint in _STDLIB_BUILDS:
+        return {"t": "build", "class": _path(hint), "parameters": _STDLIB_BUILDS[hint]}
+    if hint in _COLLECTIONS or hint in _ABSTRACT:
+        return {"t": _COLLECTIONS.get(hint) or _ABSTRACT[hint], "of": {"t": "any"}}
+    if origin in _ABSTRACT:
+        return {"t": _ABSTRACT[origin], "of": describe(args[0], building) if args else {"t": "any"}}
+    if hint in _MAPPINGS:
+        return {"t": "dict", "key": {"t": "str"}, "value": {"t": "any"}}
+    if origin in _MAPPINGS:
+        return {"t": "dict", "key": describe(args[0], building), "value": describe(args[1], building)}
     if origin in _COLLECTIONS:
         return {"t": _COLLECTIONS[origin], "of": describe(args[0], building)}
     if hint is dict:
@@ -110,9 +160,9 @@ def describe_function(function: Callable, building: frozenset = frozenset()) -> 
     forget edge cases. ``*args`` and ``**kwargs`` are left empty.
     """
     target = function.__init__ if isinstance(function, type) and not _is_generated(function) else function
-    hints = typing.get_type_hints(target) if target is not object.__init__ else {}
+    hints = type_hints(target) if target is not object.__init__ else {}
     if isinstance(function, type) and not hints:
-        hints = typing.get_type_hints(function)  # NamedTuple, dataclass: the class's annotations
+        hints = type_hints(function)  # NamedTuple, dataclass: the class's annotations
     parameters = []
     for parameter in inspect.signature(function).parameters.values():
         if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
@@ -123,6 +173,54 @@ def describe_function(function: Callable, building: frozenset = frozenset()) -> 
         keyword = parameter.kind is parameter.KEYWORD_ONLY
         parameters.append({"name": parameter.name, "type": descriptor, "keyword": keyword})
     return parameters
+
+
+def type_hints(obj) -> dict:
+    """``typing.get_type_hints``, also for names imported only for type checkers.
+
+    Typed libraries often import what their annotations name under ``if
+    TYPE_CHECKING:`` (with ``from __future__ import annotations``), so those
+    names do not exist at run time and the plain lookup fails. Those
+    statements are run once more here, in a copy of the module's namespace.
+    """
+    try:
+        return typing.get_type_hints(obj)
+    except NameError:
+        module = sys.modules.get(getattr(obj, "__module__", None) or "")
+        if module is None:
+            raise
+        return typing.get_type_hints(obj, localns=_type_checking_namespace(module))
+
+
+_NAMESPACES: dict[str, dict] = {}
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _type_checking_namespace(module) -> dict:
+    if module.__name__ in _NAMESPACES:
+        return _NAMESPACES[module.__name__]
+    namespace = dict(vars(module))
+    try:
+        tree = ast.parse(inspect.getsource(module))
+    except (OSError, TypeError, SyntaxError):
+        tree = ast.Module(body=[], type_ignores=[])
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.If) and _is_type_checking(node.test)):
+            continue
+        for statement in node.body:
+            if isinstance(statement, (ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign)):
+                code = compile(ast.Module(body=[statement], type_ignores=[]), module.__file__ or "<module>", "exec")
+                try:
+                    exec(code, namespace)  # noqa: S102 - the target's own import lines, in its sandbox
+                except Exception:  # noqa: BLE001, S112 - a name stays unknown; its hint is then reported
+                    continue
+    _NAMESPACES[module.__name__] = namespace
+    return namespace
 
 
 def _is_generated(cls: type) -> bool:

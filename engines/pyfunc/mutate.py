@@ -38,7 +38,14 @@ class Mutator:
     def _mutate_int(self, value, descriptor):
         if not isinstance(value, int) or isinstance(value, bool):
             return self.values.generate(descriptor)
-        choice = self.random.randrange(6)
+        if "min" in descriptor:  # a bounded field (a month): stay in bounds
+            return max(descriptor["min"], min(descriptor["max"], self._mutate_unbounded_int(value, descriptor)))
+        return self._mutate_unbounded_int(value, descriptor)
+
+    def _mutate_unbounded_int(self, value, descriptor):
+        choice = self.random.randrange(7)
+        if choice == 6:
+            return self.random.choice((0, 1, -1))
         if choice == 0:
             return value + self.random.choice((-1, 1))
         if choice == 1:
@@ -58,7 +65,7 @@ class Mutator:
         if choice == 0:
             return value + self.random.uniform(-1, 1)
         if choice == 1:
-            return value * self.random.choice((-1.0, 0.5, 2.0, 1e10, 1e-10))
+            return value * self.random.choice((-1.0, 0.5, 2.0, 10.0, 0.1, 1e10, 1e-10))
         if choice == 2:
             return float(int(value))
         return self.values.generate(descriptor)
@@ -67,7 +74,14 @@ class Mutator:
         return not value
 
     def _mutate_str(self, value, descriptor):
-        return self._mutate_sequence(value, descriptor, lambda: self.values.generate({"t": "str"})[:1] or "a", "")
+        return self._mutate_sequence(value, descriptor, self._text_unit, "")
+
+    def _text_unit(self) -> str:
+        # One character from anywhere, or a literal of the target's own.
+        literals = self.values.constants.get("str")
+        if literals and self.random.random() < 0.2:
+            return self.random.choice(literals)
+        return self.values.character()
 
     def _mutate_bytes(self, value, descriptor):
         return self._mutate_sequence(value, descriptor, lambda: bytes([self.random.randrange(256)]), b"")
@@ -85,7 +99,10 @@ class Mutator:
             return value[:position] + unit() + value[position + 1 :]
         if choice == 3:  # splice with a fresh value
             return value[:position] + self.values.generate(descriptor)
-        return value + value[: self.random.randrange(len(value) + 1)]  # repeat a prefix
+        if self.random.random() < 0.5:
+            return value + value[: self.random.randrange(len(value) + 1)]  # repeat a prefix
+        # Repeat one unit many times: deep nesting, long runs.
+        return value[:position] + unit() * self.random.choice((16, 256, 2048)) + value[position:]
 
     def _mutate_list(self, value, descriptor):
         if not isinstance(value, list):
@@ -252,7 +269,14 @@ def shrink_candidates(value, descriptor: dict) -> Iterator:
             yield False
         return
     if isinstance(value, int):
-        if value != 0:
+        if "min" in descriptor:
+            low, high = descriptor["min"], descriptor["max"]
+            # Toward the bound nearest zero, never out of bounds.
+            anchor = min(max(0, low), high)
+            if value != anchor:
+                offsets = _smaller_ints(value - anchor)
+                yield from (anchor + offset for offset in offsets if low <= anchor + offset <= high)
+        elif value != 0:
             yield from _smaller_ints(value)
         return
     if isinstance(value, float):

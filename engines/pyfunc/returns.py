@@ -12,6 +12,8 @@ import types
 import typing
 from typing import Any
 
+from engines.pyfunc.hints import type_hints
+
 _SAMPLE = 20
 
 
@@ -57,7 +59,7 @@ def conforms(value, hint) -> bool:
 def return_hint(function):
     """The declared return type, or None when there is none (or it cannot be read)."""
     try:
-        hints = typing.get_type_hints(function)
+        hints = type_hints(function)
     except Exception:  # noqa: BLE001 - a broken annotation is not the target's bug to report here
         return None
     return hints.get("return")

@@ -99,12 +99,12 @@ def test_findings_carry_trace_input_and_versions():
 def test_hostile_target_is_a_finding_never_a_worker_crash():
     limits = sandbox.Limits(memory_bytes=512 * 1024 * 1024, call_timeout_seconds=0.5)
     sink = RecordingSink()
-    summary = run(Config(target="tests.targets.hostile", seconds=120, seed=1, max_executions=60, limits=limits), sink)
-    assert summary.executions == 60
+    summary = run(Config(target="tests.targets.hostile", seconds=120, seed=1, max_executions=80, limits=limits), sink)
+    assert summary.executions == 80
     by_function = {f.function: f for f in sink.findings}
     assert set(by_function) == {
         "segfault",
-        "hang_on_negative",
+        "hang_on_odd",
         "eat_memory",
         "exit_process",
         "chatter",
@@ -118,12 +118,12 @@ def test_hostile_target_is_a_finding_never_a_worker_crash():
     assert [f.function for f in traces.parse(segfault.trace).frames[:2]] == ["string_at", "segfault"]
 
     # A hang on some inputs is a finding; a function that never returns cannot be fuzzed.
-    hang = by_function["hang_on_negative"]
+    hang = by_function["hang_on_odd"]
     assert (hang.kind, hang.crash_type) == (events.TIMEOUT, "Timeout")
-    assert hang.input_text.startswith("hang_on_negative(-")
+    assert hang.input_text.startswith("hang_on_odd(")
     # Innermost frame of the target's own (the harness's tracer may be above it).
     own = [f.function for f in traces.parse(hang.trace).frames if "engines/pyfunc/" not in f.file]
-    assert own[0] == "hang_on_negative"
+    assert own[0] == "hang_on_odd"
     assert "hang" not in summary.functions
     assert {"name": "hang", "reason": "hangs: its first 3 calls did not return within 0.5 s"} in summary.skipped
 

@@ -14,10 +14,10 @@ def hang(n: int) -> None:
         n += 1
 
 
-def hang_on_negative(n: int) -> int:
+def hang_on_odd(n: int) -> int:
     # Hangs on some inputs only: a bug, unlike hang(), which cannot be fuzzed.
-    while n < 0:
-        n -= 1
+    while n % 2:
+        n -= 2
     return n
 
 

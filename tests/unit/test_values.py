@@ -104,3 +104,28 @@ def test_return_values_are_checked_against_the_declared_type():
     assert conforms(None, Optional[int]) and conforms(shapes.Color.RED, shapes.Color)  # noqa: UP045
     assert not conforms("red", shapes.Color) and conforms(shapes.Point(1, 2), shapes.Point)
     assert conforms(object(), Any)
+
+
+def test_stdlib_value_types_and_abstract_collections_are_described():
+    import collections.abc
+    import datetime
+    import fractions
+
+    from engines.pyfunc.hints import describe
+    from engines.pyfunc.mutate import Mutator, shrink_candidates
+    from engines.pyfunc.refs import materialize
+    from engines.pyfunc.values import ValueGenerator
+
+    assert describe(collections.abc.Sequence[int]) == {"t": "list", "of": {"t": "int"}}
+    assert describe(collections.abc.Mapping[str, float])["t"] == "dict"
+    generator = ValueGenerator(4)
+    mutator = Mutator(generator)
+    for cls in (datetime.date, datetime.datetime, datetime.time, datetime.timedelta, fractions.Fraction):
+        descriptor = describe(cls)
+        for _ in range(300):
+            value = generator.generate(descriptor)
+            # Every drawn, mutated or shrunk value is a valid one: no ValueError from the constructor.
+            assert isinstance(materialize(value), cls)
+            assert isinstance(materialize(mutator.mutate(value, descriptor)), cls)
+            for simpler in list(shrink_candidates(value, descriptor))[:20]:
+                assert isinstance(materialize(simpler), cls)
