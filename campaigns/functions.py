@@ -51,6 +51,9 @@ def function_page(campaign: Campaign, name: str, line: int | None = None) -> dic
         state = "reached" if counts[number] else "missed" if number in executable else ""
         lines.append({"number": number, "html": html, "state": state, "examples": counts[number]})
     shown = reaching(examples, line) if line is not None else examples
+    # Lines of helpers in the same file count for the cover, but the page
+    # shows this function: its ranges say which of its own lines ran.
+    own = range(latest.first_line, latest.first_line + len(lines))
     return {
         "name": name,
         "module": latest.module,
@@ -62,7 +65,11 @@ def function_page(campaign: Campaign, name: str, line: int | None = None) -> dic
         "line": line,
         "total_examples": len(examples),
         "examples": [
-            {**example, "call_html": highlighted(example["call"], "python"), "ranges": line_ranges(example["lines"])}
+            {
+                **example,
+                "call_html": highlighted(example["call"], "python"),
+                "ranges": line_ranges([n for n in example["lines"] if n in own]),
+            }
             for example in shown
         ],
     }

@@ -125,8 +125,13 @@ class Search:
                 index = self.rng.randrange(len(parameters))
                 values[index] = self.mutator.mutate(values[index], parameters[index]["type"])
         else:
-            values = [self.values.generate(p["type"]) for p in parameters]
+            values = [self._fresh(p) for p in parameters]
         return split_call(values, parameters)
+
+    def _fresh(self, parameter: dict):
+        if "default" in parameter and self.values.random.random() < 0.5:
+            return parameter["default"]
+        return self.values.generate(parameter["type"])
 
     def observe(self, function: str, args: list, kwargs: dict, outcome: Outcome, executions: int) -> bool:
         """Merge the call's branches; keep the input if any was new. True if so.
