@@ -15,6 +15,22 @@ from typing import Protocol
 CRASH = "crash"
 TIMEOUT = "timeout"
 OOM = "oom"
+MISCOMPILATION = "miscompilation"
+
+
+@dataclass(frozen=True)
+class BackendOutcome:
+    """One backend's part in a differential finding."""
+
+    name: str
+    outcome: str  # ok, wrong_output, rejected, compiler_crash, runtime_crash, timeout, oom
+    output: str = ""
+    exit_code: int | None = None
+    stage: str = ""
+    stderr: str = ""
+    seconds: float = 0.0
+    peak_memory_kb: int = 0
+    version: str = ""
 
 
 @dataclass(frozen=True)
@@ -43,6 +59,13 @@ class Finding:
     # The function raised it on purpose (an explicit raise): expected
     # behaviour in the maintainers' eyes, reported as such, not as a bug.
     expected: bool = False
+    # Differential engines: the language of ``input_text`` (a whole program),
+    # the stage that failed, the reference backend and every backend's result.
+    language: str = "python"
+    stage: str = ""
+    reference: str = ""
+    backends: tuple[BackendOutcome, ...] = ()
+    metadata: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -83,6 +83,14 @@ if [ ! -x "$FUZZWEB_CHROMIUM" ]; then
     apt_install chromium || fail "Chromium is needed for the browser tests. Install it (Debian: apt-get install chromium) or set FUZZWEB_CHROMIUM."
 fi
 
+# The differential engine's tests run real compilers on Csmith programs.
+for tool in csmith clang tcc; do
+    if ! command -v "$tool" >/dev/null || [ ! -d /usr/include/csmith ]; then
+        apt_install csmith libcsmith-dev clang tcc || fail "The differential tests need csmith, libcsmith-dev, clang and tcc (Debian packages)."
+        break
+    fi
+done
+
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 exec $PY -m pytest "$@"

@@ -1,0 +1,59 @@
+"""Backends: how a tool turns a program into output, as templated commands.
+
+A backend is a compile command (None for an interpreter) and a run command.
+Templates name ``{source}``, ``{binary}`` and ``{workdir}``. A backend is
+available when its first program is on PATH; its version is read once, by
+``version`` (a command whose first output line is kept).
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Backend:
+    name: str
+    run: tuple[str, ...]
+    compile: tuple[str, ...] | None = None
+    version: tuple[str, ...] = ()
+    compile_timeout: float = 60.0
+    run_timeout: float = 10.0
+    # Substrings of a compiler's stderr that mean it crashed, not that it
+    # refused the program (an ICE exits 1 or 4 like an ordinary error).
+    crash_markers: tuple[str, ...] = ("internal compiler error", "PLEASE submit a bug report", "Segmentation fault")
+    options: dict = field(default_factory=dict, compare=False)
+
+    def command(self, template: tuple[str, ...], **values: str) -> list[str]:
+        return [part.format(**values) for part in template]
+
+    @property
+    def program(self) -> str:
+        return (self.compile or self.run)[0]
+
+    def available(self) -> bool:
+        return shutil.which(self.program) is not None
+
+
+_VERSIONS: dict[tuple[str, ...], str] = {}
+
+
+def version_of(backend: Backend) -> str:
+    """The first line ``backend.version`` prints, cached; empty if it cannot be read."""
+    if not backend.version:
+        return ""
+    if backend.version not in _VERSIONS:
+        try:
+            result = subprocess.run(backend.version, capture_output=True, text=True, timeout=30, check=False)  # noqa: S603
+            lines = (result.stdout or result.stderr).strip().splitlines()
+            _VERSIONS[backend.version] = lines[0] if lines else ""
+        except (OSError, subprocess.TimeoutExpired):
+            _VERSIONS[backend.version] = ""
+    return _VERSIONS[backend.version]
+
+
+def available(backends: list[Backend]) -> list[Backend]:
+    """The backends whose tools are installed here."""
+    return [backend for backend in backends if backend.available()]

@@ -1,0 +1,102 @@
+"""Put one program through every backend and record what each did, stage by stage."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+
+from engines import sandbox
+from engines.differential import execute
+from engines.differential.backends import Backend, version_of
+
+# Outcome classes, as triage names them (triage.submission.OUTCOMES), plus oom.
+OK, REJECTED, COMPILER_CRASH, RUNTIME_CRASH, TIMEOUT, OOM = (
+    "ok",
+    "rejected",
+    "compiler_crash",
+    "runtime_crash",
+    "timeout",
+    "oom",
+)
+_OOM_MARKERS = ("out of memory", "virtual memory exhausted", "MemoryError", "std::bad_alloc")
+
+
+@dataclass(frozen=True)
+class Result:
+    """One backend's result for one program."""
+
+    backend: str
+    stage: str  # the last stage reached: compile or run
+    outcome: str  # ok, rejected, compiler_crash, runtime_crash, timeout, oom
+    exit_status: int | None
+    signal: str
+    stdout: str
+    stderr: str
+    seconds: float
+    peak_memory_kb: int
+    version: str
+
+    @property
+    def completed(self) -> bool:
+        """The program ran to an end of its own (its output can be compared)."""
+        return self.stage == "run" and self.outcome in (OK, RUNTIME_CRASH)
+
+
+def _compile_outcome(backend: Backend, run: execute.Run) -> str:
+    if run.timed_out:
+        return TIMEOUT
+    if run.returncode == 0:
+        return OK
+    if any(marker in run.stderr for marker in _OOM_MARKERS):
+        return OOM
+    if run.signal or any(marker in run.stderr for marker in backend.crash_markers):
+        return COMPILER_CRASH
+    return REJECTED
+
+
+def _run_outcome(run: execute.Run) -> str:
+    if run.timed_out:
+        return TIMEOUT
+    if any(marker in run.stderr for marker in _OOM_MARKERS):
+        return OOM
+    return OK if run.returncode == 0 else RUNTIME_CRASH
+
+
+def _result(backend: Backend, stage: str, outcome: str, run: execute.Run) -> Result:
+    return Result(
+        backend=backend.name,
+        stage=stage,
+        outcome=outcome,
+        exit_status=run.returncode,
+        signal=run.signal,
+        stdout=run.stdout,
+        stderr=run.stderr,
+        seconds=round(run.seconds, 3),
+        peak_memory_kb=run.peak_memory_kb,
+        version=version_of(backend),
+    )
+
+
+def process(program: str, suffix: str, backends: list[Backend], limits: sandbox.Limits) -> list[Result]:
+    """Compile (where the backend compiles) and run ``program`` with each backend, in a scratch directory."""
+    workdir = tempfile.mkdtemp(prefix="fuzzweb-diff-")
+    try:
+        source = os.path.join(workdir, f"program{suffix}")
+        with open(source, "w", encoding="utf-8") as handle:
+            handle.write(program)
+        return [_one(backend, source, workdir, limits) for backend in backends]
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _one(backend: Backend, source: str, workdir: str, limits: sandbox.Limits) -> Result:
+    values = {"source": source, "binary": os.path.join(workdir, f"{backend.name}.bin"), "workdir": workdir}
+    if backend.compile is not None:
+        compiled = execute.run(backend.command(backend.compile, **values), workdir, backend.compile_timeout, limits)
+        outcome = _compile_outcome(backend, compiled)
+        if outcome != OK:
+            return _result(backend, "compile", outcome, compiled)
+    ran = execute.run(backend.command(backend.run, **values), workdir, backend.run_timeout, limits)
+    return _result(backend, "run", _run_outcome(ran), ran)

@@ -1,0 +1,126 @@
+"""The differential harness on real compilers: Csmith programs, and backends that misbehave on purpose."""
+
+from __future__ import annotations
+
+import random
+
+from engines import events, sandbox
+from engines.differential import backends, c, compare, csmith, execute, findings, harness
+from engines.differential.backends import Backend
+
+LIMITS = sandbox.Limits()
+
+HELLO = '#include <stdio.h>\nint main(void) { printf("checksum = 1234\\n"); printf("done\\n"); return 0; }\n'
+
+
+def _gcc(name="gcc-O0", run=("{binary}",), compile_=None):
+    return Backend(name=name, compile=compile_ or ("gcc", "-O0", "-o", "{binary}", "{source}"), run=run)
+
+
+def test_execute_measures_time_memory_and_caps_output(tmp_path):
+    done = execute.run(["python3", "-c", "x = bytearray(50_000_000); print('y' * 400_000)"], str(tmp_path), 30, LIMITS)
+    assert done.returncode == 0
+    assert done.peak_memory_kb > 50_000
+    assert done.stdout.endswith("[output truncated]")
+    slow = execute.run(["sleep", "5"], str(tmp_path), 0.3, LIMITS)
+    assert slow.timed_out and slow.seconds < 2
+    crashed = execute.run(
+        ["python3", "-c", "import os, signal; os.kill(os.getpid(), signal.SIGSEGV)"], str(tmp_path), 30, LIMITS
+    )
+    assert crashed.signal == "SIGSEGV"
+
+
+def test_first_difference_names_the_line():
+    assert compare.first_difference("a\nb\nc\n", "a\nX\nc\n") == {"line": 2, "expected": "b", "actual": "X"}
+    assert compare.first_difference("a\n", "a\nb\n") == {"line": 2, "expected": "<end of output>", "actual": "b"}
+
+
+def test_corrupted_output_is_a_miscompilation_with_the_first_diverging_line():
+    corrupt = _gcc("gcc-corrupt", run=("sh", "-c", "{binary} | sed 's/1234/1235/'"))
+    results = harness.process(HELLO, ".c", [_gcc("gcc-O0"), _gcc("gcc-O2"), corrupt], LIMITS)
+    verdict = compare.classify(results)
+    assert verdict.reference == "gcc-O0"
+    assert verdict.outcomes == {"gcc-O0": "ok", "gcc-O2": "ok", "gcc-corrupt": "wrong_output"}
+    assert verdict.first_difference["gcc-corrupt"] == {
+        "line": 1,
+        "expected": "checksum = 1234",
+        "actual": "checksum = 1235",
+    }
+    # A designated reference wins over the majority.
+    assert compare.classify(results, reference="gcc-corrupt").outcomes["gcc-O0"] == "wrong_output"
+    found = findings.findings(
+        target="c", language="c", program=HELLO, reproducer="", verdict=verdict, results=results, metadata={}
+    )
+    assert [(f.kind, f.function) for f in found] == [(events.MISCOMPILATION, "gcc-corrupt")]
+    assert "expected 'checksum = 1234', got 'checksum = 1235'" in found[0].message
+    assert {b.name: b.outcome for b in found[0].backends}["gcc-corrupt"] == "wrong_output"
+
+
+def test_compiler_crashes_rejections_and_timeouts_are_told_apart():
+    segfaulting = _gcc("cc-segv", compile_=("sh", "-c", "kill -SEGV $$"))
+    ice = _gcc(
+        "cc-ice",
+        compile_=("sh", "-c", "echo 'program.c:1: internal compiler error: in fold, at fold.c:12' >&2; exit 4"),
+    )
+    refusing = _gcc("cc-refuse", compile_=("sh", "-c", "echo 'program.c:1: error: expected ;' >&2; exit 1"))
+    hanging = _gcc("run-hang", run=("sleep", "10"))
+    hanging = Backend(name=hanging.name, compile=hanging.compile, run=hanging.run, run_timeout=0.5)
+    results = harness.process(HELLO, ".c", [_gcc(), segfaulting, ice, refusing, hanging], LIMITS)
+    verdict = compare.classify(results)
+    assert verdict.outcomes == {
+        "gcc-O0": "ok",
+        "cc-segv": "compiler_crash",
+        "cc-ice": "compiler_crash",
+        "cc-refuse": "rejected",
+        "run-hang": "timeout",
+    }
+    found = findings.findings(
+        target="c", language="c", program=HELLO, reproducer="", verdict=verdict, results=results, metadata={}
+    )
+    kinds = {(f.kind, f.function, f.crash_type) for f in found}
+    assert kinds == {
+        (events.CRASH, "cc-segv", "SIGSEGV"),
+        (events.CRASH, "cc-ice", "compiler crash"),
+        (events.TIMEOUT, "run-hang", "Timeout"),
+    }
+    ice_finding = next(f for f in found if f.function == "cc-ice")
+    assert ice_finding.message.startswith("program.c:1: internal compiler error")
+
+
+def test_a_program_every_backend_rejects_is_a_generator_bug():
+    results = harness.process("int main(void) { return undeclared; }\n", ".c", [_gcc("gcc-O0"), _gcc("gcc-O2")], LIMITS)
+    verdict = compare.classify(results)
+    assert verdict.generator_bug
+    (finding,) = findings.findings(
+        target="c", language="c", program="", reproducer="", verdict=verdict, results=results, metadata={}
+    )
+    assert finding.crash_type == "GeneratorBug"
+    assert "undeclared" in finding.message
+
+
+def test_csmith_programs_agree_across_the_installed_c_compilers():
+    available = backends.available(c.backends())
+    names = {b.name for b in available}
+    assert {"gcc-O0", "gcc-O3"} <= names
+    chosen = [b for b in available if b.name in ("gcc-O0", "gcc-O3", "clang-O2", "tcc")]
+    rng = random.Random(7)
+    for _ in range(3):
+        program = csmith.generate(rng)
+        assert program.command.startswith(f"csmith --seed {program.seed}")
+        results = harness.process(program.text, ".c", chosen, LIMITS)
+        if compare.everyone_timed_out(results):
+            continue
+        verdict = compare.classify(results)
+        assert set(verdict.outcomes.values()) == {"ok"}, verdict
+        assert results[0].stdout.startswith("checksum = ")
+        assert all(r.version for r in results)
+
+
+def test_swarm_options_vary_per_program():
+    rng = random.Random(3)
+    sets = {csmith.swarm_options(rng) for _ in range(20)}
+    assert len(sets) == 20
+    dropped = [option for options in sets for option in options if option.startswith("--no-")]
+    # Each feature is dropped about half of the time.
+    assert 0.3 < len(dropped) / (20 * len(csmith.SWARM_FEATURES)) < 0.7
+    assert all(option[len("--no-") :] in csmith.SWARM_FEATURES for option in dropped)
