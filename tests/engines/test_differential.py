@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
+import pytest
+
 from engines import events, sandbox
-from engines.differential import backends, c, compare, csmith, execute, findings, harness
+from engines.differential import backends, c, compare, csmith, engine, execute, findings, harness
 from engines.differential.backends import Backend
 
 LIMITS = sandbox.Limits()
@@ -124,3 +127,40 @@ def test_swarm_options_vary_per_program():
     # Each feature is dropped about half of the time.
     assert 0.3 < len(dropped) / (20 * len(csmith.SWARM_FEATURES)) < 0.7
     assert all(option[len("--no-") :] in csmith.SWARM_FEATURES for option in dropped)
+
+
+class _Sink:
+    def __init__(self):
+        self.found, self.progress, self.states = [], [], []
+
+    def finding(self, finding):
+        self.found.append(finding)
+
+    def stats(self, stats):
+        self.progress.append(stats)
+
+    def should_stop(self):
+        return False
+
+    def checkpoint(self, state):
+        self.states.append(state)
+
+
+def test_a_c_campaign_runs_programs_through_the_chosen_backends_and_resumes():
+    config = engine.Config(language="c", backends=["gcc-O0", "clang-O2", "tcc"], seed=5, max_programs=4)
+    sink = _Sink()
+    summary = engine.run(config, sink)
+    assert summary.programs == 4
+    assert summary.backends == ["gcc-O0", "clang-O2", "tcc"]
+    assert sink.progress[-1].executions == 4
+    # Resumed from its checkpoint, a run goes on from where it was.
+    resumed = engine.run(dataclasses.replace(config, max_programs=5, resume=sink.states[-1]), _Sink())
+    assert resumed.programs == 5
+
+
+def test_unknown_backends_and_languages_are_refused_with_the_reason():
+    with pytest.raises(engine.SetupError, match="not installed on this worker: gcc-O9"):
+        engine.run(engine.Config(language="c", backends=["gcc-O0", "gcc-O9"]), _Sink())
+    with pytest.raises(engine.SetupError, match="unknown language 'cobol'"):
+        engine.run(engine.Config(language="cobol"), _Sink())
+    assert {"gcc-O0", "gcc-O3", "clang-Os", "tcc"} <= set(engine.installed_backends("c"))
