@@ -10,9 +10,11 @@ from django.db import close_old_connections
 from django.db.models import F
 from django.utils import timezone
 
+from campaigns.engines import DIFFERENTIAL_LANGUAGES
 from campaigns.launch import campaign_finalize, shard_execution_budget
 from campaigns.models import Campaign, CampaignStatus, Shard, ShardStatus
 from campaigns.sink import ShardSink
+from engines.differential import engine as differential
 from engines.pyfunc import engine as pyfunc
 
 log = logging.getLogger(__name__)
@@ -38,24 +40,11 @@ def shard_run(shard_id: int) -> str:
     Campaign.objects.filter(pk=campaign.pk, status=CampaignStatus.QUEUED).update(
         status=CampaignStatus.RUNNING, started_at=now
     )
-    target = campaign.target
-    config = pyfunc.Config(
-        target=target.module,
-        seconds=max(0.0, campaign.time_budget_seconds - shard.elapsed_seconds),
-        seed=shard.seed,
-        max_executions=shard_execution_budget(campaign),
-        search_path=[p for p in target.search_path.split(":") if p],
-        resume=shard.checkpoint,
-        include=target.include.split(),
-        exclude=target.exclude.split(),
-        setup=target.setup_modules.split(),
-        ignore_exceptions=target.ignore_exceptions.split(),
-    )
     sink = ShardSink(shard)
     try:
-        summary = pyfunc.run(config, sink)
+        summary = _engine_run(shard, sink)
         sink.drain()
-    except pyfunc.TargetError as error:
+    except (pyfunc.TargetError, differential.SetupError) as error:
         sink.drain()
         _end(shard_id, ShardStatus.FAILED, error=str(error))
         campaign_finalize(campaign_id=campaign.pk)
@@ -69,6 +58,37 @@ def shard_run(shard_id: int) -> str:
     _end(shard_id, final)
     campaign_finalize(campaign_id=campaign.pk)
     return final
+
+
+def _engine_run(shard: Shard, sink: ShardSink):
+    """Run the campaign's engine for this shard's remaining budget."""
+    campaign, target = shard.campaign, shard.campaign.target
+    seconds = max(0.0, campaign.time_budget_seconds - shard.elapsed_seconds)
+    if campaign.engine in DIFFERENTIAL_LANGUAGES:
+        options = campaign.options or {}
+        config = differential.Config(
+            language=DIFFERENTIAL_LANGUAGES[campaign.engine],
+            backends=list(options.get("backends", [])),
+            reference=options.get("reference", ""),
+            seconds=seconds,
+            seed=shard.seed,
+            max_programs=shard_execution_budget(campaign),
+            resume=shard.checkpoint,
+        )
+        return differential.run(config, sink)
+    config = pyfunc.Config(
+        target=target.module,
+        seconds=seconds,
+        seed=shard.seed,
+        max_executions=shard_execution_budget(campaign),
+        search_path=[p for p in target.search_path.split(":") if p],
+        resume=shard.checkpoint,
+        include=target.include.split(),
+        exclude=target.exclude.split(),
+        setup=target.setup_modules.split(),
+        ignore_exceptions=target.ignore_exceptions.split(),
+    )
+    return pyfunc.run(config, sink)
 
 
 def _end(shard_id: int, status: str, error: str = "") -> None:

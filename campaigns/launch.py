@@ -37,6 +37,7 @@ def campaign_launch(
     seed: int | None = None,
     user=None,
     cloned_from: Campaign | None = None,
+    options: dict | None = None,
 ) -> Campaign:
     """Create a campaign and its shards; queue the shards once committed."""
     with transaction.atomic():
@@ -49,6 +50,7 @@ def campaign_launch(
             shard_count=shard_count,
             created_by=user,
             cloned_from=cloned_from,
+            options=options or {},
         )
         now = timezone.now()
         shards = Shard.objects.bulk_create(
@@ -144,6 +146,7 @@ def campaign_clone(*, campaign_id: int, user=None) -> Campaign:
         max_executions=original.max_executions,
         user=user,
         cloned_from=original,
+        options=original.options,
     )
 
 

@@ -21,11 +21,13 @@ def validate_ignore_patterns(text: str) -> None:
 
 
 class Target(models.Model):
-    """Something to fuzz: a Python module for the pyfunc engine."""
+    """Something to fuzz: a Python module (pyfunc), or a toolchain tested differentially (diff-c)."""
 
     name = models.CharField(max_length=100, unique=True)
     engine = models.CharField(max_length=32, default="pyfunc")
-    module = models.CharField(max_length=255, help_text="Importable module, e.g. engines.demo.textkit")
+    module = models.CharField(
+        max_length=255, blank=True, help_text="Importable module, e.g. engines.demo.textkit (pyfunc targets)."
+    )
     search_path = models.CharField(max_length=1024, blank=True, help_text="Extra import directories, separated by ':'.")
     description = models.TextField(blank=True)
     include = models.CharField(
@@ -77,6 +79,9 @@ class Campaign(models.Model):
 
     target = models.ForeignKey(Target, on_delete=models.PROTECT, related_name="campaigns")
     engine = models.CharField(max_length=32)
+    options = models.JSONField(
+        default=dict, blank=True, help_text="Engine options: for differential engines, backends and reference."
+    )
     seed = models.BigIntegerField(default=0)
     time_budget_seconds = models.PositiveIntegerField()
     max_executions = models.PositiveBigIntegerField(

@@ -18,7 +18,7 @@ def campaign_list(request):
 def campaign_new(request):
     form = LaunchForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        campaign = campaign_launch(user=request.user, **form.cleaned_data)
+        campaign = campaign_launch(user=request.user, **form.launch_options())
         return redirect("campaigns:detail", pk=campaign.pk)
     return render(request, "campaigns/new.html", {"form": form})
 

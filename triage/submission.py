@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from engines import events
 
 KINDS = ("crash", "timeout", "oom", "miscompilation")
-OUTCOMES = ("ok", "rejected", "compiler_crash", "runtime_crash", "timeout", "wrong_output")
+OUTCOMES = ("ok", "rejected", "compiler_crash", "runtime_crash", "timeout", "oom", "wrong_output")
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,25 @@ class Submission:
 
 
 def submission_from_engine(finding: events.Finding, engine: str) -> Submission:
-    """Convert an engine's finding; the pyfunc engine's testcases are Python calls."""
+    """Convert an engine's finding: a Python call (pyfunc), or a program run by several backends."""
+    metadata = {
+        **finding.metadata,
+        **({"setup": finding.setup, "call": finding.input_text} if finding.setup else {}),
+        **({"expected": True} if finding.expected else {}),
+    }
+    if finding.backends:
+        # What the backend grid shows beyond the outcome classes triage signs.
+        metadata["backend_details"] = [
+            {
+                "name": b.name,
+                "stage": b.stage,
+                "stderr": b.stderr,
+                "seconds": b.seconds,
+                "peak_memory_kb": b.peak_memory_kb,
+                "version": b.version,
+            }
+            for b in finding.backends
+        ]
     return Submission(
         kind=finding.kind,
         target=finding.target,
@@ -59,13 +77,12 @@ def submission_from_engine(finding: events.Finding, engine: str) -> Submission:
         message=finding.message,
         trace=finding.trace,
         testcase=finding.input_text,
-        testcase_language="python",
+        testcase_language=finding.language,
         reproducer=finding.reproducer,
-        stage=finding.function,
+        stage=finding.stage or finding.function,
+        reference=finding.reference,
+        backends=tuple(Backend(b.name, b.outcome, b.output, b.exit_code) for b in finding.backends),
         versions=dict(finding.environment),
         hits=finding.hits,
-        metadata={
-            **({"setup": finding.setup, "call": finding.input_text} if finding.setup else {}),
-            **({"expected": True} if finding.expected else {}),
-        },
+        metadata=metadata,
     )

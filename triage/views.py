@@ -4,6 +4,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from triage import selectors
+from triage.differential import outcome_grid, output_columns
 from triage.forms import StatusForm
 from triage.highlight import highlighted, trace_language
 from triage.models import Bucket, Method, Status
@@ -46,6 +47,9 @@ def bucket_detail(request, pk):
         "events": bucket.events.select_related("user")[:50],
         "status_form": StatusForm(initial={"status": bucket.status}),
     }
+    if finding is not None and finding.backends:
+        context["grid"] = outcome_grid(finding)
+        context["columns"] = output_columns(finding)
     if finding is not None:
         context["input_html"] = highlighted(finding.testcase, finding.testcase_language)
         context["reproducer_html"] = highlighted(finding.reproducer, "bash")

@@ -105,7 +105,8 @@ def findings(
                     crash_type="Timeout" if outcome == TIMEOUT else "Out of memory",
                     message=f"{result.backend} at the {result.stage} stage after {result.seconds:g} s",
                     trace=result.stderr,
-                    stage=result.stage,
+                    # Timeouts are bucketed by target and stage: one bucket per backend and stage.
+                    stage=f"{result.backend} {result.stage}",
                     **common,
                 )
             )

@@ -1,0 +1,132 @@
+"""C differential campaigns: Csmith programs through real compilers, on a real worker, into triage."""
+
+from __future__ import annotations
+
+import django_rq
+import pytest
+from django.db import transaction
+from django.urls import reverse
+
+from campaigns.launch import campaign_launch
+from campaigns.models import Campaign, CampaignStatus, Shard, Target
+from campaigns.sink import ShardSink
+from engines import sandbox
+from engines.differential import compare, findings, harness
+from engines.differential.backends import Backend
+from tests.conftest import run_worker_burst
+from triage.models import Bucket, Finding
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+XSS = "<script>alert(1)</script>"
+PROGRAM = f'#include <stdio.h>\n/* {XSS} */\nint main(void) {{ printf("checksum = 1234\\nbye\\n"); return 0; }}\n'
+
+
+def c_target() -> Target:
+    return Target.objects.get_or_create(name="C compilers (Csmith)", defaults={"engine": "diff-c"})[0]
+
+
+@pytest.mark.worker
+def test_a_c_campaign_runs_on_a_worker_and_counts_its_programs():
+    with transaction.atomic():
+        campaign = campaign_launch(
+            target=c_target(),
+            time_budget_seconds=120,
+            max_executions=3,
+            seed=9,
+            options={"backends": ["gcc-O0", "clang-O2", "tcc"], "reference": ""},
+        )
+    result = run_worker_burst()
+    assert result.returncode == 0, result.stderr[-3000:]
+    campaign.refresh_from_db()
+    assert campaign.status == CampaignStatus.FINISHED, campaign.error
+    assert campaign.executions == 3  # programs, each through the three compilers
+    shard = campaign.shards.get()
+    assert shard.checkpoint["programs"] == 3
+
+
+@pytest.mark.worker
+def test_a_campaign_with_a_missing_backend_fails_with_the_reason():
+    with transaction.atomic():
+        campaign = campaign_launch(
+            target=c_target(), time_budget_seconds=30, options={"backends": ["gcc-O0", "gcc-O9"], "reference": ""}
+        )
+    run_worker_burst()
+    campaign.refresh_from_db()
+    assert campaign.status == CampaignStatus.FAILED
+    assert "not installed on this worker: gcc-O9" in campaign.error
+
+
+def _miscompiled(campaign: Campaign) -> None:
+    """A real harness run with a backend that corrupts the output, stored through a shard's sink."""
+    corrupt = Backend(
+        name="gcc-corrupt",
+        compile=("gcc", "-O0", "-o", "{binary}", "{source}"),
+        run=("sh", "-c", "{binary} | sed 's/1234/1235/'"),
+    )
+    plain = [
+        Backend(name=n, compile=("gcc", n[-3:], "-o", "{binary}", "{source}"), run=("{binary}",))
+        for n in ("gcc-O0", "gcc-O2")
+    ]
+    results = harness.process(PROGRAM, ".c", [*plain, corrupt], sandbox.Limits())
+    verdict = compare.classify(results)
+    shard, _ = Shard.objects.get_or_create(campaign=campaign, index=0, defaults={"seed": 1})
+    sink = ShardSink(shard)
+    for finding in findings.findings(
+        target="c compilers",
+        language="c",
+        program=PROGRAM,
+        reproducer="csmith --seed 77 --no-pointers",
+        verdict=verdict,
+        results=results,
+        metadata={"seed": 77, "options": ["--no-pointers"], "generator": "csmith --seed 77 --no-pointers"},
+    ):
+        sink.finding(finding)
+    sink.drain()
+
+
+def test_a_miscompilation_is_bucketed_and_shown_with_its_grid_and_diverging_line(logged_in):
+    campaign = Campaign.objects.create(target=c_target(), engine="diff-c", time_budget_seconds=10)
+    _miscompiled(campaign)
+    _miscompiled(campaign)  # the same bug again: the same bucket
+    bucket = Bucket.objects.get()
+    assert bucket.kind == "miscompilation" and bucket.method == "differential"
+    assert bucket.key_frames == ["gcc-corrupt=wrong_output"]
+    finding = Finding.objects.get()
+    assert finding.testcase_language == "c" and finding.reference == "gcc-O0"
+    assert finding.metadata["seed"] == 77
+
+    page = logged_in.get(reverse("triage:bucket", args=[bucket.pk])).content.decode()
+    assert 'id="outcome-grid"' in page
+    assert page.count('<span class="outcome">ok</span>') == 2
+    assert '<span class="outcome">wrong_output</span>' in page
+    assert '<li value="1" class="diverges"><code>checksum = 1235</code></li>' in page
+    assert '<li value="2"><code>bye</code></li>' in page
+    assert "csmith --seed 77 --no-pointers" in page
+    assert XSS not in page and "&lt;script&gt;" in page  # the program, highlighted as C and escaped
+
+
+def test_the_launch_form_offers_installed_backends_and_stores_the_choice(logged_in):
+    target = c_target()
+    form = logged_in.get(reverse("campaigns:new")).content.decode()
+    for name in ("gcc-O0", "gcc-O3", "clang-Os", "tcc"):
+        assert f'value="{name}"' in form
+    refused = logged_in.post(
+        reverse("campaigns:new"),
+        {"target": target.pk, "time_budget_seconds": 60, "shard_count": 1, "backends": ["gcc-O0"]},
+    )
+    assert refused.status_code == 200 and b"at least two backends" in refused.content
+    logged_in.post(
+        reverse("campaigns:new"),
+        {
+            "target": target.pk,
+            "time_budget_seconds": 60,
+            "shard_count": 1,
+            "backends": ["gcc-O0", "tcc"],
+            "reference": "tcc",
+        },
+    )
+    campaign = Campaign.objects.get()
+    assert campaign.engine == "diff-c"
+    assert campaign.options == {"backends": ["gcc-O0", "tcc"], "reference": "tcc"}
+    django_rq.get_queue("engine-diff-c").empty()
