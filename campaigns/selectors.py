@@ -6,6 +6,7 @@ from django.db.models import Sum
 from django.urls import reverse
 from django.utils import timezone
 
+from campaigns.engines import DIFFERENTIAL_LANGUAGES
 from campaigns.models import Campaign, Shard, StatSample
 from triage.models import Bucket
 
@@ -89,6 +90,7 @@ def campaign_progress(campaign: Campaign) -> dict:
         "progress_percent": round(min(100.0, 100 * (max(busy) if busy else 0) / campaign.time_budget_seconds)),
         "executions": executions,
         "executions_per_second": round(sum(_shard_row(s, now)["executions_per_second"] for s in shards), 1),
+        **_rate(campaign, sum(_shard_row(s, now)["executions_per_second"] for s in shards)),
         "findings": campaign.findings_count,
         "new_buckets": campaign.new_buckets,
         "error": campaign.error,
@@ -107,6 +109,14 @@ def campaign_progress(campaign: Campaign) -> dict:
             for bucket in campaign_buckets(campaign)
         ],
     }
+
+
+def _rate(campaign: Campaign, per_second: float) -> dict:
+    # A differential engine's execution is a whole program through every
+    # backend, a few per second at most: per hour reads better.
+    if campaign.engine in DIFFERENTIAL_LANGUAGES:
+        return {"rate_label": "Programs per hour", "rate_factor": 3600, "rate": round(per_second * 3600)}
+    return {"rate_label": "Executions per second", "rate_factor": 1, "rate": round(per_second, 1)}
 
 
 def campaign_list_rows(limit: int = 200) -> list[dict]:

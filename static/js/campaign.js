@@ -51,19 +51,21 @@
     }));
   }
 
-  function renderCharts(series) {
+  function renderCharts(progress) {
+    const series = progress.series;
     if (!window.Plotly) return;
     const rate = [];
     const findings = [];
     Object.keys(series.shards).forEach(function (index) {
       const s = series.shards[index];
-      rate.push({ x: s.t, y: s.rate, mode: "lines", name: "shard " + index });
+      const factor = progress.rate_factor || 1;
+      rate.push({ x: s.t, y: s.rate.map(function (v) { return v * factor; }), mode: "lines", name: "shard " + index });
       findings.push({ x: s.t, y: s.findings, mode: "lines", name: "findings, shard " + index });
     });
     findings.push({ x: series.buckets.t, y: series.buckets.y, mode: "lines", name: "buckets", yaxis: "y2",
       line: { dash: "dot" } });
     Plotly.react("chart-rate", rate, Object.assign({}, LAYOUT, {
-      title: { text: "Executions per second" }, xaxis: { title: { text: "seconds" } },
+      title: { text: progress.rate_label || "Executions per second" }, xaxis: { title: { text: "seconds" } },
     }), CONFIG);
     Plotly.react("chart-findings", findings, Object.assign({}, LAYOUT, {
       title: { text: "Findings and buckets" }, xaxis: { title: { text: "seconds" } },
@@ -77,7 +79,7 @@
     status.className = "status status-" + progress.status;
     setText("elapsed", progress.elapsed_seconds);
     setText("executions", progress.executions);
-    setText("rate", progress.executions_per_second);
+    setText("rate", progress.rate);
     setText("findings", progress.findings);
     setText("bucket-count", progress.buckets.length);
     const error = document.getElementById("error");
@@ -85,7 +87,7 @@
     error.hidden = !progress.error;
     renderShards(progress.shards);
     renderBuckets(progress.buckets);
-    renderCharts(progress.series);
+    renderCharts(progress);
     if (!progress.active) {
       const stop = document.getElementById("stop-form");
       if (stop) stop.remove();
@@ -107,6 +109,6 @@
   }
 
   const initial = document.getElementById("initial-progress");
-  if (initial) renderCharts(JSON.parse(initial.textContent).series);
+  if (initial) renderCharts(JSON.parse(initial.textContent));
   if (root.dataset.active === "true") window.setTimeout(poll, POLL_MS);
 })();

@@ -54,6 +54,7 @@ def test_progress_endpoint_reports_live_numbers(logged_in, target):
     progress = logged_in.get(reverse("campaigns:progress", args=[campaign.pk])).json()
     assert progress["executions"] == 1234
     assert progress["executions_per_second"] == 123.4
+    assert (progress["rate_label"], progress["rate"]) == ("Executions per second", 123.4)
     assert [s["executions"] for s in progress["shards"]] == [1000, 234]
     assert progress["active"] is True
     assert [b["hits"] for b in progress["buckets"]] == [3]
@@ -122,3 +123,13 @@ def test_campaign_page_lists_functions_not_fuzzed_and_why(logged_in, target):
     html = logged_in.get(reverse("campaigns:detail", args=[campaign.pk])).content.decode()
     assert "1 fuzzed, 1 not" in html
     assert "<code>apply_all</code>" in html and "unsupported &lt;Callable&gt;" in html
+
+
+def test_a_differential_campaign_reports_programs_per_hour(logged_in):
+    target = Target.objects.get_or_create(name="C compilers (Csmith)", defaults={"engine": "diff-c"})[0]
+    campaign = Campaign.objects.create(target=target, engine="diff-c", time_budget_seconds=600)
+    Shard.objects.create(campaign=campaign, index=0, seed=1, executions=90, elapsed_seconds=60)
+    progress = logged_in.get(reverse("campaigns:progress", args=[campaign.pk])).json()
+    assert (progress["rate_label"], progress["rate"], progress["rate_factor"]) == ("Programs per hour", 5400, 3600)
+    page = logged_in.get(reverse("campaigns:detail", args=[campaign.pk])).content.decode()
+    assert '<dt>Programs per hour</dt><dd id="rate">5400</dd>' in page
