@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 
 .PHONY: run test worker lint format bench-deps
-QUEUES ?= engine-pyfunc engine-diff-c
+QUEUES ?= engine-pyfunc engine-diff-c engine-diff-python
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)

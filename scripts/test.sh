@@ -83,10 +83,12 @@ if [ ! -x "$FUZZWEB_CHROMIUM" ]; then
     apt_install chromium || fail "Chromium is needed for the browser tests. Install it (Debian: apt-get install chromium) or set FUZZWEB_CHROMIUM."
 fi
 
-# The differential engine's tests run real compilers on Csmith programs.
-for tool in csmith clang tcc; do
+# The differential engines' tests run real compilers and interpreters:
+# Csmith programs through gcc, clang and tcc; generated Python through PyPy.
+for tool in csmith clang tcc pypy3; do
     if ! command -v "$tool" >/dev/null || [ ! -d /usr/include/csmith ]; then
-        apt_install csmith libcsmith-dev clang tcc || fail "The differential tests need csmith, libcsmith-dev, clang and tcc (Debian packages)."
+        apt_install csmith libcsmith-dev clang tcc pypy3 \
+            || fail "The differential tests need csmith, libcsmith-dev, clang, tcc and pypy3 (Debian packages)."
         break
     fi
 done

@@ -57,7 +57,7 @@ def _worker_env() -> dict[str, str]:
     return env
 
 
-QUEUES = ["engine-pyfunc", "engine-diff-c", "default"]
+QUEUES = ["engine-pyfunc", "engine-diff-c", "engine-diff-python", "default"]
 
 
 def run_worker_burst(timeout: float = 120) -> subprocess.CompletedProcess:

@@ -31,7 +31,11 @@ class Backend:
 
     @property
     def program(self) -> str:
-        return (self.compile or self.run)[0]
+        # The tool that must be installed: for a shell pipeline, the first word of the script.
+        template = self.compile or self.run
+        if template[0] == "sh" and len(template) > 2:
+            return template[2].split()[0].strip("'")
+        return template[0]
 
     def available(self) -> bool:
         return shutil.which(self.program) is not None

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from engines import events, sandbox
 from engines.differential import backends as backend_table
-from engines.differential import c, compare, csmith, findings, harness
+from engines.differential import c, compare, csmith, findings, harness, pygen, python
 
 STATS_INTERVAL_SECONDS = 1.0
 CHECKPOINT_INTERVAL_SECONDS = 5.0
@@ -34,7 +34,10 @@ class Language:
     generate: Callable[[random.Random], object]  # -> an object with .text, .command, .seed, .options
 
 
-LANGUAGES = {"c": Language("c", ".c", c.backends, csmith.generate)}
+LANGUAGES = {
+    "c": Language("c", ".c", c.backends, csmith.generate),
+    "python": Language("python", ".py", python.backends, pygen.generate),
+}
 
 
 @dataclass(frozen=True)
