@@ -57,7 +57,7 @@ def test_a_campaign_with_a_missing_backend_fails_with_the_reason():
     assert "not installed on this worker: gcc-O9" in campaign.error
 
 
-def _miscompiled(campaign: Campaign) -> None:
+def miscompile_into(campaign: Campaign) -> None:
     """A real harness run with a backend that corrupts the output, stored through a shard's sink."""
     corrupt = Backend(
         name="gcc-corrupt",
@@ -87,8 +87,8 @@ def _miscompiled(campaign: Campaign) -> None:
 
 def test_a_miscompilation_is_bucketed_and_shown_with_its_grid_and_diverging_line(logged_in):
     campaign = Campaign.objects.create(target=c_target(), engine="diff-c", time_budget_seconds=10)
-    _miscompiled(campaign)
-    _miscompiled(campaign)  # the same bug again: the same bucket
+    miscompile_into(campaign)
+    miscompile_into(campaign)  # the same bug again: the same bucket
     bucket = Bucket.objects.get()
     assert bucket.kind == "miscompilation" and bucket.method == "differential"
     assert bucket.key_frames == ["gcc-corrupt=wrong_output"]
@@ -130,3 +130,25 @@ def test_the_launch_form_offers_installed_backends_and_stores_the_choice(logged_
     assert campaign.engine == "diff-c"
     assert campaign.options == {"backends": ["gcc-O0", "tcc"], "reference": "tcc"}
     django_rq.get_queue("engine-diff-c").empty()
+
+
+@pytest.mark.worker
+def test_a_python_campaign_runs_generated_programs_on_cpython_and_pypy():
+    target = Target.objects.get_or_create(
+        name="Python implementations (generated programs)", defaults={"engine": "diff-python"}
+    )[0]
+    with transaction.atomic():
+        campaign = campaign_launch(
+            target=target,
+            time_budget_seconds=120,
+            max_executions=4,
+            seed=3,
+            options={"backends": ["cpython", "cpython-O", "pypy3"], "reference": "cpython"},
+        )
+    result = run_worker_burst()
+    assert result.returncode == 0, result.stderr[-3000:]
+    campaign.refresh_from_db()
+    assert campaign.status == CampaignStatus.FINISHED, campaign.error
+    assert campaign.executions == 4
+    # Generated programs agree across the three: nothing to report.
+    assert campaign.findings_count == 0

@@ -16,7 +16,9 @@ from playwright.sync_api import expect, sync_playwright
 from campaigns.launch import campaign_launch
 from campaigns.models import Campaign, CampaignStatus, Target
 from tests.conftest import wait_for
+from tests.integration.test_differential_campaign import miscompile_into
 from tests.web.test_function_pages import branches_target
+from triage.models import Bucket
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser, pytest.mark.worker]
 
@@ -162,3 +164,34 @@ def test_function_page_filters_examples_by_line(branches_campaign, page, live_se
 
     page.click("#show-all")
     expect(examples).to_have_count(total)
+
+
+@pytest.fixture
+def miscompiled_bucket(maintainer) -> int:
+    """A bucket of a real harness run in which one backend corrupts the program's output."""
+    target = Target.objects.get_or_create(name="C compilers (Csmith)", defaults={"engine": "diff-c"})[0]
+    campaign = Campaign.objects.create(target=target, engine="diff-c", time_budget_seconds=10)
+    miscompile_into(campaign)
+    return Bucket.objects.get().pk
+
+
+def test_differential_finding_shows_its_grid_and_diverging_line(miscompiled_bucket, page, live_server):
+    page.set_default_timeout(30_000)
+    page.goto(f"{live_server.url}/triage/buckets/{miscompiled_bucket}/")
+    page.fill("input[name=username]", "maintainer")
+    page.fill("input[name=password]", "correct-horse-9")
+    page.click("button[type=submit]")
+
+    grid = page.locator("#outcome-grid tbody tr")
+    expect(grid).to_have_count(3)
+    expect(page.locator("#outcome-grid tr.reference")).to_contain_text("gcc-O0")
+    expect(page.locator("#outcome-grid tr.outcome-wrong_output")).to_contain_text("gcc-corrupt")
+    # The outputs side by side: the reference's line and the diverging one, marked.
+    columns = page.locator("#outputs .output-column")
+    expect(columns).to_have_count(2)
+    expect(columns.nth(0).locator("li").first).to_have_text("checksum = 1234")
+    expect(columns.nth(1).locator("li.diverges")).to_have_text("checksum = 1235")
+    expect(page.locator("#generator")).to_contain_text("csmith --seed 77")
+    # The program, highlighted as C, its hostile comment inert.
+    expect(page.locator("#input .highlight .cp").first).to_contain_text("#include")
+    assert page.evaluate("() => document.querySelectorAll('#input script').length") == 0
