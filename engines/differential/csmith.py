@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import subprocess
+import tempfile
 from dataclasses import dataclass
 
 # Features Csmith can leave out with --no-<feature>. Each is dropped with
@@ -69,13 +70,16 @@ def generate(rng: random.Random) -> Program:
     seed = rng.randrange(2**31)
     options = swarm_options(rng)
     try:
-        result = subprocess.run(  # noqa: S603 - csmith from the backend table, fixed arguments
-            ["csmith", "--seed", str(seed), *options],
-            capture_output=True,
-            text=True,
-            timeout=GENERATE_TIMEOUT_SECONDS,
-            check=False,
-        )
+        # Csmith writes platform.info into its working directory: a scratch one.
+        with tempfile.TemporaryDirectory(prefix="fuzzweb-csmith-") as scratch:
+            result = subprocess.run(  # noqa: S603 - csmith from the backend table, fixed arguments
+                ["csmith", "--seed", str(seed), *options],
+                capture_output=True,
+                text=True,
+                timeout=GENERATE_TIMEOUT_SECONDS,
+                check=False,
+                cwd=scratch,
+            )
     except subprocess.TimeoutExpired:
         raise GeneratorError(f"csmith --seed {seed} took over {GENERATE_TIMEOUT_SECONDS} s") from None
     if result.returncode != 0 or "int main" not in result.stdout:
