@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
@@ -24,7 +24,6 @@ class Backend:
     # Substrings of a compiler's stderr that mean it crashed, not that it
     # refused the program (an ICE exits 1 or 4 like an ordinary error).
     crash_markers: tuple[str, ...] = ("internal compiler error", "PLEASE submit a bug report", "Segmentation fault")
-    options: dict = field(default_factory=dict, compare=False)
 
     def command(self, template: tuple[str, ...], **values: str) -> list[str]:
         return [part.format(**values) for part in template]

@@ -12,10 +12,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from engines.differential.harness import COMPILER_CRASH, OK, OOM, REJECTED, TIMEOUT, Result
+from engines.differential.harness import OK, REJECTED, TIMEOUT, Result
 
 WRONG_OUTPUT = "wrong_output"
-GENERATOR_BUG = "generator_bug"
 
 
 @dataclass(frozen=True)
@@ -77,6 +76,3 @@ def classify(results: list[Result], reference: str | None = None) -> Verdict:
 def everyone_timed_out(results: list[Result]) -> bool:
     """A program that runs too long everywhere: the generator's doing, not a finding."""
     return bool(results) and all(r.outcome == TIMEOUT and r.stage == "run" for r in results)
-
-
-__all__ = ["COMPILER_CRASH", "GENERATOR_BUG", "OOM", "TIMEOUT", "WRONG_OUTPUT", "Verdict", "classify"]

@@ -9,6 +9,7 @@ time and peak memory.
 from __future__ import annotations
 
 import os
+import select
 import signal
 import subprocess
 import time
@@ -48,7 +49,7 @@ def _read(path: str) -> str:
     return text + ("\n… [output truncated]" if len(data) > OUTPUT_LIMIT else "")
 
 
-def run(command: list[str], workdir: str, timeout: float, limits: sandbox.Limits, stdin: str | None = None) -> Run:
+def run(command: list[str], workdir: str, timeout: float, limits: sandbox.Limits) -> Run:
     """Run ``command`` in ``workdir``; output goes through files, so a flood cannot block it."""
     out_path, err_path = os.path.join(workdir, ".stdout"), os.path.join(workdir, ".stderr")
     started = time.monotonic()
@@ -56,36 +57,29 @@ def run(command: list[str], workdir: str, timeout: float, limits: sandbox.Limits
         process = subprocess.Popen(  # noqa: S603 - the backend table is the project's own
             command,
             cwd=workdir,
-            stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+            stdin=subprocess.DEVNULL,
             stdout=out,
             stderr=err,
             env=sandbox.scrubbed_environment(),
             start_new_session=True,
             preexec_fn=lambda: sandbox.apply_limits(limits),
         )
-        if stdin is not None:
-            process.stdin.write(stdin.encode())
-            process.stdin.close()
-        deadline = started + timeout
-        status = usage = None
-        while True:
-            pid, status, usage = os.wait4(process.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.monotonic() > deadline:
-                sandbox.kill_group(process.pid)
-                _, status, usage = os.wait4(process.pid, 0)
-                status = None
-                break
-            time.sleep(0.005)
-        process.returncode = 0  # reaped by wait4: keep Popen from waiting again
+    # Wait on a pidfd: it becomes readable when the process exits, so the
+    # timeout needs no polling. wait4 then reaps it with its resource usage.
+    pidfd = os.pidfd_open(process.pid)
+    try:
+        exited = select.select([pidfd], [], [], timeout)[0]
+    finally:
+        os.close(pidfd)
+    if not exited:
+        sandbox.kill_group(process.pid)
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = status  # reaped by wait4: keep Popen from waiting again
     seconds = time.monotonic() - started
-    if status is None:
-        returncode = None
+    if not exited or (os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGXCPU):
+        returncode = None  # killed for taking too long (out of CPU time is a timeout by another clock)
     elif os.WIFSIGNALED(status):
         returncode = -os.WTERMSIG(status)
     else:
         returncode = os.WEXITSTATUS(status)
-    if returncode is not None and returncode < 0 and os.WTERMSIG(status) == signal.SIGXCPU:
-        returncode = None  # out of CPU time: a timeout by another clock
-    return Run(returncode, _read(out_path), _read(err_path), seconds, usage.ru_maxrss if usage else 0)
+    return Run(returncode, _read(out_path), _read(err_path), seconds, usage.ru_maxrss)
