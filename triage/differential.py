@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from engines.differential.compare import first_difference
+
 MAX_COLUMNS = 4
 MAX_LINES = 400
 
@@ -30,11 +32,12 @@ def outcome_grid(finding) -> list[dict]:
     return rows
 
 
-def _first_diverging(reference: list[str], lines: list[str]) -> int | None:
-    for index in range(max(len(reference), len(lines))):
-        if (reference[index] if index < len(reference) else None) != (lines[index] if index < len(lines) else None):
-            return index
-    return None
+def _column(name: str, outcome: str, text: str, diverges_at: int | None = None) -> dict:
+    lines = text.splitlines()
+    rows = [{"number": i + 1, "text": line, "diverges": i == diverges_at} for i, line in enumerate(lines[:MAX_LINES])]
+    if diverges_at is not None and diverges_at >= len(lines):
+        rows.append({"number": diverges_at + 1, "text": "<end of output>", "diverges": True})
+    return {"name": name, "outcome": outcome, "rows": rows}
 
 
 def output_columns(finding) -> list[dict]:
@@ -43,25 +46,13 @@ def output_columns(finding) -> list[dict]:
     reference = by_name.get(finding.reference)
     if reference is None:
         return []
-    expected = (reference.get("output") or "").splitlines()
-    columns = [{"name": finding.reference, "outcome": "reference", "lines": expected, "diverges_at": None}]
+    expected = reference.get("output") or ""
+    columns = [_column(finding.reference, "reference", expected)]
     for backend in finding.backends:
         if backend.get("outcome") != "wrong_output" or len(columns) >= MAX_COLUMNS:
             continue
-        lines = (backend.get("output") or "").splitlines()
-        columns.append(
-            {
-                "name": backend["name"],
-                "outcome": "wrong_output",
-                "lines": lines,
-                "diverges_at": _first_diverging(expected, lines),
-            }
-        )
-    for column in columns:
-        column["rows"] = [
-            {"number": i + 1, "text": text, "diverges": i == column["diverges_at"]}
-            for i, text in enumerate(column["lines"][:MAX_LINES])
-        ]
-        if column["diverges_at"] is not None and column["diverges_at"] >= len(column["lines"]):
-            column["rows"].append({"number": column["diverges_at"] + 1, "text": "<end of output>", "diverges": True})
+        actual = backend.get("output") or ""
+        # The engine's rule for the first differing line (1-based; 0 when only the exit status differs).
+        line = first_difference(expected, actual)["line"]
+        columns.append(_column(backend["name"], "wrong_output", actual, line - 1 if line else None))
     return columns
