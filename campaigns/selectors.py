@@ -80,6 +80,8 @@ def campaign_progress(campaign: Campaign) -> dict:
     executions = sum(s.executions for s in shards)
     elapsed = elapsed_seconds(campaign)
     busy = [s.elapsed_seconds for s in shards if s.elapsed_seconds]
+    rows = [_shard_row(shard, now) for shard in shards]
+    per_second = sum(row["executions_per_second"] for row in rows)
     return {
         "id": campaign.pk,
         "status": campaign.status,
@@ -89,12 +91,12 @@ def campaign_progress(campaign: Campaign) -> dict:
         "time_budget_seconds": campaign.time_budget_seconds,
         "progress_percent": round(min(100.0, 100 * (max(busy) if busy else 0) / campaign.time_budget_seconds)),
         "executions": executions,
-        "executions_per_second": round(sum(_shard_row(s, now)["executions_per_second"] for s in shards), 1),
-        **_rate(campaign, sum(_shard_row(s, now)["executions_per_second"] for s in shards)),
+        "executions_per_second": round(per_second, 1),
+        **_rate(campaign, per_second),
         "findings": campaign.findings_count,
         "new_buckets": campaign.new_buckets,
         "error": campaign.error,
-        "shards": [_shard_row(shard, now) for shard in shards],
+        "shards": rows,
         "discovery": next((s.discovery for s in shards if s.discovery), None),
         "series": campaign_series(campaign),
         "buckets": [
