@@ -75,6 +75,7 @@ def discover(module, include: list[str] = (), exclude: list[str] = ()) -> tuple[
     functions, table = [], {}
     modules, skipped = _modules(module)
     for owner in modules:
+        owner_literals = module_literals(owner)
         for name, function in sorted(vars(owner).items()):
             if name.startswith("_") or not inspect.isfunction(function) or function.__module__ != owner.__name__:
                 continue
@@ -93,7 +94,7 @@ def discover(module, include: list[str] = (), exclude: list[str] = ()) -> tuple[
                     "module": owner.__name__,
                     "function": name,
                     "parameters": parameters,
-                    "constants": constants(function),
+                    "constants": constants(function, owner_literals),
                     **_source_of(function),
                 }
             )
@@ -129,17 +130,10 @@ def _code_literals(code, found: dict[str, set], docstring) -> None:
             _literals(constant, found)
 
 
-def constants(function) -> dict[str, list]:
-    """The literals a function compares its input with, as a fuzzing dictionary.
-
-    From the function's own code (nested functions and comprehensions too)
-    and its module's simple globals, including the keys of global dicts and
-    the members of global sets and tuples: ``if key.startswith("max_")``,
-    ``_UNITS[unit]``. Sorted, so that runs stay reproducible.
-    """
+def module_literals(module) -> dict[str, set]:
+    """A module's simple globals, the keys of its global dicts and the members of its global sets and tuples."""
     found: dict[str, set] = {"int": set(), "float": set(), "str": set(), "bytes": set()}
-    _code_literals(function.__code__, found, function.__doc__)
-    for name, value in list(vars(inspect.getmodule(function) or object()).items())[:1000]:
+    for name, value in list(vars(module).items())[:1000]:
         if name.startswith("__"):
             continue
         if isinstance(value, (dict, set, frozenset, tuple, list)):
@@ -147,6 +141,19 @@ def constants(function) -> dict[str, list]:
                 _literals(item, found)
         else:
             _literals(value, found)
+    return found
+
+
+def constants(function, module_found: dict[str, set]) -> dict[str, list]:
+    """The literals a function compares its input with, as a fuzzing dictionary.
+
+    From the function's own code (nested functions and comprehensions too)
+    and its module's literals (``module_literals``, read once per module):
+    ``if key.startswith("max_")``, ``_UNITS[unit]``. Sorted, so that runs
+    stay reproducible.
+    """
+    found = {kind: set(values) for kind, values in module_found.items()}
+    _code_literals(function.__code__, found, function.__doc__)
     return {kind: sorted(values, key=repr)[:MAX_CONSTANTS] for kind, values in found.items() if values}
 
 
