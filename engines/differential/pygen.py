@@ -99,6 +99,11 @@ class Generator:
         self.counter += 1
         return f"{prefix}{self.counter}"
 
+    def _comprehension_variable(self) -> str:
+        """The variable of a comprehension about to be written (and counted)."""
+        self.counts["comprehension"] += 1
+        return self._fresh("v")
+
     def _visible(self, kind: str) -> list[str]:
         return [name for scope in self.scopes for name, t in scope.variables.items() if t == kind]
 
@@ -158,8 +163,7 @@ class Generator:
         if choice == 9:
             return f"{rng.choice(('min', 'max'))}({e('int', depth)}, {e('int', depth)})"
         if choice == 10 and self.weights["comprehension"]:
-            self.counts["comprehension"] += 1
-            v = self._fresh("v")
+            v = self._comprehension_variable()
             return f"sum({v} * {e('int', depth)} for {v} in {e('list', depth)} if {v} % 2)"
         return f"(({e('int', depth)}) << 3) ^ {e('int', depth)}" if choice == 11 else self.literal("int")
 
@@ -199,8 +203,7 @@ class Generator:
         rng, e = self.rng, self.expr
         choice = rng.randrange(5)
         if choice == 0 and self.weights["comprehension"]:
-            self.counts["comprehension"] += 1
-            v = self._fresh("v")
+            v = self._comprehension_variable()
             return f"[{v} {rng.choice('+-*')} {e('int', depth)} for {v} in range(_mod({e('int', depth)}, 8))]"
         if choice == 1:
             return f"sorted({e(rng.choice(('list', 'set')), depth)})"
@@ -212,15 +215,13 @@ class Generator:
 
     def _expr_dict(self, depth: int) -> str:
         if self.weights["comprehension"] and self.rng.random() < 0.4:
-            self.counts["comprehension"] += 1
-            v = self._fresh("v")
+            v = self._comprehension_variable()
             return f"{{str({v}): {v} * {self.expr('int', depth)} for {v} in {self.expr('list', depth)}}}"
         return self.literal("dict")
 
     def _expr_set(self, depth: int) -> str:
         if self.weights["comprehension"] and self.rng.random() < 0.4:
-            self.counts["comprehension"] += 1
-            v = self._fresh("v")
+            v = self._comprehension_variable()
             return f"{{{v} % 5 for {v} in {self.expr('list', depth)}}}"
         return self.literal("set")
 
