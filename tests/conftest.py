@@ -12,6 +12,7 @@ from pathlib import Path
 
 import django_rq
 import pytest
+from django.conf import settings
 from django.db import connection
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -57,7 +58,8 @@ def _worker_env() -> dict[str, str]:
     return env
 
 
-QUEUES = ["engine-pyfunc", "engine-diff-c", "engine-diff-python", "default"]
+# Every engine's queue, as the dashboard's workers listen.
+QUEUES = [f"engine-{engine}" for engine in settings.FUZZWEB_ENGINES] + ["default"]
 
 
 def run_worker_burst(timeout: float = 120) -> subprocess.CompletedProcess:
