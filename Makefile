@@ -3,8 +3,12 @@ PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: run test worker lint format bench-deps
-QUEUES ?= engine-pyfunc engine-diff-c engine-diff-python
+.PHONY: run test worker lint format bench-deps kotlin
+QUEUES ?= engine-pyfunc engine-diff-c engine-diff-python engine-diff-kotlin
+# The Kotlin compiler for the K1-against-K2 campaigns, from the npm registry
+# (keep in step with engines/differential/kotlin.py).
+KOTLIN_VERSION := 2.1.21
+KOTLIN := .tools/kotlin-compiler
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -12,7 +16,18 @@ $(VENV)/.installed: requirements.txt
 	$(PY) -m pip install --quiet -r requirements.txt
 	touch $@
 
+$(KOTLIN)/.installed:
+	rm -rf $(KOTLIN) && mkdir -p $(KOTLIN)
+	cd .tools && npm pack --silent kotlin-compiler@$(KOTLIN_VERSION) >/dev/null
+	tar xzf .tools/kotlin-compiler-$(KOTLIN_VERSION).tgz -C $(KOTLIN) --strip-components=1
+	rm .tools/kotlin-compiler-$(KOTLIN_VERSION).tgz
+	touch $@
+
+kotlin: $(KOTLIN)/.installed
+
+# Without npm or java the Kotlin target is simply not offered; the rest runs.
 run: $(VENV)/.installed
+	-@$(MAKE) --no-print-directory kotlin
 	$(PY) -m fuzzweb.devstack
 
 # A worker for another machine: same DATABASE_URL and REDIS_URL as the dashboard.

@@ -206,3 +206,31 @@ class FunctionExamples(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} in {self.shard}"
+
+
+class ProgramRun(models.Model):
+    """One program of a differential campaign and each backend's outcome for it.
+
+    Stored for every program, not only for findings: the outcome pairs over
+    a whole campaign (K1 ok and K2 rejected in 3 of 40 files, say) are what
+    the campaign page tallies. The program itself is not kept; its seed and
+    generator command regenerate it.
+    """
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="programs")
+    shard = models.ForeignKey(Shard, on_delete=models.CASCADE, related_name="programs")
+    number = models.PositiveIntegerField(help_text="The program's place in its shard's run, from 1.")
+    seed = models.BigIntegerField()
+    generator = models.TextField(help_text="The command that regenerates the program.")
+    outcomes = models.JSONField(help_text="Backend name to outcome class: ok, wrong_output, rejected, ...")
+    seconds = models.JSONField(default=dict, help_text="Backend name to the seconds it spent on the program.")
+    findings = models.PositiveIntegerField(default=0)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["shard", "number"]
+        constraints = [models.UniqueConstraint(fields=["shard", "number"], name="program_shard_number_unique")]
+        indexes = [models.Index(fields=["campaign", "-at"], name="program_campaign_at")]
+
+    def __str__(self) -> str:
+        return f"{self.shard} program {self.number}"

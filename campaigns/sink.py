@@ -15,7 +15,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from campaigns.examples import examples_from_engine
-from campaigns.models import Campaign, CampaignStatus, FunctionExamples, Shard, ShardStatus, StatSample
+from campaigns.models import Campaign, CampaignStatus, FunctionExamples, ProgramRun, Shard, ShardStatus, StatSample
 from engines import events
 from triage.ingest import findings_ingest
 from triage.submission import submission_from_engine
@@ -42,6 +42,7 @@ class ShardSink:
         self.engine = shard.campaign.engine
         self.base_elapsed = shard.elapsed_seconds
         self.buffer: list[events.Finding] = []
+        self.programs: list[events.ProgramRecord] = []
         self.last_flush = time.monotonic()
         self.last_poll = 0.0
         self.last_sample = 0.0
@@ -56,6 +57,7 @@ class ShardSink:
 
     def stats(self, stats: events.Stats) -> None:
         self.flush()
+        self.flush_programs()
         elapsed = self.base_elapsed + stats.elapsed_seconds
         now = timezone.now()
 
@@ -100,7 +102,12 @@ class ShardSink:
         # Lost on a database outage: the next report (or the last) brings them back.
         self._attempt(write)
 
+    def program(self, record: events.ProgramRecord) -> None:
+        """A differential engine's program and its outcomes: written with the next progress report."""
+        self.programs.append(record)
+
     def checkpoint(self, state: dict) -> None:
+        self.flush_programs()
         self._attempt(lambda: Shard.objects.filter(pk=self.shard_id).update(checkpoint=state))
 
     def should_stop(self) -> bool:
@@ -142,10 +149,38 @@ class ShardSink:
             return True
         return False
 
+    def flush_programs(self) -> bool:
+        """Store buffered program records; kept for the next try if the database is away."""
+        if not self.programs:
+            return True
+        batch = list(self.programs)
+
+        def write():
+            rows = [
+                ProgramRun(
+                    campaign_id=self.campaign_id,
+                    shard_id=self.shard_id,
+                    number=r.number,
+                    seed=r.seed,
+                    generator=r.generator,
+                    outcomes=r.outcomes,
+                    seconds=r.seconds,
+                    findings=r.findings,
+                )
+                for r in batch
+            ]
+            # A shard resumed from an older checkpoint numbers some programs again: the first record stays.
+            ProgramRun.objects.bulk_create(rows, ignore_conflicts=True)
+
+        if self._attempt(write):
+            del self.programs[: len(batch)]
+            return True
+        return False
+
     def drain(self, timeout: float = WRITE_RETRY_SECONDS) -> None:
         """At the end of a run: keep trying until every buffered finding is stored."""
         deadline = time.monotonic() + timeout
-        while not self.flush():
+        while not (self.flush() and self.flush_programs()):
             if time.monotonic() > deadline:
                 raise OperationalError(f"could not store {len(self.buffer)} findings: database unavailable")
             time.sleep(2)

@@ -3,10 +3,12 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from campaigns.engines import DIFFERENTIAL_LANGUAGES
 from campaigns.forms import LaunchForm
 from campaigns.functions import function_page, function_rows
 from campaigns.launch import campaign_clone, campaign_launch, campaign_resume, campaign_stop
 from campaigns.models import Campaign
+from campaigns.programs import program_outcomes
 from campaigns.selectors import campaign_list_rows, campaign_progress
 
 
@@ -28,9 +30,13 @@ def campaign_detail(request, pk):
     campaign = get_object_or_404(Campaign.objects.select_related("target", "cloned_from"), pk=pk)
     progress = campaign_progress(campaign)
     functions = function_rows(campaign, progress["discovery"])
-    return render(
-        request, "campaigns/detail.html", {"campaign": campaign, "progress": progress, "functions": functions}
-    )
+    context = {
+        "campaign": campaign,
+        "progress": progress,
+        "functions": functions,
+        "programs": program_outcomes(campaign) if campaign.engine in DIFFERENTIAL_LANGUAGES else None,
+    }
+    return render(request, "campaigns/detail.html", context)
 
 
 @require_GET

@@ -69,6 +69,23 @@ class Finding:
 
 
 @dataclass(frozen=True)
+class ProgramRecord:
+    """One program a differential engine generated, and what each backend made of it.
+
+    Kept for every program, interesting or not: the outcome pairs (K1 ok and
+    K2 rejected, say) across a campaign are what tells frontends apart, and
+    the seed regenerates the program.
+    """
+
+    number: int  # within the run, from 1
+    seed: int
+    generator: str  # the command that regenerates the program
+    outcomes: dict  # backend -> outcome class (ok, wrong_output, rejected, ...)
+    seconds: dict  # backend -> seconds spent on it, compile and run
+    findings: int
+
+
+@dataclass(frozen=True)
 class Stats:
     """A periodic progress report."""
 
@@ -105,5 +122,6 @@ class EventSink(Protocol):
 
     # Optional, looked up with getattr by the engines that produce them:
     #   discovered(functions: list[str], skipped: list[dict]) -- what will be fuzzed
+    #   program(record: ProgramRecord) -- a differential engine's generated program
     #   examples(function: str, report: dict) -- a function's source and example
     #     calls (engines.pyfunc.examples.report); a later report replaces it

@@ -26,7 +26,8 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("FUZZWEB_VAR_DIR", BASE_DIR / "var"))
 MANAGE = [sys.executable, str(BASE_DIR / "manage.py")]
 WORKER_GRACE_SECONDS = 15
-ENGINES = ["pyfunc", "diff-c", "diff-python"]  # as settings.FUZZWEB_ENGINES; this module does not load Django
+# As settings.FUZZWEB_ENGINES: this module does not load Django.
+ENGINES = ["pyfunc", "diff-c", "diff-python", "diff-kotlin"]
 
 
 def _log(message: str) -> None:

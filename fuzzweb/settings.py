@@ -108,7 +108,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 # One queue per engine ("engine-pyfunc"), so a machine serves only the
 # engines it has the tools for; "default" for short work (reaper, re-bucketing).
-FUZZWEB_ENGINES = ["pyfunc", "diff-c", "diff-python"]
+FUZZWEB_ENGINES = ["pyfunc", "diff-c", "diff-python", "diff-kotlin"]
 RQ_QUEUES = {
     "default": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 600},
     **{f"engine-{engine}": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 24 * 3600} for engine in FUZZWEB_ENGINES},

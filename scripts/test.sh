@@ -93,6 +93,15 @@ for tool in csmith clang tcc pypy3; do
     fi
 done
 
+# The Kotlin campaigns compile with kotlinc (npm) on a JVM.
+if ! command -v java >/dev/null; then
+    apt_install default-jre-headless || fail "The Kotlin tests need java (Debian: apt-get install default-jre-headless)."
+fi
+if ! command -v npm >/dev/null; then
+    apt_install npm || fail "The Kotlin tests need npm to fetch kotlinc (Debian: apt-get install npm)."
+fi
+make --no-print-directory kotlin
+
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 exec $PY -m pytest "$@"

@@ -24,6 +24,11 @@ class Backend:
     # Substrings of a compiler's stderr that mean it crashed, not that it
     # refused the program (an ICE exits 1 or 4 like an ordinary error).
     crash_markers: tuple[str, ...] = ("internal compiler error", "PLEASE submit a bug report", "Segmentation fault")
+    # Exit statuses that mean the compiler crashed (kotlinc's internal error is 2).
+    crash_exit_codes: tuple[int, ...] = ()
+    # Overrides the campaign's address-space limit (a JVM reserves gigabytes it never touches).
+    memory_bytes: int | None = None
+    environment: tuple[tuple[str, str], ...] = ()
 
     def command(self, template: tuple[str, ...], **values: str) -> list[str]:
         return [part.format(**values) for part in template]

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from engines import events, sandbox
 from engines.differential import backends as backend_table
-from engines.differential import c, compare, csmith, findings, harness, pygen, python
+from engines.differential import c, compare, csmith, findings, harness, kotlin, kotlingen, pygen, python
 
 STATS_INTERVAL_SECONDS = 1.0
 CHECKPOINT_INTERVAL_SECONDS = 5.0
@@ -37,6 +37,8 @@ class Language:
 LANGUAGES = {
     "c": Language("c", ".c", c.backends, csmith.generate),
     "python": Language("python", ".py", python.backends, pygen.generate),
+    # kotlinc names the class of program.kt's top level ProgramKt, which the run step starts.
+    "kotlin": Language("kotlin", ".kt", kotlin.backends, kotlingen.generate),
 }
 
 
@@ -93,6 +95,7 @@ def run(config: Config, sink: events.EventSink) -> Summary:
             config.resume["findings"],
             config.resume["skipped"],
         )
+    record = getattr(sink, "program", None)
     started = time.monotonic()
     next_stats = started + STATS_INTERVAL_SECONDS
     next_checkpoint = started + CHECKPOINT_INTERVAL_SECONDS
@@ -109,12 +112,15 @@ def run(config: Config, sink: events.EventSink) -> Summary:
             continue
         results = harness.process(program.text, language.suffix, chosen, config.limits)
         summary.programs += 1
+        found = []
         if compare.everyone_timed_out(results):
             summary.skipped += 1
+            outcomes = {r.backend: r.outcome for r in results}
         else:
             verdict = compare.classify(results, config.reference or None)
+            outcomes = verdict.outcomes
             metadata = {"seed": program.seed, "options": list(program.options), "generator": program.command}
-            for finding in findings.findings(
+            found = findings.findings(
                 target=f"{language.name} compilers",
                 language=language.name,
                 program=program.text,
@@ -122,9 +128,21 @@ def run(config: Config, sink: events.EventSink) -> Summary:
                 verdict=verdict,
                 results=results,
                 metadata=metadata,
-            ):
+            )
+            for finding in found:
                 summary.findings += 1
                 sink.finding(finding)
+        if record is not None:
+            record(
+                events.ProgramRecord(
+                    number=summary.programs,
+                    seed=program.seed,
+                    generator=program.command,
+                    outcomes=dict(outcomes),
+                    seconds={r.backend: r.seconds for r in results},
+                    findings=len(found),
+                )
+            )
         now = time.monotonic()
         if now >= next_stats:
             next_stats = now + STATS_INTERVAL_SECONDS

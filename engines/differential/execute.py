@@ -49,7 +49,9 @@ def _read(path: str) -> str:
     return text + ("\n… [output truncated]" if len(data) > OUTPUT_LIMIT else "")
 
 
-def run(command: list[str], workdir: str, timeout: float, limits: sandbox.Limits) -> Run:
+def run(
+    command: list[str], workdir: str, timeout: float, limits: sandbox.Limits, environment: dict[str, str] | None = None
+) -> Run:
     """Run ``command`` in ``workdir``; output goes through files, so a flood cannot block it."""
     out_path, err_path = os.path.join(workdir, ".stdout"), os.path.join(workdir, ".stderr")
     started = time.monotonic()
@@ -60,7 +62,7 @@ def run(command: list[str], workdir: str, timeout: float, limits: sandbox.Limits
             stdin=subprocess.DEVNULL,
             stdout=out,
             stderr=err,
-            env=sandbox.scrubbed_environment(),
+            env=sandbox.scrubbed_environment(environment),
             start_new_session=True,
             preexec_fn=lambda: sandbox.apply_limits(limits),
         )

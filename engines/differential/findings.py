@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 from engines import events
 from engines.differential.compare import WRONG_OUTPUT, Verdict
-from engines.differential.harness import COMPILER_CRASH, OOM, TIMEOUT, Result
+from engines.differential.harness import COMPILER_CRASH, OOM, REJECTED, TIMEOUT, Result
 
 ENGINE_NAME = "differential"
 
@@ -83,6 +85,11 @@ def findings(
                 **common,
             )
         )
+    rejecting = [r for r in results if verdict.outcomes[r.backend] == REJECTED]
+    if rejecting:
+        accepting = [r.backend for r in results if r.stage == "run"]
+        if accepting:
+            found.append(_rejection(rejecting, accepting, common))
     for result in results:
         outcome = verdict.outcomes[result.backend]
         if outcome == COMPILER_CRASH:
@@ -113,8 +120,32 @@ def findings(
     return found
 
 
+def _rejection(rejecting: list[Result], others: list[str], common: dict) -> events.Finding:
+    """Some backends refuse a program others accept: a frontend disagreement (K1 against K2, say).
+
+    Bucketed by who rejected and the compiler's first error without its
+    location, so one frontend bug is one bucket however many programs hit it.
+    """
+    names = ", ".join(r.backend for r in rejecting)
+    error = _first_error(rejecting[0].stderr)
+    return events.Finding(
+        kind=events.CRASH,
+        function=names,
+        crash_type="rejected by some",
+        message=f"{names} rejected what {', '.join(others)} accepted: {error}",
+        trace="",
+        stage="compile",
+        **common,
+    )
+
+
+# "program.kt:12:5: error: ..." and "/tmp/x/program.c:3:1: error: ...": where, not what.
+_LOCATION = re.compile(r"^\S*?program\.\w+(?::\d+)*:\s*")
+
+
 def _first_error(stderr: str) -> str:
-    for line in stderr.splitlines():
-        if "error" in line.lower() or "fault" in line.lower():
-            return line.strip()[:500]
-    return stderr.strip().splitlines()[0][:500] if stderr.strip() else ""
+    """The compiler's first error line, without the file and position it names."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    chosen = next((line for line in lines if "error" in line.lower() or "fault" in line.lower()), "")
+    chosen = chosen or (lines[0] if lines else "")
+    return _LOCATION.sub("", chosen)[:500]

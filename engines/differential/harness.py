@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 import tempfile
@@ -20,7 +21,7 @@ OK, REJECTED, COMPILER_CRASH, RUNTIME_CRASH, TIMEOUT, OOM = (
     "timeout",
     "oom",
 )
-_OOM_MARKERS = ("out of memory", "virtual memory exhausted", "MemoryError", "std::bad_alloc")
+_OOM_MARKERS = ("out of memory", "virtual memory exhausted", "MemoryError", "std::bad_alloc", "OutOfMemoryError")
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,11 @@ def _compile_outcome(backend: Backend, run: execute.Run) -> str:
         return OK
     if any(marker in run.stderr for marker in _OOM_MARKERS):
         return OOM
-    if run.signal or any(marker in run.stderr for marker in backend.crash_markers):
+    if (
+        run.signal
+        or run.returncode in backend.crash_exit_codes
+        or any(marker in run.stderr for marker in backend.crash_markers)
+    ):
         return COMPILER_CRASH
     return REJECTED
 
@@ -93,10 +98,14 @@ def process(program: str, suffix: str, backends: list[Backend], limits: sandbox.
 
 def _one(backend: Backend, source: str, workdir: str, limits: sandbox.Limits) -> Result:
     values = {"source": source, "binary": os.path.join(workdir, f"{backend.name}.bin"), "workdir": workdir}
+    if backend.memory_bytes is not None:
+        limits = dataclasses.replace(limits, memory_bytes=backend.memory_bytes)
+    environment = dict(backend.environment)
     if backend.compile is not None:
-        compiled = execute.run(backend.command(backend.compile, **values), workdir, backend.compile_timeout, limits)
+        command = backend.command(backend.compile, **values)
+        compiled = execute.run(command, workdir, backend.compile_timeout, limits, environment)
         outcome = _compile_outcome(backend, compiled)
         if outcome != OK:
             return _result(backend, "compile", outcome, compiled)
-    ran = execute.run(backend.command(backend.run, **values), workdir, backend.run_timeout, limits)
+    ran = execute.run(backend.command(backend.run, **values), workdir, backend.run_timeout, limits, environment)
     return _result(backend, "run", _run_outcome(ran), ran)

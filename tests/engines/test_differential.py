@@ -86,9 +86,14 @@ def test_compiler_crashes_rejections_and_timeouts_are_told_apart():
         (events.CRASH, "cc-segv", "SIGSEGV"),
         (events.CRASH, "cc-ice", "compiler crash"),
         (events.TIMEOUT, "run-hang", "Timeout"),
+        # Refusing what the others compile is a finding of its own.
+        (events.CRASH, "cc-refuse", "rejected by some"),
     }
     ice_finding = next(f for f in found if f.function == "cc-ice")
-    assert ice_finding.message.startswith("program.c:1: internal compiler error")
+    # The compiler's first error, without where it was: one bucket for every program that hits it.
+    assert ice_finding.message.startswith("internal compiler error: in fold")
+    refused = next(f for f in found if f.function == "cc-refuse")
+    assert refused.message.startswith("cc-refuse rejected what gcc-O0, run-hang accepted: error: expected ;")
 
 
 def test_a_program_every_backend_rejects_is_a_generator_bug():

@@ -8,7 +8,7 @@ from django.db import transaction
 from django.urls import reverse
 
 from campaigns.launch import campaign_launch
-from campaigns.models import Campaign, CampaignStatus, Shard, Target
+from campaigns.models import Campaign, CampaignStatus, ProgramRun, Shard, Target
 from campaigns.sink import ShardSink
 from engines import sandbox
 from engines.differential import compare, findings, harness
@@ -152,3 +152,24 @@ def test_a_python_campaign_runs_generated_programs_on_cpython_and_pypy():
     assert campaign.executions == 4
     # Generated programs agree across the three: nothing to report.
     assert campaign.findings_count == 0
+
+
+@pytest.mark.worker
+def test_a_kotlin_campaign_stores_the_k1_k2_outcome_pair_of_every_file(logged_in):
+    target = Target.objects.get_or_create(name="Kotlin compiler (K1 against K2)", defaults={"engine": "diff-kotlin"})[0]
+    with transaction.atomic():
+        campaign = campaign_launch(target=target, time_budget_seconds=600, max_executions=2, seed=4)
+    result = run_worker_burst()
+    assert result.returncode == 0, result.stderr[-3000:]
+    campaign.refresh_from_db()
+    assert campaign.status == CampaignStatus.FINISHED, campaign.error
+    runs = list(ProgramRun.objects.filter(campaign=campaign).order_by("number"))
+    assert [run.number for run in runs] == [1, 2]
+    for run in runs:
+        assert set(run.outcomes) == {"kotlin-k1", "kotlin-k2"}
+        assert set(run.outcomes.values()) <= {"ok", "rejected", "compiler_crash", "wrong_output", "timeout", "oom"}
+        assert run.generator.startswith(f"kotlingen --seed {run.seed} ")
+        assert run.seconds["kotlin-k1"] > 0
+    page = logged_in.get(reverse("campaigns:detail", args=[campaign.pk])).content.decode()
+    assert "Program outcomes <small>2 programs</small>" in page
+    assert '<th>kotlin-k1</th><th>kotlin-k2</th><th class="num">Programs</th>' in page
