@@ -11,6 +11,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from campaigns.engines import DIFFERENTIAL_LANGUAGES
+from campaigns.heartbeat import Heartbeat
 from campaigns.launch import campaign_finalize, shard_execution_budget
 from campaigns.models import Campaign, CampaignStatus, Shard, ShardStatus
 from campaigns.sink import ShardSink
@@ -42,8 +43,9 @@ def shard_run(shard_id: int) -> str:
     )
     sink = ShardSink(shard)
     try:
-        summary = _engine_run(shard, sink)
-        sink.drain()
+        with Heartbeat(shard_id):
+            summary = _engine_run(shard, sink)
+            sink.drain()
     except (pyfunc.TargetError, differential.SetupError) as error:
         sink.drain()
         _end(shard_id, ShardStatus.FAILED, error=str(error))

@@ -73,6 +73,29 @@ def classify(results: list[Result], reference: str | None = None) -> Verdict:
     return Verdict(chosen.backend if chosen else "", outcomes, differences)
 
 
-def everyone_timed_out(results: list[Result]) -> bool:
-    """A program that runs too long everywhere: the generator's doing, not a finding."""
-    return bool(results) and all(r.outcome == TIMEOUT and r.stage == "run" for r in results)
+def too_slow(results: list[Result]) -> bool:
+    """A program that runs past the time limit on most backends: the generator's doing, not a finding.
+
+    Csmith's programs terminate, but some only after hours. When most
+    backends are cut off, the few that finish are not evidence either: a
+    compiler may delete a side-effect-free loop (C11 6.8.5p6 lets it assume
+    the loop ends) and fall off the end of ``main`` with any exit status.
+    """
+    cut_off = sum(1 for r in results if r.outcome == TIMEOUT and r.stage == "run")
+    return bool(results) and cut_off * 2 > len(results)
+
+
+# A run-stage timeout is reported only when another backend ran the same
+# program this much faster: a compiler that turned a quick program into a
+# hang. Otherwise it is one optimisation level being slow, as -O0 is.
+HANG_SPEEDUP = 20
+
+
+def is_suspicious_timeout(result: Result, results: list[Result]) -> bool:
+    """A timeout worth a finding: at compile time always; at run time when another backend was far faster."""
+    if result.outcome != TIMEOUT:
+        return False
+    if result.stage != "run":
+        return True
+    finished = [r.seconds for r in results if r.completed]
+    return bool(finished) and min(finished) * HANG_SPEEDUP <= result.seconds

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from engines import events
-from engines.differential.compare import WRONG_OUTPUT, Verdict
+from engines.differential.compare import WRONG_OUTPUT, Verdict, is_suspicious_timeout
 from engines.differential.harness import COMPILER_CRASH, OOM, REJECTED, TIMEOUT, Result
 
 ENGINE_NAME = "differential"
@@ -104,7 +104,7 @@ def findings(
                     **common,
                 )
             )
-        elif outcome in (TIMEOUT, OOM):
+        elif outcome == OOM or (outcome == TIMEOUT and is_suspicious_timeout(result, results)):
             found.append(
                 events.Finding(
                     kind=events.TIMEOUT if outcome == TIMEOUT else events.OOM,

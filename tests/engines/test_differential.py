@@ -117,7 +117,7 @@ def test_csmith_programs_agree_across_the_installed_c_compilers():
         program = csmith.generate(rng)
         assert program.command.startswith(f"csmith --seed {program.seed}")
         results = harness.process(program.text, ".c", chosen, LIMITS)
-        if compare.everyone_timed_out(results):
+        if compare.too_slow(results):
             continue
         verdict = compare.classify(results)
         assert set(verdict.outcomes.values()) == {"ok"}, verdict
@@ -172,3 +172,29 @@ def test_unknown_backends_and_languages_are_refused_with_the_reason():
     with pytest.raises(engine.SetupError, match="unknown language 'cobol'"):
         engine.run(engine.Config(language="cobol"), _Sink())
     assert {"gcc-O0", "gcc-O3", "clang-Os", "tcc"} <= set(engine.installed_backends("c"))
+
+
+def _result(name: str, outcome: str, seconds: float, stage: str = "run", stdout: str = "") -> harness.Result:
+    return harness.Result(name, stage, outcome, 0 if outcome == "ok" else None, "", stdout, "", seconds, 1000, "")
+
+
+def test_slow_programs_are_skipped_and_only_hangs_another_backend_avoided_are_reported():
+    # Most backends cut off; the two that "finished" in 5 ms had deleted the loop (seen with clang -O1/-O2).
+    mostly = [_result(f"cc{i}", "timeout", 10.0) for i in range(4)] + [_result("clang-O2", "ok", 0.005)] * 2
+    assert compare.too_slow(mostly)
+    assert not compare.too_slow([_result("gcc-O0", "timeout", 10.0), *[_result("gcc-O3", "ok", 0.5)] * 2])
+
+    slow_at_o0 = [_result("gcc-O0", "timeout", 10.0), _result("gcc-O3", "ok", 3.0), _result("clang-O2", "ok", 2.0)]
+    assert not compare.is_suspicious_timeout(slow_at_o0[0], slow_at_o0)  # -O0 being slow is not a bug
+    hang = [_result("gcc-O2", "timeout", 10.0), _result("gcc-O0", "ok", 0.01), _result("clang-O2", "ok", 0.01)]
+    assert compare.is_suspicious_timeout(hang[0], hang)  # a quick program turned into a hang
+    compile_hang = _result("gcc-O3", "timeout", 60.0, stage="compile")
+    assert compare.is_suspicious_timeout(compile_hang, [compile_hang, _result("gcc-O0", "ok", 50.0)])
+
+    verdict = compare.classify(slow_at_o0)
+    assert (
+        findings.findings(
+            target="c", language="c", program="", reproducer="", verdict=verdict, results=slow_at_o0, metadata={}
+        )
+        == []
+    )
