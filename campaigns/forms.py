@@ -5,8 +5,43 @@ from campaigns.models import Target
 from engines.differential.engine import installed_backends
 
 
+class _LanguageTagged:
+    """A choice widget whose options carry ``data-language``: the launch page shows a target's backends only."""
+
+    def language_of(self, value) -> str:
+        raise NotImplementedError
+
+    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
+        option = super().create_option(name, value, label, selected, index, subindex, attrs)
+        language = self.language_of(value)
+        if language:
+            option["attrs"]["data-language"] = language
+        return option
+
+
+class TargetSelect(_LanguageTagged, forms.Select):
+    def language_of(self, value) -> str:
+        target = getattr(value, "instance", None)  # a ModelChoiceIteratorValue
+        return DIFFERENTIAL_LANGUAGES.get(target.engine, "") if target is not None else ""
+
+
+class _BackendLanguages(_LanguageTagged):
+    languages: dict[str, str] = {}
+
+    def language_of(self, value) -> str:
+        return self.languages.get(str(value), "")
+
+
+class BackendCheckboxes(_BackendLanguages, forms.CheckboxSelectMultiple):
+    pass
+
+
+class BackendSelect(_BackendLanguages, forms.Select):
+    pass
+
+
 class LaunchForm(forms.Form):
-    target = forms.ModelChoiceField(queryset=Target.objects.all(), empty_label=None)
+    target = forms.ModelChoiceField(queryset=Target.objects.all(), empty_label=None, widget=TargetSelect)
     time_budget_seconds = forms.IntegerField(
         label="Time budget (seconds)", min_value=5, max_value=7 * 24 * 3600, initial=60
     )
@@ -28,19 +63,23 @@ class LaunchForm(forms.Form):
     )
     backends = forms.MultipleChoiceField(
         required=False,
-        widget=forms.CheckboxSelectMultiple,
+        widget=BackendCheckboxes,
         help_text="Differential targets: the backends to compare (only those installed here are offered).",
     )
     reference = forms.ChoiceField(
         required=False,
+        widget=BackendSelect,
         help_text="Differential targets: whose output counts as right; empty for the majority.",
     )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        offered = [name for language in DIFFERENTIAL_LANGUAGES.values() for name in installed_backends(language)]
-        self.fields["backends"].choices = [(name, name) for name in offered]
-        self.fields["reference"].choices = [("", "the majority"), *((name, name) for name in offered)]
+        languages = {
+            name: language for language in DIFFERENTIAL_LANGUAGES.values() for name in installed_backends(language)
+        }
+        self.fields["backends"].choices = [(name, name) for name in languages]
+        self.fields["reference"].choices = [("", "the majority"), *((name, name) for name in languages)]
+        self.fields["backends"].widget.languages = self.fields["reference"].widget.languages = languages
 
     def clean(self):
         data = super().clean()
@@ -48,8 +87,13 @@ class LaunchForm(forms.Form):
         if target is None or target.engine not in DIFFERENTIAL_LANGUAGES:
             data["backends"], data["reference"] = [], ""
             return data
-        offered = installed_backends(DIFFERENTIAL_LANGUAGES[target.engine])
-        chosen = [name for name in data.get("backends") or offered if name in offered]
+        language = DIFFERENTIAL_LANGUAGES[target.engine]
+        offered = installed_backends(language)
+        chosen = data.get("backends") or offered
+        foreign = [name for name in chosen if name not in offered]
+        if foreign:
+            self.add_error("backends", f"Not backends of {language}: {', '.join(foreign)}.")
+        chosen = [name for name in chosen if name in offered]
         if len(chosen) < 2:
             self.add_error("backends", "Choose at least two backends of this target's language.")
         if data.get("reference") and data["reference"] not in chosen:

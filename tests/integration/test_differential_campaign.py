@@ -173,3 +173,16 @@ def test_a_kotlin_campaign_stores_the_k1_k2_outcome_pair_of_every_file(logged_in
     page = logged_in.get(reverse("campaigns:detail", args=[campaign.pk])).content.decode()
     assert "Program outcomes <small>2 programs</small>" in page
     assert '<th>kotlin-k1</th><th>kotlin-k2</th><th class="num">Programs</th>' in page
+
+
+def test_the_launch_form_refuses_backends_of_another_language(logged_in):
+    target = Target.objects.get_or_create(name="Kotlin compiler (K1 against K2)", defaults={"engine": "diff-kotlin"})[0]
+    form = logged_in.get(reverse("campaigns:new")).content.decode()
+    assert 'data-language="kotlin"' in form and 'value="kotlin-k1"' in form
+    refused = logged_in.post(
+        reverse("campaigns:new"),
+        {"target": target.pk, "time_budget_seconds": 60, "shard_count": 1, "backends": ["kotlin-k1", "gcc-O0"]},
+    )
+    assert refused.status_code == 200
+    assert b"Not backends of kotlin: gcc-O0." in refused.content
+    assert not Campaign.objects.exists()

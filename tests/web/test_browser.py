@@ -195,3 +195,46 @@ def test_differential_finding_shows_its_grid_and_diverging_line(miscompiled_buck
     # The program, highlighted as C, its hostile comment inert.
     expect(page.locator("#input .highlight .cp").first).to_contain_text("#include")
     assert page.evaluate("() => document.querySelectorAll('#input script').length") == 0
+
+
+@pytest.fixture
+def differential_targets(maintainer) -> None:
+    for name, engine in (("C compilers (Csmith)", "diff-c"), ("Kotlin compiler (K1 against K2)", "diff-kotlin")):
+        Target.objects.get_or_create(name=name, defaults={"engine": engine})
+
+
+VISIBLE_BACKENDS_JS = """() => [...document.querySelectorAll('#id_backends input')]
+  .filter(input => input.offsetParent !== null && !input.disabled).map(input => input.value)"""
+
+
+def test_the_launch_form_offers_the_backends_of_the_chosen_targets_language(differential_targets, page, live_server):
+    page.set_default_timeout(30_000)
+    page.goto(f"{live_server.url}/campaigns/new/")
+    page.fill("input[name=username]", "maintainer")
+    page.fill("input[name=password]", "correct-horse-9")
+    page.click("button[type=submit]")
+    page.wait_for_selector("#launch-form[data-ready]", state="attached")
+
+    page.select_option("select[name=target]", label="Kotlin compiler (K1 against K2)")
+    assert page.evaluate(VISIBLE_BACKENDS_JS) == ["kotlin-k1", "kotlin-k2"]
+    page.select_option("select[name=target]", label="C compilers (Csmith)")
+    c_backends = page.evaluate(VISIBLE_BACKENDS_JS)
+    assert {"gcc-O0", "clang-O2", "tcc"} <= set(c_backends) and "kotlin-k1" not in c_backends
+    assert "kotlin-k2" not in page.locator("#id_reference option:not([hidden])").all_text_contents()
+    page.select_option("select[name=target]", label="textkit (demo)")
+    expect(page.locator("#id_backends")).to_be_hidden()
+    expect(page.locator("#id_reference")).to_be_hidden()
+
+    # Launched with two C compilers after looking at Kotlin's: the hidden choices are not sent along
+    # (the server would refuse kotlin-k1 for a C target).
+    page.select_option("select[name=target]", label="Kotlin compiler (K1 against K2)")
+    page.check("#id_backends input[value=kotlin-k1]")
+    page.select_option("select[name=target]", label="C compilers (Csmith)")
+    page.check("#id_backends input[value=gcc-O0]")
+    page.check("#id_backends input[value=gcc-O2]")
+    page.fill("input[name=time_budget_seconds]", "30")
+    page.fill("input[name=shard_count]", "1")
+    page.fill("input[name=max_executions]", "1")
+    page.click("#launch")
+    expect(page.locator("h1")).to_contain_text("C compilers (Csmith)")
+    expect(page.locator("#status")).to_have_text("Finished", timeout=60_000)
