@@ -2,7 +2,7 @@ from django import forms
 
 from campaigns.engines import DIFFERENTIAL_LANGUAGES
 from campaigns.models import Target
-from engines.differential.engine import installed_backends
+from engines.differential.engine import LANGUAGES, installed_backends
 
 
 class _LanguageTagged:
@@ -23,6 +23,16 @@ class TargetSelect(_LanguageTagged, forms.Select):
     def language_of(self, value) -> str:
         target = getattr(value, "instance", None)  # a ModelChoiceIteratorValue
         return DIFFERENTIAL_LANGUAGES.get(target.engine, "") if target is not None else ""
+
+    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
+        option = super().create_option(name, value, label, selected, index, subindex, attrs)
+        if diversity_offered(self.language_of(value)):
+            option["attrs"]["data-diversity"] = "1"
+        return option
+
+
+def diversity_offered(language: str) -> bool:
+    return language in LANGUAGES and LANGUAGES[language].counts_constructs
 
 
 class _BackendLanguages(_LanguageTagged):
@@ -66,6 +76,12 @@ class LaunchForm(forms.Form):
         widget=BackendCheckboxes,
         help_text="Differential targets: the backends to compare (only those installed here are offered).",
     )
+    diversity = forms.BooleanField(
+        label="Diversity mode",
+        required=False,
+        help_text="Generated programs (Python, Kotlin): of 8 candidates, run the one whose mix of constructs is "
+        "least like the programs already run.",
+    )
     reference = forms.ChoiceField(
         required=False,
         widget=BackendSelect,
@@ -85,9 +101,11 @@ class LaunchForm(forms.Form):
         data = super().clean()
         target = data.get("target")
         if target is None or target.engine not in DIFFERENTIAL_LANGUAGES:
-            data["backends"], data["reference"] = [], ""
+            data["backends"], data["reference"], data["diversity"] = [], "", False
             return data
         language = DIFFERENTIAL_LANGUAGES[target.engine]
+        if data.get("diversity") and not diversity_offered(language):
+            self.add_error("diversity", f"The {language} generator does not count its constructs: no diversity mode.")
         offered = installed_backends(language)
         chosen = data.get("backends") or offered
         foreign = [name for name in chosen if name not in offered]
@@ -104,6 +122,8 @@ class LaunchForm(forms.Form):
     def launch_options(self) -> dict:
         """campaign_launch's keyword arguments."""
         data = dict(self.cleaned_data)
-        backends, reference = data.pop("backends"), data.pop("reference")
+        backends, reference, diverse = data.pop("backends"), data.pop("reference"), data.pop("diversity")
         data["options"] = {"backends": backends, "reference": reference} if backends else {}
+        if diverse:
+            data["options"]["diversity"] = True
         return data

@@ -76,6 +76,7 @@ def _engine_run(shard: Shard, sink: ShardSink):
             seed=shard.seed,
             max_programs=shard_execution_budget(campaign),
             resume=shard.checkpoint,
+            diversity=bool(options.get("diversity")),
         )
         return differential.run(config, sink)
     config = pyfunc.Config(

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from engines import events, sandbox
 from engines.differential import backends as backend_table
-from engines.differential import c, compare, csmith, findings, harness, kotlin, kotlingen, pygen, python
+from engines.differential import c, compare, csmith, diversity, findings, harness, kotlin, kotlingen, pygen, python
 
 STATS_INTERVAL_SECONDS = 1.0
 CHECKPOINT_INTERVAL_SECONDS = 5.0
@@ -32,10 +32,12 @@ class Language:
     suffix: str
     backends: Callable[[], list[backend_table.Backend]]
     generate: Callable[[random.Random], object]  # -> an object with .text, .command, .seed, .options
+    # The generator reports counts of its grammar constructs (.counts): diversity mode can use them.
+    counts_constructs: bool = True
 
 
 LANGUAGES = {
-    "c": Language("c", ".c", c.backends, csmith.generate),
+    "c": Language("c", ".c", c.backends, csmith.generate, counts_constructs=False),
     "python": Language("python", ".py", python.backends, pygen.generate),
     # kotlinc names the class of program.kt's top level ProgramKt, which the run step starts.
     "kotlin": Language("kotlin", ".kt", kotlin.backends, kotlingen.generate),
@@ -52,6 +54,7 @@ class Config:
     max_programs: int | None = None
     limits: sandbox.Limits = field(default_factory=sandbox.Limits)
     resume: dict | None = None
+    diversity: bool = False  # generate several programs, run the one least like those run before
 
 
 @dataclass
@@ -85,6 +88,9 @@ def run(config: Config, sink: events.EventSink) -> Summary:
     if language is None:
         raise SetupError(f"unknown language {config.language!r}; known: {', '.join(LANGUAGES)}")
     chosen = _chosen(config, language)
+    if config.diversity and not language.counts_constructs:
+        raise SetupError(f"diversity mode needs a generator that counts its constructs; {language.name}'s does not")
+    picker = diversity.Picker() if config.diversity else None
     summary = Summary(backends=[b.name for b in chosen])
     rng = random.Random(config.seed)
     if config.resume and config.resume.get("version") == STATE_VERSION:
@@ -106,7 +112,10 @@ def run(config: Config, sink: events.EventSink) -> Summary:
             summary.stopped = True
             break
         try:
-            program = language.generate(rng)
+            if picker is None:
+                program = language.generate(rng)
+            else:
+                program = picker.pick([language.generate(rng) for _ in range(diversity.CANDIDATES)])
         except csmith.GeneratorError:
             summary.skipped += 1
             continue

@@ -6,7 +6,8 @@
   const target = document.getElementById("id_target");
   const backends = document.getElementById("id_backends");
   const reference = document.getElementById("id_reference");
-  if (!target || !backends || !reference) return;
+  const diversity = document.getElementById("id_diversity");
+  if (!target || !backends || !reference || !diversity) return;
 
   function show() {
     const option = target.options[target.selectedIndex];
@@ -26,6 +27,10 @@
     // The two fields' own wrappers (as_div): gone for a non-differential target.
     backends.parentElement.hidden = !language;
     reference.parentElement.hidden = !language;
+    // Diversity mode: for generators that count their constructs (not Csmith).
+    const diverse = option && option.dataset.diversity === "1";
+    diversity.parentElement.hidden = !diverse;
+    diversity.disabled = !diverse;
   }
 
   target.addEventListener("change", show);

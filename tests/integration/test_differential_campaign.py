@@ -186,3 +186,23 @@ def test_the_launch_form_refuses_backends_of_another_language(logged_in):
     assert refused.status_code == 200
     assert b"Not backends of kotlin: gcc-O0." in refused.content
     assert not Campaign.objects.exists()
+
+
+def test_diversity_mode_is_stored_for_python_and_refused_for_csmith(logged_in):
+    python = Target.objects.get_or_create(
+        name="Python implementations (generated programs)", defaults={"engine": "diff-python"}
+    )[0]
+    form = logged_in.get(reverse("campaigns:new")).content.decode()
+    assert f'value="{python.pk}" data-language="python" data-diversity="1"' in form
+    refused = logged_in.post(
+        reverse("campaigns:new"),
+        {"target": c_target().pk, "time_budget_seconds": 60, "shard_count": 1, "diversity": "on"},
+    )
+    assert b"The c generator does not count its constructs" in refused.content
+    logged_in.post(
+        reverse("campaigns:new"),
+        {"target": python.pk, "time_budget_seconds": 60, "shard_count": 1, "diversity": "on"},
+    )
+    campaign = Campaign.objects.get()
+    assert campaign.options["diversity"] is True
+    django_rq.get_queue("engine-diff-python").empty()
