@@ -148,7 +148,7 @@ def run(config: Config, sink: events.EventSink) -> Summary:
                     seed=program.seed,
                     generator=program.command,
                     outcomes=dict(outcomes),
-                    seconds={r.backend: r.seconds for r in results},
+                    seconds={r.backend: r.total_seconds for r in results},
                     findings=len(found),
                 )
             )

@@ -20,7 +20,7 @@ def _outcomes(verdict: Verdict, results: list[Result]) -> tuple[events.BackendOu
             exit_code=r.exit_status,
             stage=r.stage,
             stderr=r.stderr,
-            seconds=r.seconds,
+            seconds=r.total_seconds,
             peak_memory_kb=r.peak_memory_kb,
             version=r.version,
         )

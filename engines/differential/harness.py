@@ -35,9 +35,14 @@ class Result:
     signal: str
     stdout: str
     stderr: str
-    seconds: float
+    seconds: float  # of the last stage reached
     peak_memory_kb: int
     version: str
+    compile_seconds: float = 0.0  # of the compile stage, when it got past it
+
+    @property
+    def total_seconds(self) -> float:
+        return self.compile_seconds + self.seconds if self.stage == "run" else self.seconds
 
     @property
     def completed(self) -> bool:
@@ -69,7 +74,7 @@ def _run_outcome(run: execute.Run) -> str:
     return OK if run.returncode == 0 else RUNTIME_CRASH
 
 
-def _result(backend: Backend, stage: str, outcome: str, run: execute.Run) -> Result:
+def _result(backend: Backend, stage: str, outcome: str, run: execute.Run, compile_seconds: float = 0.0) -> Result:
     return Result(
         backend=backend.name,
         stage=stage,
@@ -81,6 +86,7 @@ def _result(backend: Backend, stage: str, outcome: str, run: execute.Run) -> Res
         seconds=round(run.seconds, 3),
         peak_memory_kb=run.peak_memory_kb,
         version=version_of(backend),
+        compile_seconds=round(compile_seconds, 3),
     )
 
 
@@ -101,11 +107,13 @@ def _one(backend: Backend, source: str, workdir: str, limits: sandbox.Limits) ->
     if backend.memory_bytes is not None:
         limits = dataclasses.replace(limits, memory_bytes=backend.memory_bytes)
     environment = dict(backend.environment)
+    compile_seconds = 0.0
     if backend.compile is not None:
         command = backend.command(backend.compile, **values)
         compiled = execute.run(command, workdir, backend.compile_timeout, limits, environment)
         outcome = _compile_outcome(backend, compiled)
         if outcome != OK:
             return _result(backend, "compile", outcome, compiled)
+        compile_seconds = compiled.seconds
     ran = execute.run(backend.command(backend.run, **values), workdir, backend.run_timeout, limits, environment)
-    return _result(backend, "run", _run_outcome(ran), ran)
+    return _result(backend, "run", _run_outcome(ran), ran, compile_seconds)

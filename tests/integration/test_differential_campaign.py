@@ -169,7 +169,7 @@ def test_a_kotlin_campaign_stores_the_k1_k2_outcome_pair_of_every_file(logged_in
         assert set(run.outcomes) == {"kotlin-k1", "kotlin-k2"}
         assert set(run.outcomes.values()) <= {"ok", "rejected", "compiler_crash", "wrong_output", "timeout", "oom"}
         assert run.generator.startswith(f"kotlingen --seed {run.seed} ")
-        assert run.seconds["kotlin-k1"] > 0
+        assert run.seconds["kotlin-k1"] > 1.0  # kotlinc and the run; the run alone is a fraction of that
     page = logged_in.get(reverse("campaigns:detail", args=[campaign.pk])).content.decode()
     assert "Program outcomes <small>2 programs</small>" in page
     assert '<th>kotlin-k1</th><th>kotlin-k2</th><th class="num">Programs</th>' in page
