@@ -1,6 +1,8 @@
-"""C differential campaigns: Csmith programs through real compilers, on a real worker, into triage."""
+"""Differential campaigns: generated programs through real compilers, on a real worker, into triage."""
 
 from __future__ import annotations
+
+import dataclasses
 
 import django_rq
 import pytest
@@ -206,3 +208,33 @@ def test_diversity_mode_is_stored_for_python_and_refused_for_csmith(logged_in):
     campaign = Campaign.objects.get()
     assert campaign.options["diversity"] is True
     django_rq.get_queue("engine-diff-python").empty()
+
+
+def test_a_kotlin_compiler_crash_is_bucketed_by_its_jvm_stack_trace():
+    from tests.engines.test_kotlin import ICE
+
+    target = Target.objects.get_or_create(name="Kotlin compiler (K1 against K2)", defaults={"engine": "diff-kotlin"})[0]
+    campaign = Campaign.objects.create(target=target, engine="diff-kotlin", time_budget_seconds=10)
+    trace = ICE.replace("\\n", "\n").replace("\\t", "\t")
+    crashing = Backend(name="kotlin-k1", compile=("sh", "-c", f"printf '%s\\n' '{trace}' >&2; exit 2"), run=("true",))
+    crashing = dataclasses.replace(crashing, crash_exit_codes=(2,))
+    accepting = Backend(name="kotlin-k2", compile=("true",), run=("echo", "f1: 3"))
+    results = harness.process("fun main() {}\n", ".kt", [crashing, accepting], sandbox.Limits())
+    verdict = compare.classify(results)
+    shard = Shard.objects.create(campaign=campaign, index=0, seed=1)
+    sink = ShardSink(shard)
+    for finding in findings.findings(
+        target="kotlin compilers",
+        language="kotlin",
+        program="fun main() {}\n",
+        reproducer="kotlingen --seed 1",
+        verdict=verdict,
+        results=results,
+        metadata={},
+    ):
+        sink.finding(finding)
+    sink.drain()
+    bucket = Bucket.objects.get()
+    assert bucket.method == "stack"
+    assert bucket.crash_type == "java.lang.IllegalStateException"
+    assert bucket.key_frames[0] == "org.jetbrains.kotlin.fir.resolve.Planted.resolve"
