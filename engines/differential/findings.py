@@ -131,7 +131,7 @@ def _rejection(rejecting: list[Result], others: list[str], common: dict) -> even
     return events.Finding(
         kind=events.CRASH,
         function=names,
-        crash_type="rejected by some",
+        crash_type=f"rejected by {names}",
         message=f"{names} rejected what {', '.join(others)} accepted: {error}",
         trace="",
         stage="compile",

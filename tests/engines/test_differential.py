@@ -87,7 +87,7 @@ def test_compiler_crashes_rejections_and_timeouts_are_told_apart():
         (events.CRASH, "cc-ice", "compiler crash"),
         (events.TIMEOUT, "run-hang", "Timeout"),
         # Refusing what the others compile is a finding of its own.
-        (events.CRASH, "cc-refuse", "rejected by some"),
+        (events.CRASH, "cc-refuse", "rejected by cc-refuse"),
     }
     ice_finding = next(f for f in found if f.function == "cc-ice")
     # The compiler's first error, without where it was: one bucket for every program that hits it.

@@ -107,7 +107,7 @@ def test_one_frontend_rejecting_or_crashing_is_a_finding_with_the_message_and_tr
     by_backend = {f.function: f for f in found}
     assert set(by_backend) == {"k1-refuses-sealed", "k1-crashes-on-data"}
     rejection = by_backend["k1-refuses-sealed"]
-    assert rejection.kind == events.CRASH and rejection.crash_type == "rejected by some"
+    assert rejection.kind == events.CRASH and rejection.crash_type == "rejected by k1-refuses-sealed"
     assert rejection.message == (
         "k1-refuses-sealed rejected what kotlin-k2 accepted: error: sealed interfaces are refused by this frontend."
     )

@@ -118,7 +118,9 @@ def test_bucket_page_explains_the_grouping(logged_in):
 
 
 def test_unparsed_crashes_are_listed_as_such(logged_in):
-    finding_ingest(submission=make_finding(trace="segmentation fault (core dumped) at 0x7ffd0000\n", crash_type=""))
+    finding_ingest(
+        submission=make_finding(error="", trace="segmentation fault (core dumped) at 0x7ffd0000\n", crash_type="")
+    )
     finding_ingest(submission=make_finding())
     listing = logged_in.get(reverse("triage:buckets")).content.decode()
     assert "1 bucket with unparsed traces" in listing
@@ -127,6 +129,8 @@ def test_unparsed_crashes_are_listed_as_such(logged_in):
     bucket = unparsed.context["page"].object_list[0]
     html = logged_in.get(reverse("triage:bucket", args=[bucket.pk])).content.decode()
     assert "No trace parser recognised this crash output" in html
+    # What was hashed, as it was hashed: the message with its address masked.
+    assert '<code id="grouped-message">segmentation fault (core dumped) at Nx?</code>' in html
 
 
 def test_testcase_is_highlighted_in_its_own_language(logged_in):
