@@ -10,7 +10,8 @@ The same Csmith programs go through the same C backends twice, interleaved:
   campaign does per program apart from generating it and storing findings.
 
 Programs are generated first and are not timed; programs that run for
-longer than a few seconds are left out (a campaign skips those too).
+longer than a few seconds (a campaign skips those too) or that a compiler
+refuses (tcc refuses some of Csmith's) are left out.
 Each pass is repeated and the fastest of each kind counts.
 
 Last line: harness_overhead=<x>, the fraction of time the harness adds
@@ -42,7 +43,7 @@ QUICK_SECONDS = 2.0
 
 
 def bare(program: str, chosen: list[backends.Backend]) -> float:
-    """Compile and run with nothing around the tools; the seconds it took."""
+    """Compile and run with nothing around the tools; the seconds it took (inf if a compiler refused)."""
     workdir = tempfile.mkdtemp(prefix="fuzzweb-bench-")
     try:
         source = os.path.join(workdir, "program.c")
@@ -50,8 +51,10 @@ def bare(program: str, chosen: list[backends.Backend]) -> float:
         started = time.perf_counter()
         for backend in chosen:
             values = {"source": source, "binary": os.path.join(workdir, f"{backend.name}.bin"), "workdir": workdir}
-            subprocess.run(backend.command(backend.compile, **values), cwd=workdir, capture_output=True, check=True)  # noqa: S603
-            subprocess.run(backend.command(backend.run, **values), cwd=workdir, capture_output=True, check=False)  # noqa: S603
+            compiled = subprocess.run(backend.command(backend.compile, **values), cwd=workdir, capture_output=True)  # noqa: S603
+            if compiled.returncode != 0:
+                return float("inf")
+            subprocess.run(backend.command(backend.run, **values), cwd=workdir, capture_output=True)  # noqa: S603
         return time.perf_counter() - started
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
