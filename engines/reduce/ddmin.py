@@ -1,0 +1,56 @@
+"""Delta debugging (Zeller's ddmin) over a list of parts: lines, tokens, statements.
+
+The interestingness test is the expensive part: the caller's test charges
+the budget for each test it really runs (an invalid or already-seen
+candidate costs nothing), and the search stops once the budget is spent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+
+class Budget:
+    """Counts interestingness tests; a reducer stops asking once it is spent."""
+
+    def __init__(self, tests: int):
+        self.left = tests
+        self.used = 0
+
+    @property
+    def spent(self) -> bool:
+        return self.left <= 0
+
+    def charge(self) -> None:
+        self.left -= 1
+        self.used += 1
+
+
+def ddmin(parts: Sequence, interesting: Callable[[list], bool], budget: Budget) -> list:
+    """A 1-minimal (as far as the budget allows) sublist of ``parts`` that is still interesting.
+
+    ``interesting`` is called with candidate sublists (order kept) and must
+    hold for ``parts`` itself.
+    """
+    current = list(parts)
+    granularity = 2
+    while len(current) >= 2 and not budget.spent:
+        chunk = max(1, len(current) // granularity)
+        starts = range(0, len(current), chunk)
+        reduced = False
+        # Complements first: removing one chunk at a time keeps most of the
+        # program, so it is the candidate most likely to stay interesting.
+        for start in starts:
+            if budget.spent:
+                break
+            candidate = current[:start] + current[start + chunk :]
+            if candidate and interesting(candidate):
+                current = candidate
+                granularity = max(granularity - 1, 2)
+                reduced = True
+                break
+        if not reduced:
+            if chunk == 1:
+                break
+            granularity = min(granularity * 2, len(current))
+    return current
