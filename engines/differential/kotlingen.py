@@ -29,6 +29,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from engines.differential import generated
+from engines.differential.generated import Program
+
 FEATURES = (
     "if",
     "when",
@@ -69,18 +72,6 @@ class _Var:
 class _Function:
     parameters: list[tuple[str, str, bool]]  # name, type, has a default
     returns: str
-
-
-@dataclass(frozen=True)
-class Program:
-    text: str
-    seed: int
-    options: tuple[str, ...]
-    counts: dict
-
-    @property
-    def command(self) -> str:
-        return f"kotlingen --seed {self.seed} {' '.join(self.options)}".strip()
 
 
 @dataclass
@@ -611,13 +602,9 @@ class Generator:
 
 def swarm_weights(rng: random.Random) -> dict[str, float]:
     """Random feature weights for one file: some features off, the rest weighted."""
-    return {feature: (rng.random() if rng.random() < 0.75 else 0.0) for feature in FEATURES}
+    return generated.swarm_weights(rng, FEATURES)
 
 
 def generate(rng: random.Random) -> Program:
     """One file, its seed and swarm weights drawn from ``rng``."""
-    seed = rng.randrange(2**31)
-    generator = Generator(random.Random(seed))
-    text = generator.program()
-    options = tuple(f"--{f}={generator.weights[f]:.2f}" for f in FEATURES)
-    return Program(text, seed, options, dict(generator.counts))
+    return generated.generate(rng, "kotlingen", FEATURES, Generator)

@@ -24,6 +24,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from engines.differential import generated
+from engines.differential.generated import Program
+
 # Semantic differences between the backends (CPython, CPython -O, PyPy,
 # Cython) that are not bugs, and what the generator does about each.
 KNOWN_DIFFERENCES = {
@@ -61,18 +64,6 @@ WORDS = ("alpha", "beta", "gamma", "x", "", "zz", "Hello", "a b", "42", "é")
 @dataclass
 class _Scope:
     variables: dict[str, str] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Program:
-    text: str
-    seed: int
-    options: tuple[str, ...]
-    counts: dict
-
-    @property
-    def command(self) -> str:
-        return f"pygen --seed {self.seed} {' '.join(self.options)}".strip()
 
 
 class Generator:
@@ -385,15 +376,11 @@ class Generator:
 
 def swarm_weights(rng: random.Random) -> dict[str, float]:
     """Random feature weights for one program: some features off, the rest weighted."""
-    weights = {feature: (rng.random() if rng.random() < 0.75 else 0.0) for feature in FEATURES}
+    weights = generated.swarm_weights(rng, FEATURES)
     weights["assign"] = max(weights["assign"], 0.3)  # every program needs variables
     return weights
 
 
 def generate(rng: random.Random) -> Program:
     """One program, its seed and swarm weights drawn from ``rng``."""
-    seed = rng.randrange(2**31)
-    generator = Generator(random.Random(seed))
-    text = generator.program()
-    options = tuple(f"--{f}={generator.weights[f]:.2f}" for f in FEATURES)
-    return Program(text, seed, options, dict(generator.counts))
+    return generated.generate(rng, "pygen", FEATURES, Generator)
