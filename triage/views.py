@@ -9,7 +9,7 @@ from triage.forms import StatusForm
 from triage.highlight import highlighted, trace_language
 from triage.models import Bucket, Method, Status
 from triage.reports import bucket_pytest, bucket_report_markdown, report_filename
-from triage.signatures.v1 import normalize_message
+from triage.signatures.v1 import message_text, normalize_message
 from triage.status import bucket_set_status
 
 
@@ -57,8 +57,8 @@ def bucket_detail(request, pk):
         context["trace_html"] = highlighted(finding.trace, trace_language(finding.trace_format))
         if bucket.method == "message":
             # What the signature hashed, as it hashed it.
-            first_trace_line = next((line for line in finding.trace.splitlines() if line.strip()), "")
-            context["grouped_message"] = normalize_message(finding.message or first_trace_line or finding.crash_type)
+            text = message_text(finding.message, finding.trace, finding.crash_type)
+            context["grouped_message"] = normalize_message(text)
     return render(request, "triage/bucket_detail.html", context)
 
 

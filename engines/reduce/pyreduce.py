@@ -80,7 +80,7 @@ class _Reducer:
 
     def test_tree(self) -> bool:
         try:
-            text = ast.unparse(self.tree) + "\n"
+            text = self._unparse()
         except (AttributeError, TypeError, ValueError):
             return False
         return self.test(text)

@@ -53,6 +53,11 @@ def _first_line(text: str) -> str:
     return next((line for line in text.splitlines() if line.strip()), "")
 
 
+def message_text(message: str, trace_text: str, crash_type: str) -> str:
+    """What an unparsed crash is grouped by, before normalising: its message, else its trace's first line."""
+    return message or _first_line(trace_text) or crash_type
+
+
 def compute(
     *,
     kind: str,
@@ -103,7 +108,7 @@ def compute(
             method=STACK,
             trace_format=parsed.format,
         )
-    text = message or _first_line(trace_text) or crash_type
+    text = message_text(message, trace_text, crash_type)
     normalized = normalize_message(text)
     return Signature(
         version=VERSION,
