@@ -28,19 +28,25 @@ def c_target() -> Target:
     return Target.objects.get_or_create(name="C compilers (Csmith)", defaults={"engine": "diff-c"})[0]
 
 
-@pytest.mark.worker
-def test_a_c_campaign_runs_on_a_worker_and_counts_its_programs():
+def run_to_the_end(**launch) -> Campaign:
+    """Launch a campaign and let a worker run it until its queue is empty; the campaign as it ended."""
     with transaction.atomic():
-        campaign = campaign_launch(
-            target=c_target(),
-            time_budget_seconds=120,
-            max_executions=3,
-            seed=9,
-            options={"backends": ["gcc-O0", "clang-O2", "tcc"], "reference": ""},
-        )
+        campaign = campaign_launch(**launch)
     result = run_worker_burst()
     assert result.returncode == 0, result.stderr[-3000:]
     campaign.refresh_from_db()
+    return campaign
+
+
+@pytest.mark.worker
+def test_a_c_campaign_runs_on_a_worker_and_counts_its_programs():
+    campaign = run_to_the_end(
+        target=c_target(),
+        time_budget_seconds=120,
+        max_executions=3,
+        seed=9,
+        options={"backends": ["gcc-O0", "clang-O2", "tcc"], "reference": ""},
+    )
     assert campaign.status == CampaignStatus.FINISHED, campaign.error
     assert campaign.executions == 3  # programs, each through the three compilers
     shard = campaign.shards.get()
@@ -139,17 +145,13 @@ def test_a_python_campaign_runs_generated_programs_on_cpython_and_pypy():
     target = Target.objects.get_or_create(
         name="Python implementations (generated programs)", defaults={"engine": "diff-python"}
     )[0]
-    with transaction.atomic():
-        campaign = campaign_launch(
-            target=target,
-            time_budget_seconds=120,
-            max_executions=4,
-            seed=3,
-            options={"backends": ["cpython", "cpython-O", "pypy3"], "reference": "cpython"},
-        )
-    result = run_worker_burst()
-    assert result.returncode == 0, result.stderr[-3000:]
-    campaign.refresh_from_db()
+    campaign = run_to_the_end(
+        target=target,
+        time_budget_seconds=120,
+        max_executions=4,
+        seed=3,
+        options={"backends": ["cpython", "cpython-O", "pypy3"], "reference": "cpython"},
+    )
     assert campaign.status == CampaignStatus.FINISHED, campaign.error
     assert campaign.executions == 4
     # Generated programs agree across the three: nothing to report.
@@ -159,11 +161,7 @@ def test_a_python_campaign_runs_generated_programs_on_cpython_and_pypy():
 @pytest.mark.worker
 def test_a_kotlin_campaign_stores_the_k1_k2_outcome_pair_of_every_file(logged_in):
     target = Target.objects.get_or_create(name="Kotlin compiler (K1 against K2)", defaults={"engine": "diff-kotlin"})[0]
-    with transaction.atomic():
-        campaign = campaign_launch(target=target, time_budget_seconds=600, max_executions=2, seed=4)
-    result = run_worker_burst()
-    assert result.returncode == 0, result.stderr[-3000:]
-    campaign.refresh_from_db()
+    campaign = run_to_the_end(target=target, time_budget_seconds=600, max_executions=2, seed=4)
     assert campaign.status == CampaignStatus.FINISHED, campaign.error
     runs = list(ProgramRun.objects.filter(campaign=campaign).order_by("number"))
     assert [run.number for run in runs] == [1, 2]

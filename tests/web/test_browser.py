@@ -45,6 +45,15 @@ def page(maintainer, live_server, rq_worker):
         browser.close()
 
 
+def _log_in(page, url: str) -> None:
+    """Open ``url``, which sends the browser to the login page first, and log in as the maintainer."""
+    page.set_default_timeout(30_000)
+    page.goto(url)
+    page.fill("input[name=username]", "maintainer")
+    page.fill("input[name=password]", "correct-horse-9")
+    page.click("button[type=submit]")
+
+
 def test_launch_watch_triage_and_export(page, live_server, tmp_path):
     page.set_default_timeout(30_000)
 
@@ -101,11 +110,7 @@ def _points(page, chart_id: str) -> int:
 
 def test_campaign_chart_updates_while_it_runs(page, live_server, rq_workers):
     rq_workers(1)  # a second worker: this campaign has two shards
-    page.set_default_timeout(30_000)
-    page.goto(live_server.url + "/login/")
-    page.fill("input[name=username]", "maintainer")
-    page.fill("input[name=password]", "correct-horse-9")
-    page.click("button[type=submit]")
+    _log_in(page, live_server.url + "/login/")
     page.goto(live_server.url + "/campaigns/new/")
     page.fill("input[name=time_budget_seconds]", "15")
     page.fill("input[name=shard_count]", "2")
@@ -139,11 +144,7 @@ def branches_campaign(maintainer, rq_worker) -> int:
 
 
 def test_function_page_filters_examples_by_line(branches_campaign, page, live_server):
-    page.set_default_timeout(30_000)
-    page.goto(f"{live_server.url}/campaigns/{branches_campaign}/")
-    page.fill("input[name=username]", "maintainer")
-    page.fill("input[name=password]", "correct-horse-9")
-    page.click("button[type=submit]")
+    _log_in(page, f"{live_server.url}/campaigns/{branches_campaign}/")
 
     page.locator("#functions a", has_text="classify").click()
     expect(page.locator("#line-summary")).to_have_text("10 of 10 lines reached")
@@ -176,11 +177,7 @@ def miscompiled_bucket(maintainer) -> int:
 
 
 def test_differential_finding_shows_its_grid_and_diverging_line(miscompiled_bucket, page, live_server):
-    page.set_default_timeout(30_000)
-    page.goto(f"{live_server.url}/triage/buckets/{miscompiled_bucket}/")
-    page.fill("input[name=username]", "maintainer")
-    page.fill("input[name=password]", "correct-horse-9")
-    page.click("button[type=submit]")
+    _log_in(page, f"{live_server.url}/triage/buckets/{miscompiled_bucket}/")
 
     grid = page.locator("#outcome-grid tbody tr")
     expect(grid).to_have_count(3)
@@ -208,11 +205,7 @@ VISIBLE_BACKENDS_JS = """() => [...document.querySelectorAll('#id_backends input
 
 
 def test_the_launch_form_offers_the_backends_of_the_chosen_targets_language(differential_targets, page, live_server):
-    page.set_default_timeout(30_000)
-    page.goto(f"{live_server.url}/campaigns/new/")
-    page.fill("input[name=username]", "maintainer")
-    page.fill("input[name=password]", "correct-horse-9")
-    page.click("button[type=submit]")
+    _log_in(page, f"{live_server.url}/campaigns/new/")
     page.wait_for_selector("#launch-form[data-ready]", state="attached")
 
     page.select_option("select[name=target]", label="Kotlin compiler (K1 against K2)")
