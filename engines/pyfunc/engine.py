@@ -22,6 +22,8 @@ from engines.pyfunc.executor import Child, Outcome, TargetError
 from engines.pyfunc.mutate import Mutator, shrink_candidates
 from engines.pyfunc.state import decode, encode
 from engines.pyfunc.values import ValueGenerator, call_source, imports, split_call
+from engines.reduce.ddmin import Budget
+from engines.reduce.pyinputs import shrink_values
 
 ENGINE_NAME = "pyfunc"
 STATS_INTERVAL_SECONDS = 1.0
@@ -208,37 +210,28 @@ SHRINK_SECONDS = 5.0
 
 
 def shrink(child: Child, function: dict, args: list, kwargs: dict, outcome: Outcome, summary: Summary):
-    """The simplest call that still fails at the same site, found greedily.
+    """The simplest call that still fails at the same site (see :func:`engines.reduce.pyinputs.shrink_values`).
 
-    Each parameter in turn is replaced by the first simpler candidate that
-    keeps the failure where it was, until none does or the budget is spent.
     Returns (args, kwargs, outcome).
     """
     parameters = function["parameters"]
     target = site_key(function["name"], outcome)
-    values = [*args, *kwargs.values()]
-    budget = SHRINK_BUDGET
-    deadline = time.monotonic() + SHRINK_SECONDS
-    improved = True
-    while improved and budget > 0:
-        improved = False
-        for index, parameter in enumerate(parameters):
-            for candidate in shrink_candidates(values[index], parameter["type"]):
-                if budget <= 0 or time.monotonic() > deadline:
-                    budget = 0
-                    break
-                budget -= 1
-                trial = [*values[:index], candidate, *values[index + 1 :]]
-                result = child.call(function["name"], *split_call(trial, parameters))
-                summary.executions += 1
-                if not child.alive:
-                    summary.restarts += 1
-                    child.stop()
-                    child.start()
-                if result.status != "ok" and site_key(function["name"], result) == target:
-                    values, outcome, improved = trial, result, True
-                    break
-    return (*split_call(values, parameters), outcome)
+    last = [outcome]
+
+    def still_fails(trial: list) -> bool:
+        result = child.call(function["name"], *split_call(trial, parameters))
+        summary.executions += 1
+        if not child.alive:
+            summary.restarts += 1
+            child.stop()
+            child.start()
+        if result.status != "ok" and site_key(function["name"], result) == target:
+            last[0] = result
+            return True
+        return False
+
+    values = shrink_values([*args, *kwargs.values()], parameters, still_fails, Budget(SHRINK_BUDGET, SHRINK_SECONDS))
+    return (*split_call(values, parameters), last[0])
 
 
 @dataclass
@@ -247,6 +240,7 @@ class _Site:
     best_outcome: Outcome
     pending: int = 0
     needed: frozenset = frozenset()
+    values: tuple = ()
 
 
 class CrashSites:
@@ -274,27 +268,28 @@ class CrashSites:
         key = site_key(function, outcome)
         return key not in self.sites and key not in self.known
 
-    def hit(self, function: str, call: str, outcome: Outcome, needed=frozenset()) -> None:
+    def hit(self, function: str, call: str, outcome: Outcome, needed=frozenset(), values: tuple = ()) -> None:
         key = site_key(function, outcome)
         if key in self.known:
             # Reported before a resume: this run knows it, minus the details.
             self.known.discard(key)
-            self.sites[key] = _Site(call, outcome, pending=1, needed=frozenset(needed))
+            self.sites[key] = _Site(call, outcome, pending=1, needed=frozenset(needed), values=values)
             return
         site = self.sites.get(key)
         if site is None:
-            self.sites[key] = _Site(call, outcome, needed=frozenset(needed))
-            self.sink.finding(_finding(self.config, function, call, outcome, self.environment, needed))
+            self.sites[key] = _Site(call, outcome, needed=frozenset(needed), values=values)
+            self.sink.finding(call_finding(self.config, function, call, outcome, self.environment, needed, values))
             return
         site.pending += 1
         if len(call) < len(site.best_call):
             site.best_call, site.best_outcome, site.needed = call, outcome, frozenset(needed)
+            site.values = values
 
     def report_pending(self) -> None:
         for (function, _, _), site in self.sites.items():
             if site.pending:
-                finding = _finding(
-                    self.config, function, site.best_call, site.best_outcome, self.environment, site.needed
+                finding = call_finding(
+                    self.config, function, site.best_call, site.best_outcome, self.environment, site.needed, site.values
                 )
                 self.sink.finding(dataclasses.replace(finding, hits=site.pending))
                 site.pending = 0
@@ -339,7 +334,7 @@ def reproducer(config: Config, call: str, needed: set[tuple[str, str]]) -> str:
     return command
 
 
-def _environment(config: Config) -> dict[str, str]:
+def run_environment(config: Config) -> dict[str, str]:
     return {
         "engine": ENGINE_NAME,
         "python": platform.python_version(),
@@ -393,7 +388,7 @@ def run(config: Config, sink: events.EventSink) -> Summary:
         summary.executions = config.resume["executions"]
         summary.findings = config.resume["findings"]
         summary.restarts = config.resume["restarts"]
-    environment = _environment(config)
+    environment = run_environment(config)
     sites = CrashSites(config, environment, sink)
     ignored = set(config.ignore_exceptions)
     search = Search(rng, values, guided=config.guided)
@@ -459,10 +454,11 @@ def run(config: Config, sink: events.EventSink) -> Summary:
             if outcome.status == "timeout":
                 needed = imports([args, kwargs]) | {(function["module"], function["function"])}
                 call = call_source(function["function"], args, kwargs)
+                given = (*args, *kwargs.values())
 
-                def report(function=function, call=call, outcome=outcome, needed=needed):
+                def report(function=function, call=call, outcome=outcome, needed=needed, given=given):
                     summary.findings += 1
-                    sites.hit(function["name"], call, outcome, needed)
+                    sites.hit(function["name"], call, outcome, needed, given)
 
                 if hangs.timed_out(function["name"], report):
                     functions.remove(function)
@@ -478,7 +474,8 @@ def run(config: Config, sink: events.EventSink) -> Summary:
                     # A new crash site: report its simplest failing call.
                     args, kwargs, outcome = shrink(child, function, args, kwargs, outcome, summary)
                 needed = imports([args, kwargs]) | {(function["module"], function["function"])}
-                sites.hit(function["name"], call_source(function["function"], args, kwargs), outcome, needed)
+                call = call_source(function["function"], args, kwargs)
+                sites.hit(function["name"], call, outcome, needed, (*args, *kwargs.values()))
             # After a fork bomb or an exhausted address space the child is
             # not to be trusted with more calls: start a fresh one.
             exhausted = outcome.crash_type in ("BlockingIOError", "MemoryError")
@@ -564,7 +561,10 @@ def _stats(summary: Summary, elapsed: float, search: Search | None = None) -> ev
     )
 
 
-def _finding(config: Config, function: str, call: str, outcome: Outcome, environment, needed=frozenset()):
+def call_finding(
+    config: Config, function: str, call: str, outcome: Outcome, environment, needed=frozenset(), values=()
+) -> events.Finding:
+    """The finding a failing call makes; reduction signs re-run calls through it too."""
     return events.Finding(
         kind=_kind(outcome),
         target=config.target,
@@ -577,4 +577,18 @@ def _finding(config: Config, function: str, call: str, outcome: Outcome, environ
         setup="\n".join(f"from {module} import {name}" for module, name in sorted(needed)),
         expected=outcome.expected,
         environment=environment,
+        metadata=call_metadata(config, values),
     )
+
+
+def call_metadata(config: Config, values: tuple) -> dict:
+    """What replays the call without parsing its source: the typed values and where the target is.
+
+    Reduction shrinks these further, on a worker, with the engine's own
+    shrinking. A value the checkpoint format cannot hold leaves them out.
+    """
+    try:
+        encoded = [encode(value) for value in values]
+    except TypeError:
+        return {}
+    return {"values": encoded, "search_path": list(config.search_path), "setup_modules": list(config.setup)}

@@ -7,23 +7,40 @@ candidate costs nothing), and the search stops once the budget is spent.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 
 
 class Budget:
-    """Counts interestingness tests; a reducer stops asking once it is spent."""
+    """Counts interestingness tests and time; a reducer stops asking once either is spent.
 
-    def __init__(self, tests: int):
+    ``on_progress`` is told of every smaller interesting candidate, so that a
+    long reduction can save its best so far: a reduction cut off by its
+    deadline or a dying worker still leaves something.
+    """
+
+    def __init__(
+        self,
+        tests: int,
+        seconds: float | None = None,
+        on_progress: Callable[[str, int], None] | None = None,
+    ):
         self.left = tests
         self.used = 0
+        self.deadline = time.monotonic() + seconds if seconds is not None else None
+        self.on_progress = on_progress
 
     @property
     def spent(self) -> bool:
-        return self.left <= 0
+        return self.left <= 0 or (self.deadline is not None and time.monotonic() >= self.deadline)
 
     def charge(self) -> None:
         self.left -= 1
         self.used += 1
+
+    def improved(self, text: str) -> None:
+        if self.on_progress is not None:
+            self.on_progress(text, self.used)
 
 
 def ddmin(parts: Sequence, interesting: Callable[[list], bool], budget: Budget) -> list:

@@ -20,32 +20,19 @@ from __future__ import annotations
 
 import argparse
 import ast
-import subprocess
+import re
 import sys
-import tempfile
 import time
 import warnings
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 from engines.reduce.ddmin import Budget, ddmin
+from engines.reduce.result import Reduction, command_test
+from engines.reduce.textreduce import tokens
 
 _COMPOUND = (ast.If, ast.For, ast.While, ast.With, ast.Try, ast.AsyncFor, ast.AsyncWith)
 _SMALL_LITERALS = (0, 1, "", None)
-
-
-@dataclass(frozen=True)
-class Reduction:
-    text: str
-    original_size: int
-    tests: int
-    seconds: float
-
-    @property
-    def ratio(self) -> float:
-        """Size after over size before (0.1: ten times smaller)."""
-        return len(self.text) / self.original_size if self.original_size else 1.0
 
 
 class _Reducer:
@@ -76,6 +63,7 @@ class _Reducer:
         self.seen[text] = verdict
         if verdict:
             self.best = text
+            self.budget.improved(text)
         return verdict
 
     def test_tree(self) -> bool:
@@ -196,6 +184,17 @@ class _Reducer:
             return True
         return False
 
+    def reduce_tokens(self) -> bool:
+        """ddmin over tokens, for what the tree cannot express: a name's use without its binding, say."""
+        before = self.best
+        ddmin(tokens(self.best), lambda subset: self.test("".join(subset)), self.budget)
+        return self.best != before
+
+    def compact(self) -> bool:
+        """The same program with no space the tokenizer does not need: unparsing writes ``a = b + 1``."""
+        candidate = compact_spacing(self.best)
+        return candidate != self.best and self.test(candidate)
+
     def run(self) -> str:
         while not self.budget.spent:
             progress = self.reduce_lists()
@@ -204,32 +203,42 @@ class _Reducer:
             if not progress:
                 break
             self.tree = ast.parse(self.best)
+        # Text-level passes last: their output need not unparse to itself, so the tree passes end here.
+        while not self.budget.spent and (self.reduce_tokens() | self.compact()):
+            pass
         return self.best
 
 
-def reduce_python(source: str, interesting: Callable[[str], bool], max_tests: int = 5000) -> Reduction:
-    """The smallest program this reducer finds that is still ``interesting`` (``source`` must be)."""
+_OPTIONAL_SPACE = re.compile(r"(?<=[^\w\s])[ \t]+|[ \t]+(?=[^\w\s])")
+
+
+def compact_spacing(source: str) -> str:
+    """``source`` without spaces beside punctuation, indentation kept; lines holding strings are left alone."""
+    lines = []
+    for line in source.splitlines(keepends=True):
+        body = line.lstrip(" \t")
+        indent = line[: len(line) - len(body)]
+        lines.append(line if "'" in body or '"' in body or "#" in body else indent + _OPTIONAL_SPACE.sub("", body))
+    return "".join(lines)
+
+
+def reduce_python(
+    source: str,
+    interesting: Callable[[str], bool],
+    max_tests: int = 5000,
+    seconds: float | None = None,
+    on_progress: Callable[[str, int], None] | None = None,
+) -> Reduction:
+    """The smallest program this reducer finds that is still ``interesting`` (``source`` must be).
+
+    Stops after ``max_tests`` tests or ``seconds``; ``on_progress(text, tests)``
+    hears of each smaller interesting program as it is found.
+    """
     started = time.monotonic()
-    budget = Budget(max_tests)
+    budget = Budget(max_tests, seconds, on_progress)
     reducer = _Reducer(source, interesting, budget)
     text = reducer.run()
-    return Reduction(text, len(source), budget.used, time.monotonic() - started)
-
-
-def _command_test(command: list[str]) -> Callable[[str], bool]:
-    """An interestingness test as C-Reduce takes it: a command run on the candidate, exit status 0 = interesting."""
-
-    def interesting(text: str) -> bool:
-        with tempfile.TemporaryDirectory(prefix="fuzzweb-reduce-") as scratch:
-            path = Path(scratch) / "candidate.py"
-            path.write_text(text)
-            try:
-                done = subprocess.run([*command, str(path)], cwd=scratch, capture_output=True, timeout=60)  # noqa: S603
-            except subprocess.TimeoutExpired:
-                return False
-            return done.returncode == 0
-
-    return interesting
+    return Reduction(text, len(source), budget.used, time.monotonic() - started, "fuzzweb-pyreduce")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -239,7 +248,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-tests", type=int, default=5000)
     args = parser.parse_args(argv)
     source = args.program.read_text()
-    test = _command_test(args.command)
+    test = command_test(args.command, ".py")
     if not test(source):
         print("the original program is not interesting to this test", file=sys.stderr)
         return 2

@@ -1,0 +1,43 @@
+"""What every reducer returns, and the command-line interestingness test they share."""
+
+from __future__ import annotations
+
+import subprocess
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Reduction:
+    text: str
+    original_size: int
+    tests: int
+    seconds: float
+    reducer: str = ""
+
+    @property
+    def ratio(self) -> float:
+        """Size after over size before (0.1: ten times smaller)."""
+        return len(self.text) / self.original_size if self.original_size else 1.0
+
+
+def command_test(command: list[str], suffix: str, timeout: float = 60.0) -> Callable[[str], bool]:
+    """An interestingness test as C-Reduce takes it: a command run on the candidate, exit status 0 = interesting.
+
+    The command gets the candidate's path as its last argument, and runs in
+    a fresh scratch directory holding only that file.
+    """
+
+    def interesting(text: str) -> bool:
+        with tempfile.TemporaryDirectory(prefix="fuzzweb-reduce-") as scratch:
+            path = Path(scratch) / f"candidate{suffix}"
+            path.write_text(text, encoding="utf-8", errors="surrogateescape")
+            try:
+                done = subprocess.run([*command, str(path)], cwd=scratch, capture_output=True, timeout=timeout)  # noqa: S603
+            except subprocess.TimeoutExpired:
+                return False
+            return done.returncode == 0
+
+    return interesting
