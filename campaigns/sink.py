@@ -18,6 +18,7 @@ from campaigns.examples import examples_from_engine
 from campaigns.models import Campaign, CampaignStatus, FunctionExamples, ProgramRun, Shard, ShardStatus, StatSample
 from engines import events
 from triage.ingest import findings_ingest
+from triage.reduction import reductions_for_new_buckets
 from triage.submission import submission_from_engine
 
 log = logging.getLogger(__name__)
@@ -143,6 +144,7 @@ class ShardSink:
                 findings_count=F("findings_count") + sum(finding.hits for finding in batch),
                 new_buckets=F("new_buckets") + len(result.new_buckets),
             )
+            reductions_for_new_buckets(result.new_buckets)
 
         if self._attempt(write):
             del self.buffer[: len(batch)]

@@ -112,7 +112,13 @@ FUZZWEB_ENGINES = ["pyfunc", "diff-c", "diff-python", "diff-kotlin"]
 RQ_QUEUES = {
     "default": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 600},
     **{f"engine-{engine}": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 24 * 3600} for engine in FUZZWEB_ENGINES},
+    # Reductions get workers of their own (make run starts one): a worker busy
+    # with a day-long campaign shard would leave new buckets unreduced.
+    "reduce": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 3600},
 }
+# Every new bucket's testcase is reduced in the background, within this budget.
+FUZZWEB_AUTO_REDUCE = os.environ.get("FUZZWEB_AUTO_REDUCE", "1") != "0"
+FUZZWEB_REDUCTION_SECONDS = float(os.environ.get("FUZZWEB_REDUCTION_SECONDS", "300"))
 # A running shard whose heartbeat is older than this lost its worker.
 FUZZWEB_SHARD_STALE_SECONDS = float(os.environ.get("FUZZWEB_SHARD_STALE_SECONDS", "30"))
 FUZZWEB_REAP_INTERVAL_SECONDS = int(os.environ.get("FUZZWEB_REAP_INTERVAL_SECONDS", "15"))

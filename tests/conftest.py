@@ -62,10 +62,14 @@ def _worker_env() -> dict[str, str]:
 QUEUES = [f"engine-{engine}" for engine in settings.FUZZWEB_ENGINES] + ["default"]
 
 
-def run_worker_burst(timeout: float = 120) -> subprocess.CompletedProcess:
-    """Run a real RQ worker until the queues are empty."""
+def run_worker_burst(timeout: float = 120, queues: list[str] = QUEUES) -> subprocess.CompletedProcess:
+    """Run a real RQ worker until the queues are empty.
+
+    Not the "reduce" queue unless asked: every test that makes buckets queues
+    their reductions, and only the reduction tests want them run.
+    """
     return subprocess.run(
-        [sys.executable, str(BASE_DIR / "manage.py"), "rqworker", *QUEUES, "--burst"],
+        [sys.executable, str(BASE_DIR / "manage.py"), "rqworker", *queues, "--burst"],
         env=_worker_env(),
         capture_output=True,
         text=True,
@@ -100,8 +104,8 @@ def rq_workers():
     """Start real RQ worker processes on demand; all are stopped after the test."""
     started: list[subprocess.Popen] = []
 
-    def start(count: int = 1, env: dict | None = None) -> list[subprocess.Popen]:
-        new = [start_process("rqworker", *QUEUES, env=env) for _ in range(count)]
+    def start(count: int = 1, env: dict | None = None, queues: list[str] = QUEUES) -> list[subprocess.Popen]:
+        new = [start_process("rqworker", *queues, env=env) for _ in range(count)]
         started.extend(new)
         return new
 

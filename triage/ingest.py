@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from triage import signatures, text
 from triage.models import Bucket, Finding
+from triage.signing import cleaned_fields, fields_signature
 from triage.submission import Submission
 from triage.target_options import signature_options
 
@@ -70,67 +71,29 @@ def content_hash(submission: Submission) -> str:
     return digest.hexdigest()
 
 
-def _testcase_text(submission: Submission) -> str:
-    if submission.testcase_bytes is not None:
-        return text.preview_bytes(submission.testcase_bytes, text.INPUT_LIMIT)
-    return text.clean(submission.testcase, text.INPUT_LIMIT)
-
-
 def finding_signature(finding: Finding, options) -> signatures.Signature:
     """The current algorithm's signature of a finding, from its stored (cleaned) fields.
 
-    Ingest and re-bucketing both call this, so a finding re-bucketed under an
-    unchanged algorithm lands exactly where ingest put it.
+    Ingest, re-bucketing and reproduction all sign through
+    :mod:`triage.signing`, so a finding lands where ingest put it.
     """
-    return signatures.compute(
-        kind=finding.kind,
-        crash_type=finding.crash_type,
-        trace_text=finding.trace,
-        message=finding.message,
-        target=finding.target,
-        stage=finding.stage,
-        reference=finding.reference,
-        backends=[(b.get("name", ""), b.get("outcome", "")) for b in finding.backends],
-        top_n=options.top_n,
-        ignore=options.ignore,
-    )
+    return fields_signature(finding, options)
 
 
-def _prepare(submission: Submission, campaign_id: int | None, now, options) -> tuple[Finding, signatures.Signature]:
-    testcase = _testcase_text(submission)
+def prepare_finding(
+    submission: Submission, campaign_id: int | None, now, options
+) -> tuple[Finding, signatures.Signature]:
+    """An unsaved finding for ``submission``, and its signature."""
+    fields = cleaned_fields(submission)
     row = Finding(
         campaign_id=campaign_id,
-        kind=submission.kind,
-        target=text.clean_short(submission.target),
-        engine=text.clean_short(submission.engine),
-        function=text.clean_short(submission.function),
-        stage=text.clean_short(submission.stage),
-        crash_type=text.clean_short(submission.crash_type),
-        message=text.clean(submission.message, text.MESSAGE_LIMIT),
-        trace=text.clean(submission.trace, text.TRACE_LIMIT),
-        testcase=testcase,
-        testcase_bytes=submission.testcase_bytes,
-        testcase_language=text.clean_short(submission.testcase_language) or "text",
-        testcase_size=(len(submission.testcase_bytes) if submission.testcase_bytes is not None else len(testcase)),
+        **fields,
         content_hash=content_hash(submission),
-        reproducer=text.clean(submission.reproducer, text.INPUT_LIMIT),
-        reference=text.clean_short(submission.reference),
-        backends=[
-            {
-                "name": text.clean_short(b.name),
-                "outcome": b.outcome,
-                "output": text.clean(b.output, text.MESSAGE_LIMIT),
-                "exit_code": b.exit_code,
-            }
-            for b in submission.backends
-        ],
-        versions={text.clean_short(k): text.clean_short(str(v)) for k, v in submission.versions.items()},
-        metadata=text.clean_json(submission.metadata),
         hit_count=max(1, submission.hits),
         created_at=now,
         last_seen=now,
     )
-    signature = finding_signature(row, options)
+    signature = fields_signature(fields, options)
     row.signature, row.signature_version = signature.digest, signature.version
     row.trace_format = signature.trace_format
     return row, signature
@@ -146,7 +109,7 @@ def findings_ingest(*, submissions: Sequence[Submission], campaign_id: int | Non
             options[submission.target] = signature_options(submission.target)
     for attempt in range(1, INSERT_ATTEMPTS + 1):
         now = timezone.now()
-        prepared = [_prepare(s, campaign_id, now, options[s.target]) for s in submissions]
+        prepared = [prepare_finding(s, campaign_id, now, options[s.target]) for s in submissions]
         try:
             return _store(prepared, now)
         except IntegrityError:
@@ -322,9 +285,13 @@ def _count_bucket_hits(created: list[Finding], existing: dict, old_hits: dict, n
         offer = smallest.get(pk)
         values.append("(CAST(%s AS BIGINT), CAST(%s AS BIGINT), CAST(%s AS BIGINT), CAST(%s AS BIGINT))")
         params += [pk, per_bucket[pk], offer.pk if offer else None, offer.testcase_size if offer else None]
-    # The representative is the smallest testcase seen: the one a maintainer
-    # wants to read.
-    smaller = "v.rep_id IS NOT NULL AND (b.representative_size IS NULL OR b.representative_size > v.rep_size)"
+    # The representative is the smallest testcase seen, the one a maintainer
+    # wants to read, until one is verified (triage.reduction): from then on
+    # only a smaller verified reproducer replaces it.
+    smaller = (
+        "v.rep_id IS NOT NULL AND NOT b.representative_verified "
+        "AND (b.representative_size IS NULL OR b.representative_size > v.rep_size)"
+    )
     with connection.cursor() as cursor:
         if connection.features.has_select_for_update:
             # Lock in primary-key order, so that two workers updating the

@@ -7,6 +7,7 @@ from dataclasses import asdict
 from django.db import close_old_connections
 
 from triage.rebucket import RebucketSummary, bucket_rebucket, findings_rebucket
+from triage.reduction import reduction_run, reductions_reap_stale
 
 
 def rebucket_job(only_outdated: bool = True) -> dict:
@@ -22,3 +23,15 @@ def rebucket_buckets_job(bucket_ids: list[int]) -> dict:
     for bucket_id in bucket_ids:
         bucket_rebucket(bucket_id=bucket_id, summary=summary)
     return asdict(summary)
+
+
+def reduction_job(reduction_id: int) -> str:
+    """Reduce a bucket's testcase, or verify an uploaded one; returns the reduction's final state."""
+    close_old_connections()
+    return reduction_run(reduction_id=reduction_id)
+
+
+def reductions_reap_job() -> int:
+    """Mark reductions whose worker died as failed."""
+    close_old_connections()
+    return reductions_reap_stale()

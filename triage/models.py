@@ -51,6 +51,10 @@ class Bucket(models.Model):
     # The representative's testcase size, kept here so that offering a
     # smaller one is a condition on this row alone (no join in the UPDATE).
     representative_size = models.PositiveIntegerField(null=True, blank=True)
+    # Set once the representative was re-run here and reproduced every time:
+    # from then on only a smaller verified reproducer replaces it, never an
+    # unverified testcase that merely happens to be smaller.
+    representative_verified = models.BooleanField(default=False)
 
     class Meta:
         constraints = [
@@ -62,6 +66,12 @@ class Bucket(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.title}"
+
+
+class Origin(models.TextChoices):
+    FUZZER = "fuzzer", "Found by a fuzzer"
+    REDUCED = "reduced", "Reduced here"
+    UPLOADED = "uploaded", "Uploaded by a maintainer"
 
 
 class Finding(models.Model):
@@ -99,6 +109,9 @@ class Finding(models.Model):
     hit_count = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(db_index=True)
     last_seen = models.DateTimeField()
+    origin = models.CharField(max_length=16, choices=Origin.choices, default=Origin.FUZZER)
+    # When it last reproduced on every verification run here; null: never verified.
+    verified_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -126,3 +139,70 @@ class BucketEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.field}: {self.old_value} -> {self.new_value}"
+
+
+class ReductionState(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    VERIFYING = "verifying", "Checking the original reproduces"
+    REDUCING = "reducing", "Reducing"
+    DONE = "done", "Done"
+    FLAKY = "flaky", "Flaky"
+    NOT_REPRODUCED = "not_reproduced", "Does not reproduce"
+    UNSUPPORTED = "unsupported", "Cannot be run here"
+    REFUSED = "refused", "Refused"
+    FAILED = "failed", "Failed"
+
+
+class Reduction(models.Model):
+    """One attempt to shrink a bucket's testcase, or to check a maintainer's smaller version of it.
+
+    Saved as it goes: the best candidate so far is on the row while the job
+    runs, so a reduction cut short by its budget or a dying worker still
+    shows what it reached. Only a result that reproduced the bucket on every
+    verification run is accepted (``state`` done).
+    """
+
+    class Source(models.TextChoices):
+        AUTO = "auto", "New bucket"
+        AGAIN = "again", "Reduce again"
+        UPLOAD = "upload", "Uploaded"
+
+    bucket = models.ForeignKey(Bucket, on_delete=models.CASCADE, related_name="reductions")
+    finding = models.ForeignKey(Finding, null=True, on_delete=models.SET_NULL, related_name="+")
+    result = models.ForeignKey(Finding, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    source = models.CharField(max_length=8, choices=Source.choices, default=Source.AUTO)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    state = models.CharField(max_length=16, choices=ReductionState.choices, default=ReductionState.QUEUED)
+    reducer = models.CharField(max_length=64, blank=True)
+    language = models.CharField(max_length=32, default="text")
+    original_text = models.TextField(blank=True)
+    reduced_text = models.TextField(blank=True)
+    original_size = models.PositiveIntegerField(default=0)
+    reduced_size = models.PositiveIntegerField(default=0)
+    tests = models.PositiveIntegerField(default=0)
+    seconds = models.FloatField(default=0.0)
+    original_runs = models.PositiveSmallIntegerField(default=0)
+    original_passes = models.PositiveSmallIntegerField(default=0)
+    verify_runs = models.PositiveSmallIntegerField(default=0)
+    verify_passes = models.PositiveSmallIntegerField(default=0)
+    message = models.TextField(blank=True, help_text="Why it stopped where it did, for the bucket page.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["bucket", "-created_at"], name="reduction_bucket_recent")]
+
+    def __str__(self) -> str:
+        return f"reduction of #{self.bucket_id}: {self.state}"
+
+    @property
+    def ratio(self) -> float | None:
+        if not self.original_size or not self.reduced_size:
+            return None
+        return self.reduced_size / self.original_size
+
+    @property
+    def finished(self) -> bool:
+        return self.state not in (ReductionState.QUEUED, ReductionState.VERIFYING, ReductionState.REDUCING)

@@ -135,12 +135,20 @@ def bucket_recount(*, bucket_id: int) -> None:
     totals = Finding.objects.filter(bucket_id=bucket_id).aggregate(
         hits=Sum("hit_count"), first=Min("created_at"), last=Max("last_seen"), findings=Count("pk")
     )
-    smallest = (
-        Finding.objects.filter(bucket_id=bucket_id).order_by("testcase_size", "pk").only("pk", "testcase_size").first()
-    )
+    smallest = representative_of(bucket_id)
     Bucket.objects.filter(pk=bucket_id).update(
         hit_count=totals["hits"] or 0,
         **({"first_seen": totals["first"], "last_seen": totals["last"]} if totals["findings"] else {}),
         representative=smallest,
         representative_size=smallest.testcase_size if smallest else None,
+        representative_verified=bool(smallest and smallest.verified_at),
+    )
+
+
+def representative_of(bucket_id: int) -> Finding | None:
+    """The smallest verified reproducer among the bucket's findings; the smallest finding if none is verified."""
+    findings = Finding.objects.filter(bucket_id=bucket_id).only("pk", "testcase_size", "verified_at")
+    return (
+        findings.filter(verified_at__isnull=False).order_by("testcase_size", "pk").first()
+        or findings.order_by("testcase_size", "pk").first()
     )

@@ -1,0 +1,369 @@
+"""Reduction of buckets' testcases, with the real reducers, interpreters, compilers and C-Vise."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+from engines import sandbox
+from engines.differential import compare, findings, harness
+from engines.differential import python as python_backends
+from engines.differential.backends import available
+from engines.pyfunc import engine as pyfunc
+from engines.reduce.pyinputs import CallRunner
+from tests.targets import flaky
+from triage.ingest import findings_ingest
+from triage.models import Bucket, Finding, Origin, Reduction, ReductionState
+from triage.reduction import case_for, reduction_request, reduction_run
+from triage.reproduction import run_program
+from triage.submission import submission_from_engine
+
+TARGETS = str(Path(__file__).resolve().parent.parent / "targets")
+
+# Two differences in one program: cpython-O skips the assert (so it prints
+# "checked"), and PyPy names itself. With cpython as the reference, the
+# bucket is "cpython-O and pypy3 disagree": a reduction must keep both.
+TWO_DIFFERENCES = """\
+import sys
+
+
+def helper(a, b):
+    total = 0
+    for i in range(a):
+        total += i * b
+    return total + 1
+
+
+class Box:
+    def __init__(self, value):
+        self.value = value
+
+    def doubled(self):
+        return self.value * 2
+
+
+values = [helper(i, i + 1) for i in range(6)]
+boxes = [Box(v).doubled() for v in values]
+print(sum(values), max(boxes))
+try:
+    assert len(values) > 10, "too few"
+    print("checked")
+except AssertionError:
+    print("assertion active")
+names = {"cpython": 1, "pypy": 2}
+print("implementation", names.get(sys.implementation.name, 0))
+for v in values:
+    if v % 3 == 0:
+        print("three", v)
+    else:
+        print("other", v % 7)
+print("done", len(boxes))
+"""
+# Only the first difference: still a finding, but of another bucket.
+ONLY_ASSERT = """\
+try:
+    assert False
+    print("checked")
+except AssertionError:
+    print("assertion active")
+"""
+
+
+def _program_finding(program: str, backends: list[str], reference: str, language: str = "python", suffix=".py"):
+    """Store what a real differential run of ``program`` finds, as a campaign would."""
+    table = {b.name: b for b in available(python_backends.backends() if language == "python" else _c_backends())}
+    results = harness.process(program, suffix, [table[name] for name in backends], sandbox.Limits())
+    verdict = compare.classify(results, reference)
+    found = findings.findings(
+        target=f"{language} compilers",
+        language=language,
+        program=program,
+        reproducer="",
+        verdict=verdict,
+        results=results,
+        metadata={},
+    )
+    assert found, [(r.backend, r.outcome, r.stdout) for r in results]
+    return findings_ingest(submissions=[submission_from_engine(found[0], f"diff-{language}")]).findings[0]
+
+
+def _c_backends():
+    from engines.differential import c
+
+    return c.backends()
+
+
+def _call_finding(module: str, function: str, values: list) -> Finding:
+    """Store a real failing call of ``function``, as the function engine reports it."""
+    runner = CallRunner(module, function, [TARGETS])
+    try:
+        outcome = runner.call(values)
+    finally:
+        runner.stop()
+    assert outcome.status == "exception", outcome
+    config = pyfunc.Config(target=module, search_path=[TARGETS])
+    finding = pyfunc.call_finding(config, function, runner.source(values), outcome, {}, values=tuple(values))
+    return findings_ingest(submissions=[submission_from_engine(finding, "pyfunc")]).findings[0]
+
+
+def _reduce(bucket: Bucket, **request) -> Reduction:
+    reduction = reduction_request(bucket=bucket, source=request.pop("source", Reduction.Source.AUTO), **request)
+    reduction_run(reduction_id=reduction.pk)
+    reduction.refresh_from_db()
+    return reduction
+
+
+@pytest.fixture
+def three_pythons():
+    names = {b.name for b in available(python_backends.backends())}
+    missing = {"cpython", "cpython-O", "pypy3"} - names
+    assert not missing, f"make test installs these: {missing}"
+
+
+@pytest.fixture
+def short_budget(settings):
+    settings.FUZZWEB_REDUCTION_SECONDS = 90
+
+
+@pytest.mark.django_db
+def test_python_program_is_reduced_to_both_differences_and_becomes_the_verified_representative(
+    three_pythons, short_budget
+):
+    original = _program_finding(TWO_DIFFERENCES, ["cpython", "cpython-O", "pypy3"], "cpython")
+    bucket = original.bucket
+    reduction = _reduce(bucket)
+
+    assert reduction.state == ReductionState.DONE, reduction.message
+    assert reduction.reducer == "fuzzweb-pyreduce"
+    assert reduction.original_runs == 3 and reduction.original_passes == 3
+    assert reduction.verify_runs == 5 and reduction.verify_passes == 5
+    assert reduction.reduced_size * 4 < reduction.original_size, reduction.reduced_text
+    # Both differences are the bucket: neither may be reduced away.
+    assert "assert" in reduction.reduced_text and "implementation" in reduction.reduced_text
+    result = reduction.result
+    assert result.origin == Origin.REDUCED and result.verified_at is not None
+    assert result.bucket_id == bucket.pk and result.signature == bucket.signature
+    assert result.hit_count == 0  # no fuzzer hit it
+    bucket.refresh_from_db()
+    assert bucket.representative_id == result.pk and bucket.representative_verified
+    assert bucket.hit_count == 1
+    original.refresh_from_db()
+    assert original.verified_at is not None
+
+
+@pytest.mark.django_db
+def test_a_candidate_of_another_bucket_is_not_interesting_and_an_upload_of_it_is_refused(three_pythons):
+    original = _program_finding(TWO_DIFFERENCES, ["cpython", "cpython-O", "pypy3"], "cpython")
+    case = case_for(original, original.bucket)
+    assert run_program(case, TWO_DIFFERENCES).reproduces(case)
+    other = run_program(case, ONLY_ASSERT)
+    # Still a disagreement, so still a finding; but cpython-O alone is another bucket.
+    assert other.signatures and not other.reproduces(case)
+
+    refused = _reduce(original.bucket, source=Reduction.Source.UPLOAD, text=ONLY_ASSERT)
+    assert refused.state == ReductionState.REFUSED
+    assert "refused: it lands in another bucket (a new one, not seen before)" in refused.message
+    # Once that bucket exists, the message names it.
+    other_bucket = _program_finding(ONLY_ASSERT, ["cpython", "cpython-O", "pypy3"], "cpython").bucket
+    named = _reduce(original.bucket, source=Reduction.Source.UPLOAD, text=ONLY_ASSERT)
+    assert f"lands in another bucket (#{other_bucket.pk} " in named.message
+    original.bucket.refresh_from_db()
+    assert original.bucket.representative_id == original.pk  # nothing replaced
+
+
+@pytest.mark.django_db
+def test_an_upload_that_does_not_reproduce_is_refused_with_what_it_did(three_pythons, logged_in):
+    original = _program_finding(TWO_DIFFERENCES, ["cpython", "cpython-O", "pypy3"], "cpython")
+    bucket = original.bucket
+    url = reverse("triage:bucket_upload", args=[bucket.pk])
+    response = logged_in.post(url, {"text": 'print("same everywhere")\n'})
+    assert response.status_code == 302
+    upload = bucket.reductions.get(source=Reduction.Source.UPLOAD)
+    assert upload.state == ReductionState.QUEUED and upload.user.username == "maintainer"
+    reduction_run(reduction_id=upload.pk)
+    upload.refresh_from_db()
+    assert upload.state == ReductionState.REFUSED
+    assert upload.message.startswith("refused: it does not reproduce: no finding (cpython ok, cpython-O ok, pypy3 ok)")
+    page = logged_in.get(reverse("triage:bucket", args=[bucket.pk])).content.decode()
+    assert "Refused" in page and "refused: it does not reproduce" in page
+    bucket.refresh_from_db()
+    assert bucket.representative_id == original.pk
+
+    # A good upload replaces the representative once verified.
+    smaller = "import sys\ntry:\n    assert 0\n    print(1)\nexcept AssertionError:\n    print(2)\n"
+    smaller += "print(sys.implementation.name)\n"
+    logged_in.post(url, {"text": smaller})
+    accepted = bucket.reductions.filter(source=Reduction.Source.UPLOAD).first()
+    reduction_run(reduction_id=accepted.pk)
+    accepted.refresh_from_db()
+    assert accepted.state == ReductionState.DONE, accepted.message
+    bucket.refresh_from_db()
+    assert bucket.representative.testcase.strip() == smaller.strip()
+    assert bucket.representative.origin == Origin.UPLOADED
+    page = logged_in.get(reverse("triage:bucket", args=[bucket.pk])).content.decode()
+    assert 'id="reduction-reduced"' in page and "5 of 5 runs" in page
+
+
+@pytest.mark.django_db
+def test_bad_uploads_get_a_clear_error(three_pythons, logged_in):
+    bucket = _program_finding(TWO_DIFFERENCES, ["cpython", "cpython-O", "pypy3"], "cpython").bucket
+    url = reverse("triage:bucket_upload", args=[bucket.pk])
+    empty = logged_in.post(url, {"text": "   "})
+    assert empty.status_code == 400 and "Paste the smaller version or choose a file." in empty.content.decode()
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    binary = logged_in.post(url, {"file": SimpleUploadedFile("x.py", b"\xff\xfe\x00bad")})
+    assert binary.status_code == 400 and "not UTF-8 text" in binary.content.decode()
+    assert not bucket.reductions.filter(source=Reduction.Source.UPLOAD).exists()
+
+
+@pytest.mark.django_db
+def test_a_failing_call_is_shrunk_by_the_engines_typed_shrinking(short_budget):
+    original = _call_finding("engines.demo.textkit", "parse_duration", ["12xq 99s 7x 5h 3d"])
+    reduction = _reduce(original.bucket)
+    assert reduction.state == ReductionState.DONE, reduction.message
+    assert reduction.reducer == "fuzzweb-pyinputs"
+    assert reduction.original_text == "parse_duration('12xq 99s 7x 5h 3d')"
+    assert reduction.reduced_size < 22, reduction.reduced_text
+    assert reduction.reduced_text.startswith("parse_duration('")
+    result = reduction.result
+    assert result.signature == original.signature and result.metadata["values"] != original.metadata["values"]
+    assert 'python3 -c "from engines.demo.textkit import parse_duration; parse_duration(' in result.reproducer
+
+
+@pytest.mark.django_db
+def test_a_flaky_testcase_is_flagged_and_not_reduced(logged_in):
+    original = _call_finding("flaky", "lookup", [{"alpha": 1, "beta": 2}, "missing key"])
+    # From here the target fails on its first and second call and succeeds on the third.
+    Path(flaky.COUNTER).unlink(missing_ok=True)
+    reduction = _reduce(original.bucket)
+    assert reduction.state == ReductionState.FLAKY
+    assert reduction.original_runs == 3 and reduction.original_passes == 2
+    assert reduction.message.startswith("the original reproduced in only 2 of 3 runs (otherwise: returned normally)")
+    assert not reduction.reduced_text and reduction.result is None
+    original.refresh_from_db()
+    assert original.verified_at is None
+    page = logged_in.get(reverse("triage:bucket", args=[original.bucket_id])).content.decode()
+    assert 'id="reduction-latest-state">Flaky<' in page and "only 2 of 3 runs" in page
+
+
+@pytest.mark.django_db
+def test_findings_nothing_here_can_rerun_are_explained_not_reduced():
+    from triage.submission import Submission
+
+    stored = findings_ingest(
+        submissions=[Submission(kind="crash", target="libpng", engine="afl++", crash_type="SIGSEGV", testcase="x")]
+    ).findings[0]
+    reduction = _reduce(stored.bucket)
+    assert reduction.state == ReductionState.UNSUPPORTED
+    assert "findings of afl++ fuzzers carry no recipe to re-run them here" in reduction.message
+
+
+# tcc takes the other branch: a real, deterministic disagreement between real compilers.
+TCC_DIFFERS = r"""#include <stdio.h>
+
+static int table[8] = {3, 1, 4, 1, 5, 9, 2, 6};
+
+static int mix(int a, int b) {
+    return (a * 31) ^ (b + 7);
+}
+
+static int sum(void) {
+    int s = 0, i;
+    for (i = 0; i < 8; i++)
+        s += mix(table[i], i);
+    return s;
+}
+
+static int bias(void) {
+#ifdef __TINYC__
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+int main(void) {
+    int i;
+    printf("sum %d\n", sum());
+    for (i = 0; i < 4; i++)
+        printf("row %d %d\n", i, mix(i, table[i]));
+    printf("bias %d\n", bias());
+    return 0;
+}
+"""
+
+
+@pytest.mark.django_db
+def test_a_c_miscompilation_is_reduced_by_cvise_through_the_buckets_own_check(settings):
+    # C-Vise needs about 2,000 tests (over five minutes here) to reach its fixpoint
+    # on this program; a minute of budget must still cut it by a quarter.
+    settings.FUZZWEB_REDUCTION_SECONDS = 60
+    original = _program_finding(TCC_DIFFERS, ["gcc-O0", "gcc-O2", "tcc"], None, language="c", suffix=".c")
+    assert original.kind == "miscompilation" and original.function == "tcc"
+    reduction = _reduce(original.bucket)
+    assert reduction.state == ReductionState.DONE, reduction.message
+    assert reduction.reducer == "cvise"
+    assert reduction.tests > 0 and reduction.verify_passes == reduction.verify_runs == 5
+    assert reduction.reduced_size < 0.75 * reduction.original_size, reduction.reduced_text
+    assert "__TINYC__" in reduction.reduced_text
+    assert reduction.result.signature == original.bucket.signature
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_bucket_made_through_the_api_is_reduced_by_a_real_worker(three_pythons, client, admin_user, settings):
+    import django_rq
+
+    from fuzzweb.tokens import api_token_create
+    from tests.conftest import run_worker_burst
+
+    django_rq.get_queue("reduce").empty()  # what earlier tests queued and nobody ran
+    token = api_token_create(user=admin_user, name="cluster")[1]
+    body = {
+        "kind": "miscompilation",
+        "target": "python compilers",
+        "engine": "pygen-cluster",
+        "testcase": TWO_DIFFERENCES,
+        "testcase_language": "python",
+        "reference": "cpython",
+        "backends": [
+            {"name": "cpython", "outcome": "ok"},
+            {"name": "cpython-O", "outcome": "wrong_output"},
+            {"name": "pypy3", "outcome": "wrong_output"},
+        ],
+    }
+    response = client.post(
+        "/api/v1/findings", data=json.dumps(body), content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {token}"
+    )
+    assert response.status_code == 201, response.content
+    bucket = Bucket.objects.get()
+    queued = bucket.reductions.get()
+    assert queued.source == Reduction.Source.AUTO and queued.state == ReductionState.QUEUED
+
+    # The worker runs with the default budget from its own environment.
+    result = run_worker_burst(timeout=600, queues=["reduce"])
+    assert result.returncode == 0, result.stderr[-3000:]
+    queued.refresh_from_db()
+    assert queued.state == ReductionState.DONE, queued.message
+    assert queued.reduced_size * 4 < queued.original_size
+    bucket.refresh_from_db()
+    assert bucket.representative_id == queued.result_id and bucket.representative_verified
+    # Another hit with a bigger testcase does not displace the verified representative.
+    response = client.post(
+        "/api/v1/findings",
+        data=json.dumps({**body, "testcase": TWO_DIFFERENCES + "print('more')\n" * 3}),
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {token}",
+    )
+    smaller_unverified = {**body, "testcase": "print(1)\n"}
+    client.post(
+        "/api/v1/findings",
+        data=json.dumps(smaller_unverified),
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {token}",
+    )
+    bucket.refresh_from_db()
+    assert bucket.hit_count == 3 and bucket.representative_id == queued.result_id

@@ -1,0 +1,343 @@
+"""Reduction of buckets' testcases in the background, and verification of maintainers' own reductions.
+
+The life of a reduction (:class:`triage.models.Reduction`):
+
+1. queued: a new bucket (automatically), "Reduce again", or an upload;
+2. the original is re-run ``ORIGINAL_RUNS`` times. Never reproducing is
+   reported as such; reproducing only sometimes is flaky, and a flaky
+   testcase is not reduced (a reducer steered by coin flips shrinks towards
+   whatever happened to fail);
+3. the reducer for its kind runs within the time budget, saving its best
+   candidate on the row as it goes;
+4. the result is re-run ``VERIFY_RUNS`` times. Only if every run lands in
+   the bucket is it accepted: stored as a verified finding of the bucket,
+   which becomes the representative if it is the smallest verified one.
+
+An upload skips 2 and 3.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from datetime import timedelta
+
+import django_rq
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from triage import signatures
+from triage.ingest import content_hash, prepare_finding
+from triage.models import Bucket, Finding, Origin, Reduction, ReductionState
+from triage.rebucket import representative_of
+from triage.reproduction import DIFFERENTIAL, PYFUNC, Attempt, CannotReproduce, Case, reduce_case, verify
+from triage.submission import submission_from_engine
+from triage.target_options import signature_options
+
+log = logging.getLogger(__name__)
+
+QUEUE = "reduce"
+ORIGINAL_RUNS = 3
+VERIFY_RUNS = 5
+PROGRESS_SAVE_SECONDS = 1.0
+# Past the budget: verification runs, a C-Vise shutting down, a slow kotlinc.
+JOB_MARGIN_SECONDS = 900
+
+
+def case_for(finding: Finding, bucket: Bucket) -> Case:
+    """How to re-run ``finding`` here; raises CannotReproduce when nothing on this machine can."""
+    if bucket.signature_version != signatures.CURRENT.VERSION:
+        raise CannotReproduce(f"the bucket was signed by algorithm v{bucket.signature_version}: re-bucket it first")
+    options = signature_options(finding.target)
+    common = dict(
+        signature=bucket.signature,
+        kind=finding.kind,
+        target=finding.target,
+        engine=finding.engine,
+        language=finding.testcase_language,
+        top_n=options.top_n,
+        ignore=tuple(pattern.pattern for pattern in options.ignore),
+    )
+    if finding.backends:
+        campaign_options = finding.campaign.options if finding.campaign_id else {}
+        # A campaign without a designated reference judged by majority; so does the re-run.
+        reference = campaign_options.get("reference", "") if finding.campaign_id else finding.reference
+        return Case(
+            runner=DIFFERENTIAL,
+            backends=tuple(b["name"] for b in finding.backends),
+            reference=reference,
+            **common,
+        )
+    if finding.engine == "pyfunc" and "values" in finding.metadata:
+        return Case(
+            runner=PYFUNC,
+            function=finding.function,
+            search_path=tuple(finding.metadata.get("search_path", ())),
+            setup=tuple(finding.metadata.get("setup_modules", ())),
+            values=list(finding.metadata["values"]),
+            **common,
+        )
+    if finding.engine == "pyfunc":
+        raise CannotReproduce("this call was reported without its typed values (reported before reduction existed)")
+    raise CannotReproduce(
+        f"findings of {finding.engine or 'external'} fuzzers carry no recipe to re-run them here; "
+        "upload a smaller version to have it verified against the bucket"
+        if not finding.backends
+        else "no backends to run it on"
+    )
+
+
+# --- requesting --------------------------------------------------------------------------------
+def reduction_request(
+    *, bucket: Bucket, source: str, user=None, text: str | None = None, finding: Finding | None = None
+) -> Reduction:
+    """Queue a reduction of the bucket's representative (or the verification of ``text``, an upload)."""
+    finding = finding or bucket.representative or bucket.findings.order_by("testcase_size").first()
+    reduction = Reduction.objects.create(
+        bucket=bucket,
+        finding=finding,
+        source=source,
+        user=user,
+        language=finding.testcase_language if finding else "text",
+        original_text=finding.testcase if finding else "",
+        original_size=finding.testcase_size if finding else 0,
+        reduced_text=text or "",
+        reduced_size=len(text) if text is not None else 0,
+    )
+    transaction.on_commit(lambda: reduction_enqueue(reduction))
+    return reduction
+
+
+def reduction_enqueue(reduction: Reduction) -> None:
+    from triage.jobs import reduction_job
+
+    seconds = settings.FUZZWEB_REDUCTION_SECONDS
+    django_rq.get_queue(QUEUE).enqueue(
+        reduction_job, reduction.pk, job_timeout=int(seconds) + JOB_MARGIN_SECONDS, result_ttl=3600
+    )
+
+
+def reductions_for_new_buckets(bucket_ids: list[int]) -> int:
+    """Queue the automatic reduction of each new bucket; returns how many were queued."""
+    if not settings.FUZZWEB_AUTO_REDUCE or not bucket_ids:
+        return 0
+    queued = 0
+    for bucket in Bucket.objects.filter(pk__in=bucket_ids).select_related("representative"):
+        if bucket.representative is not None and replayable(bucket.representative):
+            reduction_request(bucket=bucket, source=Reduction.Source.AUTO)
+            queued += 1
+    return queued
+
+
+def replayable(finding: Finding) -> bool:
+    """Whether a worker could re-run ``finding`` at all: a program run on backends, or a call with its values.
+
+    Findings pushed by external fuzzers are not (nothing here knows how to
+    run their target); a maintainer can still upload a smaller version.
+    """
+    return bool(finding.backends) or (finding.engine == "pyfunc" and "values" in finding.metadata)
+
+
+# --- running -----------------------------------------------------------------------------------
+def _update(reduction: Reduction, **fields) -> None:
+    for name, value in fields.items():
+        setattr(reduction, name, value)
+    Reduction.objects.filter(pk=reduction.pk).update(updated_at=timezone.now(), **fields)
+
+
+def _finish(reduction: Reduction, state: str, message: str = "", **fields) -> None:
+    _update(reduction, state=state, message=message[:4000], finished_at=timezone.now(), **fields)
+
+
+def reduction_run(*, reduction_id: int) -> str:
+    """Carry a queued reduction to its end; returns its final state."""
+    related = ("bucket", "finding", "finding__campaign")
+    reduction = Reduction.objects.select_related(*related).filter(pk=reduction_id).first()
+    if reduction is None or reduction.finished:
+        return reduction.state if reduction else "missing"
+    if reduction.finding is None:
+        _finish(reduction, ReductionState.FAILED, "the bucket has no finding to reduce")
+        return reduction.state
+    try:
+        case = case_for(reduction.finding, reduction.bucket)
+        if reduction.source == Reduction.Source.UPLOAD:
+            _verify_upload(reduction, case)
+        else:
+            _reduce(reduction, case)
+    except CannotReproduce as error:
+        _finish(reduction, ReductionState.UNSUPPORTED, str(error))
+    except Exception as error:  # a reducer's own failure must not leave the row "reducing" forever
+        log.exception("reduction %s failed", reduction.pk)
+        _finish(reduction, ReductionState.FAILED, f"{type(error).__name__}: {error}")
+    return reduction.state
+
+
+def _reduce(reduction: Reduction, case: Case) -> None:
+    finding = reduction.finding
+    _update(reduction, state=ReductionState.VERIFYING)
+    original = verify(case, finding.testcase, ORIGINAL_RUNS)
+    _update(reduction, original_runs=original.runs, original_passes=original.passes)
+    if original.passes == 0:
+        _finish(
+            reduction,
+            ReductionState.NOT_REPRODUCED,
+            f"the original did not reproduce in {original.runs} runs here: {original.describe(case)}",
+        )
+        return
+    if original.flaky:
+        Finding.objects.filter(pk=finding.pk).update(verified_at=None)
+        _finish(
+            reduction,
+            ReductionState.FLAKY,
+            f"the original reproduced in only {original.passes} of {original.runs} runs "
+            f"(otherwise: {original.describe(case)}); a flaky testcase is not reduced",
+        )
+        return
+    _mark_verified(finding, reduction.bucket)
+
+    started = time.monotonic()
+    last_save = [0.0]
+
+    def on_progress(text: str, tests: int) -> None:
+        now = time.monotonic()
+        if now - last_save[0] >= PROGRESS_SAVE_SECONDS:
+            last_save[0] = now
+            _update(reduction, reduced_text=text, reduced_size=len(text), tests=tests, seconds=now - started)
+
+    _update(reduction, state=ReductionState.REDUCING)
+    result, values = reduce_case(case, finding.testcase, settings.FUZZWEB_REDUCTION_SECONDS, on_progress)
+    _update(
+        reduction,
+        reducer=result.reducer,
+        reduced_text=result.text,
+        reduced_size=len(result.text),
+        tests=result.tests,
+        seconds=time.monotonic() - started,
+    )
+    if result.text == finding.testcase:
+        _finish(reduction, ReductionState.DONE, "no smaller version reproduces the bucket", verify_runs=0)
+        return
+    _verify_and_accept(reduction, case, result.text, values, Origin.REDUCED)
+
+
+def _verify_upload(reduction: Reduction, case: Case) -> None:
+    _update(reduction, state=ReductionState.VERIFYING, reducer="uploaded")
+    values = None
+    if case.runner == PYFUNC:
+        try:
+            values = _call_values(case, reduction.reduced_text)
+        except ValueError as error:
+            _finish(reduction, ReductionState.REFUSED, f"refused: {error}")
+            return
+    _verify_and_accept(reduction, case, reduction.reduced_text, values, Origin.UPLOADED)
+
+
+def _call_values(case: Case, text: str) -> list:
+    """The values of an uploaded call ``f(1, 'a')``: literals only, never evaluated as code."""
+    import ast
+
+    from engines.pyfunc.state import encode
+
+    try:
+        call = ast.parse(text.strip(), mode="eval").body
+    except SyntaxError as error:
+        raise ValueError(f"not a Python call: {error.msg}") from None
+    if not isinstance(call, ast.Call):
+        raise ValueError("not a call: upload the call, as in f(1, 'a')")
+    try:
+        values = [ast.literal_eval(arg) for arg in call.args] + [ast.literal_eval(k.value) for k in call.keywords]
+        [encode(value) for value in values]
+    except (ValueError, TypeError, SyntaxError):
+        raise ValueError("only calls with literal arguments (numbers, strings, lists...) can be checked") from None
+    return values
+
+
+def _verify_and_accept(reduction: Reduction, case: Case, text: str, values: list | None, origin: str) -> None:
+    try:
+        check = verify(case, text, VERIFY_RUNS, values)
+    except (ValueError, TypeError) as error:  # a call whose arity does not match the function
+        _finish(reduction, ReductionState.REFUSED, f"refused: it cannot be run as a call of {case.function}: {error}")
+        return
+    _update(reduction, verify_runs=check.runs, verify_passes=check.passes)
+    if check.reliable:
+        stored = _store(reduction, case, _reproducing(case, check.attempts), origin)
+        _finish(reduction, ReductionState.DONE, "", result=stored)
+        return
+    if check.flaky:
+        _finish(
+            reduction,
+            ReductionState.FLAKY,
+            f"reproduced the bucket in only {check.passes} of {check.runs} runs "
+            f"(otherwise: {check.describe(case)}); not accepted",
+        )
+        return
+    other = _other_bucket(check.attempts)
+    where = f"it lands in another bucket ({other})" if other else f"it does not reproduce: {check.describe(case)}"
+    verb = "refused" if origin == Origin.UPLOADED else "rejected"
+    _finish(reduction, ReductionState.REFUSED, f"{verb}: {where}")
+
+
+def _reproducing(case: Case, attempts: tuple[Attempt, ...]):
+    attempt = next(a for a in attempts if a.reproduces(case))
+    return attempt.found[attempt.signatures.index(case.signature)]
+
+
+def _other_bucket(attempts: tuple[Attempt, ...]) -> str:
+    digests = {digest for attempt in attempts for digest in attempt.signatures}
+    bucket = Bucket.objects.filter(signature__in=digests, signature_version=signatures.CURRENT.VERSION).first()
+    if bucket is not None:
+        return f"#{bucket.pk} {bucket.title}"
+    return "a new one, not seen before" if digests else ""
+
+
+def _store(reduction: Reduction, case: Case, engine_finding, origin: str) -> Finding:
+    """The verified smaller testcase, as a finding of the bucket (no hit: nobody's fuzzer found it)."""
+    source = reduction.finding
+    submission = submission_from_engine(engine_finding, source.engine)
+    now = timezone.now()
+    row, signature = prepare_finding(submission, source.campaign_id, now, signature_options(source.target))
+    if signature.digest != reduction.bucket.signature:  # verify() said otherwise: a bug, not a maintainer's error
+        raise AssertionError("a verified reduction signed differently from its bucket")
+    with transaction.atomic():
+        existing = Finding.objects.filter(content_hash=content_hash(submission)).first()
+        if existing is not None:
+            Finding.objects.filter(pk=existing.pk).update(verified_at=now)
+            stored = existing
+        else:
+            row.bucket_id = reduction.bucket_id
+            row.hit_count = 0
+            row.origin = origin
+            row.verified_at = now
+            row.metadata = {**row.metadata, "reduced_from": source.pk, "reduction": reduction.pk}
+            row.save()
+            stored = row
+        _refresh_representative(reduction.bucket_id)
+    return stored
+
+
+def _mark_verified(finding: Finding, bucket: Bucket) -> None:
+    Finding.objects.filter(pk=finding.pk).update(verified_at=timezone.now())
+    _refresh_representative(bucket.pk)
+
+
+def _refresh_representative(bucket_id: int) -> None:
+    chosen = representative_of(bucket_id)
+    if chosen is not None:
+        Bucket.objects.filter(pk=bucket_id).update(
+            representative=chosen,
+            representative_size=chosen.testcase_size,
+            representative_verified=chosen.verified_at is not None,
+        )
+
+
+def reductions_reap_stale(*, older_than: float | None = None) -> int:
+    """Mark reductions whose worker died mid-run as failed; their best candidate so far stays on the row."""
+    older_than = older_than if older_than is not None else settings.FUZZWEB_REDUCTION_SECONDS + JOB_MARGIN_SECONDS
+    cutoff = timezone.now() - timedelta(seconds=older_than)
+    active = (ReductionState.VERIFYING, ReductionState.REDUCING)
+    return Reduction.objects.filter(state__in=active, updated_at__lt=cutoff).update(
+        state=ReductionState.FAILED,
+        message="the worker running it stopped; the best version it reached is kept, unverified",
+        finished_at=timezone.now(),
+    )
