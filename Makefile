@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 
 .PHONY: run test worker lint format bench-deps kotlin
-QUEUES ?= engine-pyfunc engine-diff-c engine-diff-python engine-diff-kotlin
+QUEUES ?= engine-pyfunc engine-diff-c engine-diff-python engine-diff-kotlin reduce
 # The Kotlin compiler for the K1-against-K2 campaigns, from the npm registry
 # (keep in step with engines/differential/kotlin.py).
 KOTLIN_VERSION := 2.1.21

@@ -134,16 +134,19 @@ def main() -> int:
     port = env.get("FUZZWEB_PORT", "8000")
     workers = int(env.get("FUZZWEB_WORKERS", "2"))
     web = subprocess.Popen([*MANAGE, "runserver", "--noreload", f"{host}:{port}"], env=env, start_new_session=True)
-    queues = [f"engine-{engine}" for engine in ENGINES] + ["default"]
+    campaign_queues = [f"engine-{engine}" for engine in ENGINES] + ["default", "reduce"]
+    # One worker for reductions alone: campaign workers are busy for a campaign's whole budget.
+    reduce_queues = ["reduce", "default"]
+    slots = [campaign_queues] * workers + [reduce_queues]
 
-    def start_worker() -> subprocess.Popen:
+    def start_worker(queues: list[str]) -> subprocess.Popen:
         return subprocess.Popen([*MANAGE, "rqworker", *queues], env=env, start_new_session=True)
 
-    worker_processes = [start_worker() for _ in range(workers)]
+    worker_processes = [start_worker(queues) for queues in slots]
     # RQ's own cron: the stale-shard reaper and the stats roll-up (fuzzweb/cron.py).
     scheduler = subprocess.Popen([*MANAGE, "rqcron", "fuzzweb.cron"], env=env, start_new_session=True)
     _wait_for_port(host, int(port), web)
-    _log(f"dashboard at http://{host}:{port}/  ({workers} workers; Ctrl-C stops everything)")
+    _log(f"dashboard at http://{host}:{port}/  ({workers} workers and a reducer; Ctrl-C stops everything)")
 
     stopping = False
 
@@ -164,7 +167,7 @@ def main() -> int:
                 # A dead worker's shards are re-queued by the reaper; a new
                 # worker picks them up from their checkpoints.
                 _log(f"worker {worker.pid} exited ({worker.returncode}); starting another")
-                worker_processes[index] = start_worker()
+                worker_processes[index] = start_worker(slots[index])
         if scheduler.poll() is not None:
             _log("the scheduler exited; starting another")
             scheduler = subprocess.Popen([*MANAGE, "rqcron", "fuzzweb.cron"], env=env, start_new_session=True)

@@ -85,10 +85,11 @@ fi
 
 # The differential engines' tests run real compilers and interpreters:
 # Csmith programs through gcc, clang and tcc; generated Python through PyPy.
-for tool in csmith clang tcc pypy3; do
+# Reduction of C programs runs C-Vise (C-Reduce is its fallback).
+for tool in csmith clang tcc pypy3 cvise creduce; do
     if ! command -v "$tool" >/dev/null || [ ! -d /usr/include/csmith ]; then
-        apt_install csmith libcsmith-dev clang tcc pypy3 \
-            || fail "The differential tests need csmith, libcsmith-dev, clang, tcc and pypy3 (Debian packages)."
+        apt_install csmith libcsmith-dev clang tcc pypy3 cvise creduce \
+            || fail "The tests need csmith, libcsmith-dev, clang, tcc, pypy3, cvise and creduce (Debian packages)."
         break
     fi
 done

@@ -1,13 +1,17 @@
+from django.contrib import messages
 from django.core.paginator import Paginator
+from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from triage import selectors
 from triage.differential import outcome_grid, output_columns
-from triage.forms import StatusForm
+from triage.forms import StatusForm, UploadForm
 from triage.highlight import highlighted, trace_language
-from triage.models import Bucket, Method, Status
+from triage.models import Bucket, Method, Reduction, Status
+from triage.reduction import reduction_request
+from triage.reduction_panel import reduction_context
 from triage.reports import bucket_pytest, bucket_report_markdown, report_filename
 from triage.signatures.v1 import message_text, normalize_message
 from triage.status import bucket_set_status
@@ -38,9 +42,14 @@ def bucket_list(request):
 
 @require_GET
 def bucket_detail(request, pk):
-    bucket = get_object_or_404(Bucket, pk=pk)
+    return _bucket_page(request, get_object_or_404(Bucket, pk=pk))
+
+
+def _bucket_page(request, bucket: Bucket, upload_form: UploadForm | None = None, status: int = 200):
     finding = selectors.bucket_example(bucket)
     context = {
+        **reduction_context(bucket),
+        "upload_form": upload_form or UploadForm(),
         "bucket": bucket,
         "finding": finding,
         "has_pytest": bool(finding and bucket_pytest(bucket=bucket, finding=finding)),
@@ -59,7 +68,7 @@ def bucket_detail(request, pk):
             # What the signature hashed, as it hashed it.
             text = message_text(finding.message, finding.trace, finding.crash_type)
             context["grouped_message"] = normalize_message(text)
-    return render(request, "triage/bucket_detail.html", context)
+    return render(request, "triage/bucket_detail.html", context, status=status)
 
 
 @require_POST
@@ -90,3 +99,35 @@ def bucket_report(request, pk):
     response = HttpResponse(report, content_type="text/markdown; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{report_filename(bucket)}"'
     return response
+
+
+@require_GET
+def bucket_reduction(request, pk):
+    """The reduction panel alone: the bucket page reloads it while a reduction runs."""
+    bucket = get_object_or_404(Bucket, pk=pk)
+    context = {**reduction_context(bucket), "upload_form": UploadForm()}
+    return render(request, "triage/_reduction.html", context)
+
+
+@require_POST
+def bucket_reduce(request, pk):
+    bucket = get_object_or_404(Bucket, pk=pk)
+    with transaction.atomic():
+        Bucket.objects.select_for_update().get(pk=bucket.pk)
+        if bucket.reductions.filter(state__in=("queued", "verifying", "reducing")).exists():
+            messages.info(request, "A reduction of this bucket is already running.")
+        else:
+            reduction_request(bucket=bucket, source=Reduction.Source.AGAIN, user=request.user)
+            messages.info(request, "Reduction queued.")
+    return redirect("triage:bucket", pk=bucket.pk)
+
+
+@require_POST
+def bucket_upload(request, pk):
+    bucket = get_object_or_404(Bucket, pk=pk)
+    form = UploadForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return _bucket_page(request, bucket, upload_form=form, status=400)
+    reduction_request(bucket=bucket, source=Reduction.Source.UPLOAD, user=request.user, text=form.cleaned_data["text"])
+    messages.info(request, "Your version is being verified against this bucket; the result shows below.")
+    return redirect("triage:bucket", pk=bucket.pk)

@@ -231,3 +231,40 @@ def test_the_launch_form_offers_the_backends_of_the_chosen_targets_language(diff
     page.click("#launch")
     expect(page.locator("h1")).to_contain_text("C compilers (Csmith)")
     expect(page.locator("#status")).to_have_text("Finished", timeout=60_000)
+
+
+@pytest.fixture
+def differential_bucket(db):
+    from tests.integration.test_reduction import TWO_DIFFERENCES, _program_finding
+
+    return _program_finding(TWO_DIFFERENCES, ["cpython", "cpython-O", "pypy3"], "cpython").bucket
+
+
+def test_an_uploaded_reduction_is_verified_and_shown_beside_the_original(
+    differential_bucket, page, live_server, rq_workers
+):
+    import django_rq
+
+    django_rq.get_queue("reduce").empty()
+    rq_workers(1, queues=["reduce"])
+    _log_in(page, f"{live_server.url}/triage/buckets/{differential_bucket.pk}/")
+    expect(page.locator("#reduction")).to_contain_text("Not reduced yet.")
+
+    # A version that does not reproduce is refused, and the page says why without a reload.
+    page.click("#upload summary")
+    page.fill("#id_text", 'print("the same everywhere")')
+    page.click("#upload-form button[type=submit]")
+    expect(page.locator("#reduction-latest-state")).to_have_text("Refused", timeout=60_000)
+    expect(page.locator("#reduction-message")).to_contain_text("refused: it does not reproduce")
+
+    smaller = "import sys\ntry:\n    assert 0\n    print(1)\nexcept AssertionError:\n    print(2)\n"
+    smaller += "print(sys.implementation.name)"
+    page.click("#upload summary")
+    page.fill("#id_text", smaller)
+    page.click("#upload-form button[type=submit]")
+    expect(page.locator("#reduction-reliability")).to_have_text("5 of 5 runs", timeout=60_000)
+    expect(page.locator("#reduction-reduced")).to_contain_text("sys.implementation.name")
+    expect(page.locator("#reduction-original")).to_contain_text("class Box")
+    expect(page.locator("#reduction-reducer")).to_contain_text("uploaded (maintainer)")
+    page.click("#reduction-diff summary")
+    expect(page.locator("#reduction-diff")).to_contain_text("-class Box:")

@@ -12,6 +12,7 @@ from fuzzweb.api_auth import api_error, token_required
 from triage.api.openapi import openapi_document
 from triage.api.payload import InvalidPayload, bulk_items, parse_submission
 from triage.ingest import Stored, findings_ingest
+from triage.reduction import reductions_for_new_buckets
 
 # Large enough for a 50 MB trace plus its JSON escaping; the trace itself is
 # stored truncated (with a note), the request is not refused.
@@ -60,7 +61,9 @@ def finding_create(request):
         return api_error(400, str(error))
     except InvalidPayload as error:
         return api_error(400, "invalid finding", fields=error.errors)
-    stored = findings_ingest(submissions=[submission]).stored[0]
+    result = findings_ingest(submissions=[submission])
+    reductions_for_new_buckets(result.new_buckets)
+    stored = result.stored[0]
     return JsonResponse(_describe(stored), status=200 if stored.duplicate else 201)
 
 
@@ -80,7 +83,10 @@ def findings_bulk(request):
         except InvalidPayload as error:
             rejected.append({"index": index, "error": "invalid finding", "fields": error.errors})
     # Valid findings are stored even when others in the batch are not.
-    stored = findings_ingest(submissions=[s for _, s in valid]).stored if valid else []
+    result = findings_ingest(submissions=[s for _, s in valid]) if valid else None
+    stored = result.stored if result else []
+    if result:
+        reductions_for_new_buckets(result.new_buckets)
     results = [{"index": index, **_describe(item)} for (index, _), item in zip(valid, stored, strict=True)]
     body = {"stored": len(results), "rejected": len(rejected), "results": results, "errors": rejected}
     if rejected:
