@@ -19,8 +19,10 @@ from django.db.models import Case, F, Value, When
 from django.utils import timezone
 
 from triage import signatures, text
-from triage.models import Bucket, Finding
+from triage.models import Bucket, BucketHits, Finding
+from triage.selectors import final_bucket_id
 from triage.signing import cleaned_fields, fields_signature
+from triage.status import buckets_reopen_fixed
 from triage.submission import Submission
 from triage.target_options import signature_options
 
@@ -159,7 +161,9 @@ def _store(prepared: list[tuple[Finding, signatures.Signature]], now) -> IngestR
                 last_seen=now,
             )
 
-        _count_bucket_hits(created, existing, old_hits, now)
+        per_bucket = _count_bucket_hits(created, existing, old_hits, now)
+        _count_daily_hits(per_bucket, created, now)
+        _reopen_regressions(per_bucket, created, existing, prepared)
 
     stored = []
     seen_in_batch: set[str] = set()
@@ -210,6 +214,8 @@ def _insert_findings(rows: list[Finding]) -> list[Finding]:
 def buckets_by_signature(digests: list[str]) -> dict[tuple[str, int], tuple[int, int]]:
     """(signature, version) -> (bucket id, hit count), by the unique index.
 
+    A bucket marked duplicate hands its hits to the bucket it duplicates
+    (followed to the end of the chain), with that bucket's hit count.
     Plain SQL on purpose: this runs for every batch, and building the same
     query through the ORM costs several times the index lookup itself.
     """
@@ -218,11 +224,19 @@ def buckets_by_signature(digests: list[str]) -> dict[tuple[str, int], tuple[int,
     placeholders = ", ".join(["%s"] * len(digests))
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT signature, signature_version, id, hit_count FROM {Bucket._meta.db_table} "  # noqa: S608
+            f"SELECT signature, signature_version, id, hit_count, duplicate_of_id FROM {Bucket._meta.db_table} "  # noqa: S608
             f"WHERE signature IN ({placeholders})",
             digests,
         )
-        return {(digest, version): (pk, hits) for digest, version, pk, hits in cursor.fetchall()}
+        rows = cursor.fetchall()
+    found = {}
+    for digest, version, pk, hits, duplicate_of in rows:
+        if duplicate_of is not None:
+            pk = final_bucket_id(pk)
+            # Never 0: a merged-into bucket is not new.
+            hits = max(1, Bucket.objects.filter(pk=pk).values_list("hit_count", flat=True).first() or 0)
+        found[(digest, version)] = (pk, hits)
+    return found
 
 
 def _buckets_for(by_signature: dict[tuple[str, int], signatures.Signature], now) -> dict:
@@ -261,7 +275,7 @@ def bucket_from_signature(signature: signatures.Signature, now) -> Bucket:
     )
 
 
-def _count_bucket_hits(created: list[Finding], existing: dict, old_hits: dict, now) -> None:
+def _count_bucket_hits(created: list[Finding], existing: dict, old_hits: dict, now) -> dict[int, int]:
     """Add the batch's hits to its buckets and offer each a smaller representative.
 
     One UPDATE for all the batch's buckets, in plain SQL: a batch of real
@@ -277,7 +291,7 @@ def _count_bucket_hits(created: list[Finding], existing: dict, old_hits: dict, n
     for content, count in old_hits.items():
         per_bucket[existing[content].bucket_id] += count
     if not per_bucket:
-        return
+        return per_bucket
     ids = sorted(per_bucket)
     table = Bucket._meta.db_table
     values, params = [], []
@@ -306,6 +320,42 @@ def _count_bucket_hits(created: list[Finding], existing: dict, old_hits: dict, n
             f"FROM v WHERE b.id = v.id",
             [*params, now],
         )
+    return per_bucket
+
+
+def _count_daily_hits(per_bucket: dict[int, int], created: list[Finding], now) -> None:
+    """Add the batch to each bucket's hits of the day (the overview's charts), one upsert for all."""
+    if not per_bucket:
+        return
+    fresh: dict[int, int] = defaultdict(int)
+    for row in created:
+        fresh[row.bucket_id] += 1
+    day = timezone.localdate(now)
+    table = BucketHits._meta.db_table
+    values = ", ".join(["(%s, %s, %s, %s)"] * len(per_bucket))
+    params = []
+    for pk in sorted(per_bucket):
+        params += [pk, day, per_bucket[pk], fresh.get(pk, 0)]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} (bucket_id, day, hits, new_findings) VALUES {values} "  # noqa: S608
+            f"ON CONFLICT (bucket_id, day) DO UPDATE SET hits = {table}.hits + excluded.hits, "
+            f"new_findings = {table}.new_findings + excluded.new_findings",
+            params,
+        )
+
+
+def _reopen_regressions(per_bucket: dict[int, int], created: list[Finding], existing: dict, prepared) -> None:
+    """A hit on a fixed bucket reopens it as a regression, naming the versions that hit it."""
+    if not per_bucket:
+        return
+    versions: dict[int, dict] = {}
+    for row in created:
+        versions[row.bucket_id] = row.versions
+    for row, _ in prepared:
+        if row.content_hash in existing:
+            versions.setdefault(existing[row.content_hash].bucket_id, row.versions)
+    buckets_reopen_fixed(bucket_ids=sorted(per_bucket), versions=versions)
 
 
 def finding_ingest(*, submission: Submission, campaign_id: int | None = None) -> Finding:

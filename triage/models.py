@@ -28,8 +28,30 @@ class Status(models.TextChoices):
     REPORTED = "reported", "Reported"
     FIXED = "fixed", "Fixed"
     WONTFIX = "wontfix", "Won't fix"
+    EXPECTED = "expected", "Expected behaviour"
     DUPLICATE = "duplicate", "Duplicate"
     INVALID = "invalid", "Invalid"
+
+
+class Priority(models.IntegerChoices):
+    NONE = 0, "—"
+    LOW = 1, "Low"
+    MEDIUM = 2, "Medium"
+    HIGH = 3, "High"
+    CRITICAL = 4, "Critical"
+
+
+class Label(models.Model):
+    """A triage tag, editable in the admin (the defaults come from a migration)."""
+
+    name = models.CharField(max_length=64, unique=True)
+    description = models.CharField(max_length=255, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
 
 
 class Bucket(models.Model):
@@ -56,6 +78,30 @@ class Bucket(models.Model):
     # unverified testcase that merely happens to be smaller.
     representative_verified = models.BooleanField(default=False)
 
+    # Triage state. Every change goes through triage.workflow, which logs it.
+    assignee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="assigned_buckets"
+    )
+    priority = models.PositiveSmallIntegerField(choices=Priority.choices, default=Priority.NONE)
+    labels = models.ManyToManyField(Label, blank=True, related_name="buckets")
+    watchers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="watched_buckets")
+    # Set with status "duplicate": the bucket that now takes this one's hits.
+    duplicate_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="duplicates"
+    )
+    # Muted: hits still counted, but the bucket is never shown as new.
+    muted = models.BooleanField(default=False)
+    # A fixed bucket hit again: reopened, and the versions involved kept.
+    regression = models.BooleanField(default=False)
+    regression_versions = models.JSONField(default=dict, blank=True)
+    fixed_versions = models.JSONField(default=dict, blank=True, help_text="Versions of the last hit before the fix.")
+    reported_at = models.DateTimeField(null=True, blank=True)
+    fixed_at = models.DateTimeField(null=True, blank=True)
+    # The tracker issue, once filed (or linked by hand).
+    tracker = models.ForeignKey("Tracker", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    issue_url = models.URLField(max_length=500, blank=True)
+    issue_state = models.CharField(max_length=16, blank=True, help_text="open or closed, as the tracker last said.")
+
     class Meta:
         constraints = [
             # The lookup every ingest does; unique so concurrent workers that
@@ -63,6 +109,11 @@ class Bucket(models.Model):
             models.UniqueConstraint(fields=["signature", "signature_version"], name="bucket_signature_unique")
         ]
         ordering = ["-last_seen"]
+        indexes = [
+            models.Index(fields=["-hit_count"], name="bucket_hits"),
+            models.Index(fields=["-first_seen"], name="bucket_first_seen"),
+        ]
+        permissions = [("triage_bucket", "Can triage buckets, launch campaigns and change anything")]
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.title}"
@@ -125,17 +176,18 @@ class Finding(models.Model):
 
 
 class BucketEvent(models.Model):
-    """Audit log: who changed what on a bucket, and when."""
+    """Audit log: who changed what on a bucket, and when. Never edited, never deleted by the app."""
 
     bucket = models.ForeignKey(Bucket, on_delete=models.CASCADE, related_name="events")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     field = models.CharField(max_length=32)
     old_value = models.CharField(max_length=255, blank=True)
     new_value = models.CharField(max_length=255, blank=True)
+    note = models.CharField(max_length=500, blank=True, help_text="Why, when the change was not a plain edit.")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["-created_at"]
+        ordering = ["-created_at", "-pk"]
 
     def __str__(self) -> str:
         return f"{self.field}: {self.old_value} -> {self.new_value}"
@@ -206,3 +258,106 @@ class Reduction(models.Model):
     @property
     def finished(self) -> bool:
         return self.state not in (ReductionState.QUEUED, ReductionState.VERIFYING, ReductionState.REDUCING)
+
+
+class Comment(models.Model):
+    bucket = models.ForeignKey(Bucket, on_delete=models.CASCADE, related_name="comments")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
+    text = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"comment on #{self.bucket_id} by {self.user}"
+
+
+class BucketMove(models.Model):
+    """Findings moved by a merge or split, so that the move can be undone exactly."""
+
+    class Kind(models.TextChoices):
+        MERGE = "merge", "Marked duplicate"
+        SPLIT = "split", "Split out"
+
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    source = models.ForeignKey(Bucket, on_delete=models.CASCADE, related_name="moves_out")
+    target = models.ForeignKey(Bucket, on_delete=models.CASCADE, related_name="moves_in")
+    finding_ids = models.JSONField(default=list)
+    source_status = models.CharField(max_length=16, blank=True, help_text="What undoing a merge restores.")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(auto_now_add=True)
+    undone_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.source_id} -> #{self.target_id}"
+
+
+class BucketHits(models.Model):
+    """Hits per bucket per day: the overview's charts and 'top buckets this week' read these."""
+
+    bucket = models.ForeignKey(Bucket, on_delete=models.CASCADE, related_name="daily_hits")
+    day = models.DateField()
+    hits = models.PositiveBigIntegerField(default=0)
+    new_findings = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["bucket", "day"], name="bucket_hits_day_unique")]
+        indexes = [models.Index(fields=["day"], name="bucket_hits_day")]
+
+    def __str__(self) -> str:
+        return f"#{self.bucket_id} on {self.day}: {self.hits}"
+
+
+class Tracker(models.Model):
+    """Where issue reports go: a GitHub or GitLab repository, or a Bugzilla-style text export."""
+
+    class Kind(models.TextChoices):
+        GITHUB = "github", "GitHub"
+        GITLAB = "gitlab", "GitLab"
+        BUGZILLA = "bugzilla", "Bugzilla (text export)"
+
+    name = models.CharField(max_length=100, unique=True)
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    api_url = models.URLField(
+        blank=True, help_text="https://api.github.com, or https://gitlab.example.org/api/v4; empty: export only."
+    )
+    repository = models.CharField(
+        max_length=255, blank=True, help_text="owner/name (GitHub) or group/project (GitLab)."
+    )
+    token = models.CharField(max_length=255, blank=True, help_text="Filing needs a token with issue write access.")
+    title_template = models.CharField(max_length=300, default="{{ bucket.title }}")
+    body_template = models.TextField(
+        blank=True, help_text="Django template; empty uses the built-in report for this kind of tracker."
+    )
+    labels = models.CharField(max_length=255, blank=True, help_text="Comma-separated labels given to filed issues.")
+    daily_limit = models.PositiveIntegerField(default=10, help_text="At most this many issues filed per day.")
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def can_file(self) -> bool:
+        return self.kind in (self.Kind.GITHUB, self.Kind.GITLAB) and bool(
+            self.api_url and self.repository and self.token
+        )
+
+
+class FiledIssue(models.Model):
+    """One issue filed through a tracker's API: the daily limit counts these."""
+
+    tracker = models.ForeignKey(Tracker, on_delete=models.CASCADE, related_name="filed")
+    bucket = models.ForeignKey(Bucket, on_delete=models.CASCADE, related_name="filed_issues")
+    url = models.URLField(max_length=500)
+    api_url = models.URLField(max_length=500, help_text="Where the sync job reads the issue's state.")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    def __str__(self) -> str:
+        return self.url

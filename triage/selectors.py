@@ -19,6 +19,20 @@ def bucket_list(*, status: str = "", method: str = "", campaign_id: int | None =
     return buckets.order_by("-last_seen", "-pk")
 
 
+CHAIN_LIMIT = 50
+
+
+def final_bucket_id(bucket_id: int) -> int:
+    """Follow ``duplicate_of`` links to the bucket that takes the hits."""
+    seen = [bucket_id]
+    while len(seen) <= CHAIN_LIMIT:
+        target = Bucket.objects.filter(pk=seen[-1]).values_list("duplicate_of_id", flat=True).first()
+        if target is None or target in seen:
+            return seen[-1]
+        seen.append(target)
+    return seen[-1]
+
+
 def bucket_example(bucket: Bucket) -> Finding | None:
     """The finding shown for a bucket: its representative, else its latest."""
     if bucket.representative_id:
