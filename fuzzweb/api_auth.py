@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_not_required
 from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
+from fuzzweb.roles import SAFE_METHODS, can_change
 from fuzzweb.tokens import api_token_user
 
 
@@ -41,6 +42,8 @@ def token_required(view):
             request.user = user
         elif not (request.method == "GET" and request.user.is_authenticated):
             return api_error(401, "authentication required: send 'Authorization: Bearer <token>'")
+        if request.method not in SAFE_METHODS and not can_change(request.user):
+            return api_error(403, "this token's account can read but not change anything (viewer)")
         return view(request, *args, **kwargs)
 
     return wrapper

@@ -65,6 +65,8 @@ MIDDLEWARE = [
     # Every page and endpoint needs a login, except views marked with
     # @login_not_required (only the login page).
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
+    # Viewers read; only triagers and admins change anything (fuzzweb.roles).
+    "fuzzweb.roles.ViewersReadOnlyMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -83,6 +85,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "fuzzweb.roles.roles",
             ],
         },
     },

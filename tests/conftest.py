@@ -40,6 +40,37 @@ def admin_user(django_user_model):
     return django_user_model.objects.create_superuser("maintainer", "", "correct-horse-9")
 
 
+def user_in_group(django_user_model, username: str, group: str, password: str = "correct-horse-9"):  # noqa: S107 - test accounts
+    """A user with one role ("viewer" or "triager", groups the migrations made)."""
+    from django.contrib.auth.models import Group
+
+    from fuzzweb.roles import roles_ensure
+
+    roles_ensure()  # a transactional test before this one flushed what the migrations made
+    user = django_user_model.objects.create_user(username, password=password)
+    user.groups.add(Group.objects.get(name=group))
+    return user
+
+
+@pytest.fixture
+def default_labels(db):
+    from triage.labels import labels_ensure_defaults
+    from triage.models import Label
+
+    labels_ensure_defaults()
+    return {label.name: label for label in Label.objects.all()}
+
+
+@pytest.fixture
+def triager(django_user_model):
+    return user_in_group(django_user_model, "ana", "triager")
+
+
+@pytest.fixture
+def viewer(django_user_model):
+    return user_in_group(django_user_model, "vic", "viewer")
+
+
 @pytest.fixture
 def logged_in(client, admin_user):
     client.force_login(admin_user)

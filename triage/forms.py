@@ -1,11 +1,7 @@
 from django import forms
 
 from triage import text
-from triage.models import Status
-
-
-class StatusForm(forms.Form):
-    status = forms.ChoiceField(choices=Status.choices)
+from triage.models import Kind, Label, Method, Priority, Status
 
 
 class UploadForm(forms.Form):
@@ -33,4 +29,178 @@ class UploadForm(forms.Form):
             raise forms.ValidationError("The text holds NUL characters; a testcase here is a program.")
         # Browsers send textarea line ends as CRLF; the program was written with LF.
         cleaned["text"] = content.replace("\r\n", "\n")
+        return cleaned
+
+
+def _users():
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.filter(is_active=True).order_by("username")
+
+
+class BucketFilterForm(forms.Form):
+    """The bucket list's query string; anything invalid is ignored rather than an error page."""
+
+    q = forms.CharField(required=False, max_length=200, label="Search traces and programs")
+    status = forms.ChoiceField(choices=[("", "any")] + Status.choices, required=False)
+    kind = forms.ChoiceField(choices=[("", "any")] + Kind.choices, required=False)
+    method = forms.ChoiceField(choices=[("", "any")] + Method.choices, required=False, label="Grouped by")
+    campaign = forms.IntegerField(required=False, min_value=1)
+    target = forms.CharField(required=False, max_length=255)
+    engine = forms.CharField(required=False, max_length=64)
+    assignee = forms.CharField(required=False, max_length=20, help_text="a user id, or 'none'")
+    label = forms.ModelChoiceField(queryset=Label.objects.all(), required=False, empty_label="any")
+    after = forms.DateField(required=False, label="Seen since", widget=forms.DateInput(attrs={"type": "date"}))
+    before = forms.DateField(required=False, label="First seen by", widget=forms.DateInput(attrs={"type": "date"}))
+    muted = forms.BooleanField(required=False, label="Muted only")
+    regression = forms.BooleanField(required=False, label="Regressions only")
+    sort = forms.ChoiceField(
+        choices=[
+            ("last_seen", "last seen"),
+            ("first_seen", "first seen (newest)"),
+            ("oldest", "first seen (oldest)"),
+            ("hits", "hits"),
+            ("priority", "priority"),
+        ],
+        required=False,
+    )
+
+    def query(self):
+        from triage.selectors import BucketQuery
+
+        data = self.cleaned_data if self.is_valid() else {}
+        assignee = data.get("assignee") or ""
+        return BucketQuery(
+            status=data.get("status") or "",
+            method=data.get("method") or "",
+            kind=data.get("kind") or "",
+            campaign_id=data.get("campaign"),
+            target=data.get("target") or "",
+            engine=data.get("engine") or "",
+            assignee_id=int(assignee) if assignee.isdigit() else None,
+            unassigned=assignee == "none",
+            label_id=data["label"].pk if data.get("label") else None,
+            seen_after=data.get("after"),
+            seen_before=data.get("before"),
+            text=data.get("q") or "",
+            muted=bool(data.get("muted")),
+            regression=bool(data.get("regression")),
+            sort=data.get("sort") or "last_seen",
+        )
+
+
+class FindingFilterForm(forms.Form):
+    q = forms.CharField(required=False, max_length=200, label="Search traces and programs")
+    kind = forms.ChoiceField(choices=[("", "any")] + Kind.choices, required=False)
+    campaign = forms.IntegerField(required=False, min_value=1)
+    target = forms.CharField(required=False, max_length=255)
+    engine = forms.CharField(required=False, max_length=64)
+    after = forms.DateField(required=False, label="Seen since", widget=forms.DateInput(attrs={"type": "date"}))
+    before = forms.DateField(required=False, label="Found by", widget=forms.DateInput(attrs={"type": "date"}))
+    sort = forms.ChoiceField(
+        choices=[
+            ("last_seen", "last seen"),
+            ("first_seen", "found (newest)"),
+            ("oldest", "found (oldest)"),
+            ("hits", "hits"),
+        ],
+        required=False,
+    )
+
+    def query(self):
+        from triage.selectors import FindingQuery
+
+        data = self.cleaned_data if self.is_valid() else {}
+        return FindingQuery(
+            kind=data.get("kind") or "",
+            campaign_id=data.get("campaign"),
+            target=data.get("target") or "",
+            engine=data.get("engine") or "",
+            seen_after=data.get("after"),
+            seen_before=data.get("before"),
+            text=data.get("q") or "",
+            sort=data.get("sort") or "last_seen",
+        )
+
+
+class BucketEditForm(forms.Form):
+    """The bucket page's triage form. Duplicate is not offered: that is set by naming the bucket."""
+
+    status = forms.ChoiceField(choices=[c for c in Status.choices if c[0] != Status.DUPLICATE], required=False)
+    assignee = forms.ModelChoiceField(queryset=None, required=False, empty_label="nobody")
+    priority = forms.TypedChoiceField(choices=Priority.choices, coerce=int, empty_value=0)
+    labels = forms.ModelMultipleChoiceField(
+        queryset=Label.objects.all(), required=False, widget=forms.CheckboxSelectMultiple
+    )
+    muted = forms.BooleanField(required=False, label="Muted (hits counted, never shown as new)")
+
+    def __init__(self, *args, duplicate: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["assignee"].queryset = _users()
+        if duplicate:
+            self.fields["status"].disabled = True
+            self.fields["status"].choices = Status.choices
+
+    @classmethod
+    def for_bucket(cls, bucket):
+        return cls(
+            initial={
+                "status": bucket.status,
+                "assignee": bucket.assignee_id,
+                "priority": bucket.priority,
+                "labels": list(bucket.labels.all()),
+                "muted": bucket.muted,
+            },
+            duplicate=bucket.status == Status.DUPLICATE,
+        )
+
+
+class CommentForm(forms.Form):
+    text = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), max_length=20_000)
+
+
+class DuplicateForm(forms.Form):
+    target = forms.IntegerField(min_value=1, label="Duplicate of bucket #")
+
+
+class SplitForm(forms.Form):
+    findings = forms.TypedMultipleChoiceField(coerce=int, choices=())
+
+    def __init__(self, *args, finding_ids=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["findings"].choices = [(pk, pk) for pk in finding_ids]
+
+
+class BulkForm(forms.Form):
+    ACTIONS = [
+        ("status", "Set status"),
+        ("assign", "Assign to"),
+        ("label", "Add label"),
+        ("mute", "Mute"),
+        ("unmute", "Unmute"),
+    ]
+    buckets = forms.TypedMultipleChoiceField(coerce=int, choices=())
+    action = forms.ChoiceField(choices=ACTIONS)
+    status = forms.ChoiceField(choices=[c for c in Status.choices if c[0] != Status.DUPLICATE], required=False)
+    assignee = forms.ModelChoiceField(queryset=None, required=False, empty_label="nobody")
+    label = forms.ModelChoiceField(queryset=Label.objects.all(), required=False)
+
+    def __init__(self, *args, bucket_ids=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["buckets"].choices = [(pk, pk) for pk in bucket_ids]
+        self.fields["assignee"].queryset = _users()
+
+    def clean(self):
+        cleaned = super().clean()
+        action = cleaned.get("action")
+        if action == "label" and not cleaned.get("label"):
+            raise forms.ValidationError("Choose the label to add.")
+        if action == "status" and not cleaned.get("status"):
+            raise forms.ValidationError("Choose the status to set.")
+        values = {
+            "status": cleaned.get("status") or "",
+            "assign": str(cleaned["assignee"].pk) if cleaned.get("assignee") else "",
+            "label": str(cleaned["label"].pk) if cleaned.get("label") else "",
+        }
+        cleaned["value"] = values.get(action, "")
         return cleaned

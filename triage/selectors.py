@@ -2,21 +2,155 @@
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
+import datetime
+from dataclasses import dataclass
 
-from triage.models import Bucket, Finding, Method, Status
+from django.db.models import Exists, OuterRef, QuerySet
+
+from triage.models import Bucket, Finding, Kind, Method, Status
+from triage.search import findings_matching
+
+SORTS = {
+    "last_seen": ("-last_seen", "-pk"),
+    "first_seen": ("-first_seen", "-pk"),
+    "hits": ("-hit_count", "-pk"),
+    "oldest": ("first_seen", "pk"),
+    "priority": ("-priority", "-last_seen", "-pk"),
+}
 
 
-def bucket_list(*, status: str = "", method: str = "", campaign_id: int | None = None) -> QuerySet[Bucket]:
-    """Buckets, most recently hit first, optionally filtered."""
-    buckets = Bucket.objects.all()
-    if status in Status.values:
-        buckets = buckets.filter(status=status)
-    if method in Method.values:
-        buckets = buckets.filter(method=method)
-    if campaign_id is not None:
-        buckets = buckets.filter(findings__campaign_id=campaign_id).distinct()
-    return buckets.order_by("-last_seen", "-pk")
+@dataclass(frozen=True)
+class BucketQuery:
+    """What the bucket list shows; every field optional (empty: no filter)."""
+
+    status: str = ""
+    method: str = ""
+    kind: str = ""
+    campaign_id: int | None = None
+    target: str = ""
+    engine: str = ""
+    assignee_id: int | None = None
+    unassigned: bool = False
+    label_id: int | None = None
+    seen_after: datetime.date | None = None
+    seen_before: datetime.date | None = None
+    text: str = ""
+    muted: bool = False
+    regression: bool = False
+    sort: str = "last_seen"
+
+
+def bucket_list(query: BucketQuery = BucketQuery()) -> QuerySet[Bucket]:  # noqa: B008 - frozen, never mutated
+    """Buckets matching ``query``, sorted as it asks.
+
+    Muted buckets are left out unless asked for: their hits still count,
+    but they are known bugs that would crowd out the new ones. Filters on
+    what the findings hold are EXISTS subqueries, never a join that would
+    need DISTINCT over every bucket.
+    """
+    buckets = Bucket.objects.select_related("assignee")
+    if query.status in Status.values:
+        buckets = buckets.filter(status=query.status)
+    if query.method in Method.values:
+        buckets = buckets.filter(method=query.method)
+    if query.kind in Kind.values:
+        buckets = buckets.filter(kind=query.kind)
+    if query.assignee_id is not None:
+        buckets = buckets.filter(assignee_id=query.assignee_id)
+    elif query.unassigned:
+        buckets = buckets.filter(assignee__isnull=True)
+    if query.label_id is not None:
+        buckets = buckets.filter(labels__pk=query.label_id)
+    if query.seen_after:
+        buckets = buckets.filter(last_seen__date__gte=query.seen_after)
+    if query.seen_before:
+        buckets = buckets.filter(first_seen__date__lte=query.seen_before)
+    buckets = buckets.filter(muted=query.muted)
+    if query.regression:
+        buckets = buckets.filter(regression=True)
+    findings = Finding.objects.filter(bucket_id=OuterRef("pk"))
+    narrowed = False
+    if query.campaign_id is not None:
+        findings, narrowed = findings.filter(campaign_id=query.campaign_id), True
+    if query.target:
+        findings, narrowed = findings.filter(target=query.target), True
+    if query.engine:
+        findings, narrowed = findings.filter(engine=query.engine), True
+    if query.text:
+        findings, narrowed = findings_matching(query.text, findings), True
+    if narrowed:
+        buckets = buckets.filter(Exists(findings))
+    return buckets.order_by(*SORTS.get(query.sort, SORTS["last_seen"]))
+
+
+@dataclass(frozen=True)
+class FindingQuery:
+    kind: str = ""
+    campaign_id: int | None = None
+    target: str = ""
+    engine: str = ""
+    seen_after: datetime.date | None = None
+    seen_before: datetime.date | None = None
+    text: str = ""
+    sort: str = "last_seen"
+
+
+FINDING_SORTS = {
+    "last_seen": ("-last_seen", "-pk"),
+    "first_seen": ("-created_at", "-pk"),
+    "hits": ("-hit_count", "-pk"),
+    "oldest": ("created_at", "pk"),
+}
+
+
+def finding_list(query: FindingQuery = FindingQuery()) -> QuerySet[Finding]:  # noqa: B008 - frozen
+    """Findings matching ``query``, without their large text fields."""
+    findings = Finding.objects.select_related("bucket").only(
+        "pk",
+        "kind",
+        "target",
+        "engine",
+        "function",
+        "crash_type",
+        "testcase_size",
+        "hit_count",
+        "created_at",
+        "last_seen",
+        "campaign_id",
+        "origin",
+        "bucket__id",
+        "bucket__title",
+        "bucket__status",
+    )
+    if query.kind in Kind.values:
+        findings = findings.filter(kind=query.kind)
+    if query.campaign_id is not None:
+        findings = findings.filter(campaign_id=query.campaign_id)
+    if query.target:
+        findings = findings.filter(target=query.target)
+    if query.engine:
+        findings = findings.filter(engine=query.engine)
+    if query.seen_after:
+        findings = findings.filter(last_seen__date__gte=query.seen_after)
+    if query.seen_before:
+        findings = findings.filter(created_at__date__lte=query.seen_before)
+    if query.text:
+        findings = findings_matching(query.text, findings)
+    return findings.order_by(*FINDING_SORTS.get(query.sort, FINDING_SORTS["last_seen"]))
+
+
+def filter_choices() -> dict:
+    """The values the list filters offer: targets and engines seen, labels, people."""
+    from django.contrib.auth import get_user_model
+
+    from triage.models import Label
+
+    return {
+        "targets": list(Finding.objects.order_by().values_list("target", flat=True).distinct()[:200]),
+        "engines": list(Finding.objects.order_by().exclude(engine="").values_list("engine", flat=True).distinct()[:50]),
+        "labels": list(Label.objects.all()),
+        "users": list(get_user_model().objects.filter(is_active=True).order_by("username")),
+    }
 
 
 CHAIN_LIMIT = 50
@@ -44,7 +178,7 @@ def bucket_recent_findings(bucket: Bucket, limit: int = 20) -> list[Finding]:
     """The latest findings of a bucket, without their large text fields."""
     return list(
         bucket.findings.order_by("-created_at").only(
-            "pk", "created_at", "campaign_id", "function", "testcase", "testcase_size"
+            "pk", "created_at", "campaign_id", "function", "testcase", "testcase_size", "hit_count"
         )[:limit]
     )
 

@@ -7,37 +7,58 @@ from django.views.decorators.http import require_GET, require_POST
 
 from triage import selectors
 from triage.differential import outcome_grid, output_columns
-from triage.forms import StatusForm, UploadForm
+from triage.forms import (
+    BucketEditForm,
+    BucketFilterForm,
+    BulkForm,
+    CommentForm,
+    FindingFilterForm,
+    UploadForm,
+)
 from triage.highlight import highlighted, trace_language
-from triage.models import Bucket, Method, Reduction, Status
+from triage.lookalike import bucket_lookalikes
+from triage.models import Bucket, Reduction
+from triage.overview import overview_data
 from triage.reduction import reduction_request
 from triage.reduction_panel import reduction_context
 from triage.reports import bucket_pytest, bucket_report_markdown, report_filename
 from triage.signatures.v1 import message_text, normalize_message
-from triage.status import bucket_set_status
+
+PAGE_SIZE = 50
 
 
-def _int_or_none(value: str | None) -> int | None:
-    return int(value) if value and value.isdigit() else None
+def _query_without_page(request) -> str:
+    params = request.GET.copy()
+    params.pop("page", None)
+    return params.urlencode()
 
 
 @require_GET
 def bucket_list(request):
-    status = request.GET.get("status", "")
-    method = request.GET.get("method", "")
-    campaign_id = _int_or_none(request.GET.get("campaign"))
-    buckets = selectors.bucket_list(status=status, method=method, campaign_id=campaign_id)
-    page = Paginator(buckets, 50).get_page(request.GET.get("page"))
+    form = BucketFilterForm(request.GET or None)
+    page = Paginator(selectors.bucket_list(form.query()), PAGE_SIZE).get_page(request.GET.get("page"))
     context = {
+        "form": form,
         "page": page,
-        "status": status,
-        "method": method,
-        "campaign_id": campaign_id,
-        "statuses": Status.choices,
-        "methods": Method.choices,
+        "query": _query_without_page(request),
+        "bulk_form": BulkForm(),
         "unparsed_count": selectors.unparsed_count(),
+        **selectors.filter_choices(),
     }
     return render(request, "triage/bucket_list.html", context)
+
+
+@require_GET
+def overview(request):
+    return render(request, "triage/overview.html", {"data": overview_data()})
+
+
+@require_GET
+def finding_list(request):
+    form = FindingFilterForm(request.GET or None)
+    page = Paginator(selectors.finding_list(form.query()), PAGE_SIZE).get_page(request.GET.get("page"))
+    context = {"form": form, "page": page, "query": _query_without_page(request), **selectors.filter_choices()}
+    return render(request, "triage/finding_list.html", context)
 
 
 @require_GET
@@ -54,8 +75,14 @@ def _bucket_page(request, bucket: Bucket, upload_form: UploadForm | None = None,
         "finding": finding,
         "has_pytest": bool(finding and bucket_pytest(bucket=bucket, finding=finding)),
         "recent": selectors.bucket_recent_findings(bucket),
-        "events": bucket.events.select_related("user")[:50],
-        "status_form": StatusForm(initial={"status": bucket.status}),
+        "events": bucket.events.select_related("user")[:200],
+        "edit_form": BucketEditForm.for_bucket(bucket),
+        "comment_form": CommentForm(),
+        "comments": bucket.comments.select_related("user"),
+        "watching": request.user.is_authenticated and bucket.watchers.filter(pk=request.user.pk).exists(),
+        "watchers": list(bucket.watchers.order_by("username")),
+        "lookalikes": bucket_lookalikes(bucket),
+        "duplicates": list(bucket.duplicates.order_by("pk").only("pk", "title")),
     }
     if finding is not None and finding.backends:
         context["grid"] = outcome_grid(finding)
@@ -69,15 +96,6 @@ def _bucket_page(request, bucket: Bucket, upload_form: UploadForm | None = None,
             text = message_text(finding.message, finding.trace, finding.crash_type)
             context["grouped_message"] = normalize_message(text)
     return render(request, "triage/bucket_detail.html", context, status=status)
-
-
-@require_POST
-def bucket_status(request, pk):
-    bucket = get_object_or_404(Bucket, pk=pk)
-    form = StatusForm(request.POST)
-    if form.is_valid():
-        bucket_set_status(bucket_id=bucket.pk, status=form.cleaned_data["status"], user=request.user)
-    return redirect("triage:bucket", pk=bucket.pk)
 
 
 @require_GET

@@ -131,3 +131,46 @@ def bucket_comment(*, bucket_id: int, user, text: str) -> Comment:
         comment = Comment.objects.create(bucket_id=bucket_id, user=user, text=text)
         audit(bucket_id=bucket_id, user=user, field="comment", new=f"comment {comment.pk}")
     return comment
+
+
+def bucket_update(
+    *, bucket_id: int, user, status: str, assignee_id: int | None, priority: int, label_ids: Iterable[int], muted: bool
+) -> list[str]:
+    """Apply the bucket page's triage form; return the names of the fields that changed."""
+    from triage.status import bucket_set_status
+
+    changed = []
+    with transaction.atomic():
+        current = Bucket.objects.filter(pk=bucket_id).values_list("status", flat=True).get()
+        # A duplicate's status is changed by undoing the merge: the form sends it back unchanged.
+        if status and status != current and bucket_set_status(bucket_id=bucket_id, status=status, user=user):
+            changed.append("status")
+        if bucket_assign(bucket_id=bucket_id, assignee_id=assignee_id, user=user):
+            changed.append("assignee")
+        if bucket_set_priority(bucket_id=bucket_id, priority=priority, user=user):
+            changed.append("priority")
+        if bucket_set_labels(bucket_id=bucket_id, label_ids=label_ids, user=user):
+            changed.append("labels")
+        if bucket_set_muted(bucket_id=bucket_id, muted=muted, user=user):
+            changed.append("muted")
+    return changed
+
+
+def buckets_bulk(*, bucket_ids: list[int], user, action: str, value: str) -> int:
+    """One bulk action of the bucket list on the selected buckets; return how many changed."""
+    from triage.status import bucket_set_status
+
+    if action == "label":
+        return buckets_add_label(bucket_ids=bucket_ids, label_id=int(value), user=user)
+    changed = 0
+    with transaction.atomic():
+        for bucket_id in bucket_ids:
+            if action == "status":
+                changed += bucket_set_status(bucket_id=bucket_id, status=value, user=user)
+            elif action == "assign":
+                changed += bucket_assign(bucket_id=bucket_id, assignee_id=int(value) if value else None, user=user)
+            elif action in ("mute", "unmute"):
+                changed += bucket_set_muted(bucket_id=bucket_id, muted=action == "mute", user=user)
+            else:
+                raise TriageError(f"unknown bulk action {action!r}")
+    return changed

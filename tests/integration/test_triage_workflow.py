@@ -21,12 +21,7 @@ from triage.workflow import (
     buckets_add_label,
 )
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def triager(django_user_model):
-    return django_user_model.objects.create_user("ana")
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("default_labels")]
 
 
 def _bucket(function="lookup", error="KeyError: 'ms'", calls=1, **extra) -> Bucket:

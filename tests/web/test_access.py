@@ -48,7 +48,7 @@ def test_anonymous_requests_are_sent_to_login(client, objects):
         assert response.status_code == 302, url
         # The RQ dashboard is staff-only and sends to the admin's login.
         assert response["Location"].startswith((reverse("login"), reverse("admin:login"))), url
-    for url in [reverse("campaigns:stop", args=[campaign.pk]), reverse("triage:bucket_status", args=[bucket.pk])]:
+    for url in [reverse("campaigns:stop", args=[campaign.pk]), reverse("triage:bucket_edit", args=[bucket.pk])]:
         response = client.post(url, {"status": "fixed"})
         assert response.status_code == 302 and response["Location"].startswith(reverse("login")), url
     bucket.refresh_from_db()

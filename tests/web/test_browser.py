@@ -15,7 +15,7 @@ from playwright.sync_api import expect, sync_playwright
 
 from campaigns.launch import campaign_launch
 from campaigns.models import Campaign, CampaignStatus, Target
-from tests.conftest import wait_for
+from tests.conftest import user_in_group, wait_for
 from tests.integration.test_differential_campaign import miscompile_into
 from tests.web.test_function_pages import branches_target
 from triage.models import Bucket
@@ -28,7 +28,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 
 @pytest.fixture
 def maintainer(django_user_model):
-    django_user_model.objects.create_user("maintainer", password="correct-horse-9")
+    user_in_group(django_user_model, "maintainer", "triager")
     Target.objects.get_or_create(name="textkit (demo)", defaults={"module": "engines.demo.textkit", "engine": "pyfunc"})
 
 
@@ -80,8 +80,8 @@ def test_launch_watch_triage_and_export(page, live_server, tmp_path):
     expect(page.locator("#input .highlight")).to_contain_text("mean([])")
     expect(page.locator("#trace .highlight .gr")).to_have_text("ZeroDivisionError")
 
-    page.select_option("#status-form select[name=status]", "confirmed")
-    page.click("#status-form button")
+    page.select_option("#triage-form select[name=status]", "confirmed")
+    page.click("#triage-form button[type=submit]")
     expect(page.locator("#bucket-status")).to_have_text("Confirmed")
     page.reload()
     expect(page.locator("#bucket-status")).to_have_text("Confirmed")

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from fuzzweb.tokens import api_token_create
+from tests.conftest import user_in_group
 from triage.models import Bucket, Finding
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -32,7 +33,7 @@ def run_client(live_server, token, *args, cwd=None):
 
 @pytest.fixture
 def token(django_user_model):
-    user = django_user_model.objects.create_user("fuzzbox")
+    user = user_in_group(django_user_model, "fuzzbox", "triager")
     return api_token_create(user=user, name="fuzz box")[1]
 
 

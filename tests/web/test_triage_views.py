@@ -71,7 +71,7 @@ def _outside_code(markdown: str) -> str:
 
 def test_status_change_is_saved_and_audited(logged_in, admin_user):
     bucket = finding_ingest(submission=make_finding()).bucket
-    response = logged_in.post(reverse("triage:bucket_status", args=[bucket.pk]), {"status": "confirmed"})
+    response = logged_in.post(reverse("triage:bucket_edit", args=[bucket.pk]), {"status": "confirmed", "priority": "0"})
     assert response.status_code == 302
     bucket.refresh_from_db()
     assert bucket.status == "confirmed"
@@ -81,7 +81,7 @@ def test_status_change_is_saved_and_audited(logged_in, admin_user):
 
 def test_unknown_status_is_refused(logged_in):
     bucket = finding_ingest(submission=make_finding()).bucket
-    logged_in.post(reverse("triage:bucket_status", args=[bucket.pk]), {"status": "pwned"})
+    logged_in.post(reverse("triage:bucket_edit", args=[bucket.pk]), {"status": "pwned", "priority": "0"})
     bucket.refresh_from_db()
     assert bucket.status == "new"
     assert not BucketEvent.objects.exists()

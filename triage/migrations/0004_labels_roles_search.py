@@ -3,15 +3,8 @@
 from django.contrib.auth.management import create_permissions
 from django.db import migrations
 
-DEFAULT_LABELS = [
-    ("external environment", "Caused by the machine or setup, not the target"),
-    ("expected exception", "The target raises this on purpose"),
-    ("reproducible from the public API", "Reachable by a user of the documented interface"),
-    ("invalid input", "The input breaks the target's documented preconditions"),
-    ("wrong return type", "Returns something other than its annotation says"),
-    ("generator bug", "The program generator made an invalid program"),
-    ("performance", "Too slow or too much memory, not wrong"),
-]
+from triage.labels import DEFAULT_LABELS
+
 
 # The same expression the search selector queries (triage.search), so PostgreSQL uses the index.
 SEARCH_INDEX = (

@@ -3,6 +3,8 @@ import os
 from django.core.management.base import BaseCommand
 
 from fuzzweb.first_admin import first_admin_ensure
+from fuzzweb.roles import roles_ensure
+from triage.labels import labels_ensure_defaults
 
 
 class Command(BaseCommand):
@@ -13,6 +15,8 @@ class Command(BaseCommand):
     )
 
     def handle(self, *args, **options):
+        roles_ensure()
+        labels_ensure_defaults()
         username = os.environ.get("FUZZWEB_ADMIN_USER", "admin")
         password = os.environ.get("FUZZWEB_ADMIN_PASSWORD")
         generated = first_admin_ensure(username=username, password=password)

@@ -1,0 +1,137 @@
+"""The bucket page's and bucket list's triage actions: each a POST that calls one service and redirects.
+
+Viewers never get here: fuzzweb.roles refuses their posts before any view.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.shortcuts import get_object_or_404, redirect
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST
+
+from triage.forms import BucketEditForm, BulkForm, CommentForm, DuplicateForm, SplitForm
+from triage.merge import bucket_merge, bucket_merge_undo, bucket_split
+from triage.models import Bucket
+from triage.workflow import TriageError, bucket_comment, bucket_update, bucket_watch, buckets_bulk
+
+
+def _back(request, pk):
+    return redirect("triage:bucket", pk=pk)
+
+
+def _form_errors(request, form) -> None:
+    for errors in form.errors.values():
+        for error in errors:
+            messages.error(request, error)
+
+
+@require_POST
+def bucket_edit(request, pk):
+    bucket = get_object_or_404(Bucket, pk=pk)
+    form = BucketEditForm(request.POST, initial={"status": bucket.status}, duplicate=bucket.status == "duplicate")
+    if not form.is_valid():
+        _form_errors(request, form)
+        return _back(request, pk)
+    data = form.cleaned_data
+    changed = bucket_update(
+        bucket_id=bucket.pk,
+        user=request.user,
+        status=data["status"],
+        assignee_id=data["assignee"].pk if data["assignee"] else None,
+        priority=data["priority"],
+        label_ids=[label.pk for label in data["labels"]],
+        muted=data["muted"],
+    )
+    messages.info(request, f"Saved: {', '.join(changed)}." if changed else "Nothing changed.")
+    return _back(request, pk)
+
+
+@require_POST
+def bucket_comment_add(request, pk):
+    bucket = get_object_or_404(Bucket, pk=pk)
+    form = CommentForm(request.POST)
+    if form.is_valid():
+        try:
+            bucket_comment(bucket_id=bucket.pk, user=request.user, text=form.cleaned_data["text"])
+        except TriageError as error:
+            messages.error(request, str(error))
+    else:
+        _form_errors(request, form)
+    return _back(request, pk)
+
+
+@require_POST
+def bucket_watch_toggle(request, pk):
+    bucket = get_object_or_404(Bucket, pk=pk)
+    bucket_watch(bucket_id=bucket.pk, user=request.user, watching=request.POST.get("watch") == "1")
+    return _back(request, pk)
+
+
+@require_POST
+def bucket_duplicate(request, pk):
+    bucket = get_object_or_404(Bucket, pk=pk)
+    form = DuplicateForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return _back(request, pk)
+    try:
+        move = bucket_merge(source_id=bucket.pk, target_id=form.cleaned_data["target"], user=request.user)
+    except TriageError as error:
+        messages.error(request, str(error))
+        return _back(request, pk)
+    messages.info(request, f"Marked duplicate of #{move.target_id}: {len(move.finding_ids)} findings moved there.")
+    return _back(request, pk)
+
+
+@require_POST
+def bucket_duplicate_undo(request, pk):
+    bucket = get_object_or_404(Bucket, pk=pk)
+    try:
+        move = bucket_merge_undo(source_id=bucket.pk, user=request.user)
+    except TriageError as error:
+        messages.error(request, str(error))
+    else:
+        messages.info(request, f"No longer a duplicate of #{move.target_id}; its findings are back.")
+    return _back(request, pk)
+
+
+@require_POST
+def bucket_split_out(request, pk):
+    bucket = get_object_or_404(Bucket, pk=pk)
+    ids = bucket.findings.values_list("pk", flat=True)
+    form = SplitForm(request.POST, finding_ids=ids)
+    if not form.is_valid():
+        messages.error(request, "Choose findings of this bucket to move out.")
+        return _back(request, pk)
+    try:
+        new = bucket_split(source_id=bucket.pk, finding_ids=form.cleaned_data["findings"], user=request.user)
+    except TriageError as error:
+        messages.error(request, str(error))
+        return _back(request, pk)
+    messages.info(request, f"Moved {new.findings.count()} findings to the new bucket #{new.pk}.")
+    return _back(request, new.pk)
+
+
+@require_POST
+def buckets_bulk_action(request):
+    ids = [int(value) for value in request.POST.getlist("buckets") if value.isdigit()]
+    form = BulkForm(request.POST, bucket_ids=Bucket.objects.filter(pk__in=ids).values_list("pk", flat=True))
+    if form.is_valid():
+        try:
+            changed = buckets_bulk(
+                bucket_ids=form.cleaned_data["buckets"],
+                user=request.user,
+                action=form.cleaned_data["action"],
+                value=form.cleaned_data["value"],
+            )
+        except TriageError as error:
+            messages.error(request, str(error))
+        else:
+            messages.info(request, f"{changed} of {len(form.cleaned_data['buckets'])} buckets changed.")
+    else:
+        _form_errors(request, form)
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}) or not back.startswith("/"):
+        back = "/triage/buckets/"
+    return redirect(back)

@@ -1,0 +1,90 @@
+"""What the overview page charts: plain data for Plotly, computed with a few grouped queries."""
+
+from __future__ import annotations
+
+import datetime
+import statistics
+
+from django.db.models import Count, F, Sum
+from django.db.models.functions import TruncDate
+from django.utils import timezone
+
+from triage.models import Bucket, BucketHits, Finding, Status
+
+DAYS = 30
+FUNNEL = [Status.NEW, Status.CONFIRMED, Status.REPORTED, Status.FIXED]
+
+
+def _series(rows, key: str) -> dict[str, dict[str, int]]:
+    """{group: {day: count}} from rows of (day, group, count)."""
+    series: dict[str, dict[str, int]] = {}
+    for row in rows:
+        series.setdefault(row[key] or "(none)", {})[row["day"].isoformat()] = row["n"]
+    return series
+
+
+def overview_data(*, today: datetime.date | None = None) -> dict:
+    today = today or timezone.localdate()
+    start = today - datetime.timedelta(days=DAYS - 1)
+    days = [(start + datetime.timedelta(days=i)).isoformat() for i in range(DAYS)]
+    recent = Finding.objects.filter(created_at__date__gte=start).annotate(day=TruncDate("created_at"))
+    findings_by_kind = _series(recent.values("day", "kind").annotate(n=Count("pk")).order_by(), "kind")
+    findings_by_engine = _series(recent.values("day", "engine").annotate(n=Count("pk")).order_by(), "engine")
+    # Muted buckets are known bugs: never counted as new.
+    new_buckets = (
+        Bucket.objects.filter(first_seen__date__gte=start, muted=False)
+        .annotate(day=TruncDate("first_seen"))
+        .values("day", "kind")
+        .annotate(n=Count("pk"))
+        .order_by()
+    )
+    statuses = dict(Bucket.objects.values_list("status").annotate(n=Count("pk")).order_by())
+    return {
+        "days": days,
+        "findings_by_kind": findings_by_kind,
+        "findings_by_engine": findings_by_engine,
+        "new_buckets_by_kind": _series(new_buckets, "kind"),
+        "funnel": [{"status": Status(s).label, "count": statuses.get(s, 0)} for s in FUNNEL],
+        "statuses": [{"status": Status(s).label, "count": statuses.get(s, 0)} for s in Status.values],
+        "durations": _durations(),
+        "top_day": _top(today - datetime.timedelta(days=1)),
+        "top_week": _top(today - datetime.timedelta(days=6)),
+    }
+
+
+def _durations(limit: int = 2000) -> dict[str, list[float]]:
+    """Days from first seen to reported, and from reported to fixed, of the latest buckets that got there."""
+    to_reported = Bucket.objects.filter(reported_at__isnull=False).order_by("-reported_at")
+    to_fixed = Bucket.objects.filter(reported_at__isnull=False, fixed_at__isnull=False).order_by("-fixed_at")
+    reported = [
+        round((r - f).total_seconds() / 86400, 2)
+        for f, r in to_reported.values_list("first_seen", "reported_at")[:limit]
+    ]
+    fixed = [
+        round((x - r).total_seconds() / 86400, 2) for r, x in to_fixed.values_list("reported_at", "fixed_at")[:limit]
+    ]
+    return {
+        "first seen → reported": reported,
+        "reported → fixed": fixed,
+        "medians": {
+            "reported": statistics.median(reported) if reported else None,
+            "fixed": statistics.median(fixed) if fixed else None,
+        },
+    }
+
+
+def _days(start: datetime.datetime, end: datetime.datetime) -> float:
+    return round((end - start).total_seconds() / 86400, 2)
+
+
+def _top(since: datetime.date, limit: int = 10) -> list[dict]:
+    rows = (
+        BucketHits.objects.filter(day__gte=since)
+        .values("bucket_id")
+        .annotate(hits=Sum("hits"), title=F("bucket__title"), status=F("bucket__status"))
+        .order_by("-hits", "bucket_id")[:limit]
+    )
+    return [
+        {"id": r["bucket_id"], "title": r["title"], "hits": r["hits"], "status": Status(r["status"]).label}
+        for r in rows
+    ]
