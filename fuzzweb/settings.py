@@ -120,6 +120,8 @@ RQ_QUEUES = {
     "reduce": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 3600},
 }
 # Every new bucket's testcase is reduced in the background, within this budget.
+# How often filed issues' open/closed state is read back from GitHub or GitLab.
+FUZZWEB_ISSUE_SYNC_SECONDS = int(os.environ.get("FUZZWEB_ISSUE_SYNC_SECONDS", "900"))
 FUZZWEB_AUTO_REDUCE = os.environ.get("FUZZWEB_AUTO_REDUCE", "1") != "0"
 FUZZWEB_REDUCTION_SECONDS = float(os.environ.get("FUZZWEB_REDUCTION_SECONDS", "300"))
 # A running shard whose heartbeat is older than this lost its worker.

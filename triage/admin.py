@@ -1,15 +1,17 @@
 import django_rq
+from django import forms
 from django.contrib import admin, messages
 
-from triage.models import Bucket, BucketEvent, Finding
+from triage.models import Bucket, BucketEvent, Comment, FiledIssue, Finding, Label, Tracker
 
 
 @admin.register(Bucket)
 class BucketAdmin(admin.ModelAdmin):
-    list_display = ("pk", "title", "kind", "status", "hit_count", "first_seen", "last_seen")
-    list_filter = ("status", "kind")
+    list_display = ("pk", "title", "kind", "status", "assignee", "hit_count", "first_seen", "last_seen")
+    list_filter = ("status", "kind", "muted", "regression")
     search_fields = ("title", "crash_type", "signature")
-    raw_id_fields = ("representative",)
+    raw_id_fields = ("representative", "duplicate_of", "assignee")
+    filter_horizontal = ("labels", "watchers")
     actions = ["rebucket_selected"]
 
     @admin.action(description="Re-bucket the findings of the selected buckets (background job)")
@@ -30,5 +32,65 @@ class FindingAdmin(admin.ModelAdmin):
 
 @admin.register(BucketEvent)
 class BucketEventAdmin(admin.ModelAdmin):
-    list_display = ("bucket", "field", "old_value", "new_value", "user", "created_at")
+    """Read-only: the audit log is only ever appended to."""
+
+    list_display = ("bucket", "field", "old_value", "new_value", "note", "user", "created_at")
+    raw_id_fields = ("bucket",)
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(Label)
+class LabelAdmin(admin.ModelAdmin):
+    list_display = ("name", "description")
+
+
+@admin.register(Comment)
+class CommentAdmin(admin.ModelAdmin):
+    list_display = ("bucket", "user", "created_at")
+    raw_id_fields = ("bucket",)
+
+
+class TrackerForm(forms.ModelForm):
+    api_url = forms.URLField(
+        required=False, assume_scheme="https", help_text=Tracker._meta.get_field("api_url").help_text
+    )
+
+    class Meta:
+        model = Tracker
+        fields = [
+            "name",
+            "kind",
+            "api_url",
+            "repository",
+            "token",
+            "title_template",
+            "body_template",
+            "labels",
+            "daily_limit",
+        ]
+        # Kept when left empty on edit, never shown back.
+        widgets = {"token": forms.PasswordInput(render_value=False)}
+
+    def clean_token(self):
+        token = self.cleaned_data.get("token")
+        return token or (self.instance.token if self.instance.pk else "")
+
+
+@admin.register(Tracker)
+class TrackerAdmin(admin.ModelAdmin):
+    form = TrackerForm
+    list_display = ("name", "kind", "repository", "daily_limit")
+
+
+@admin.register(FiledIssue)
+class FiledIssueAdmin(admin.ModelAdmin):
+    list_display = ("url", "tracker", "bucket", "user", "created_at")
     raw_id_fields = ("bucket",)

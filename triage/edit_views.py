@@ -12,7 +12,8 @@ from django.views.decorators.http import require_POST
 
 from triage.forms import BucketEditForm, BulkForm, CommentForm, DuplicateForm, SplitForm
 from triage.merge import bucket_merge, bucket_merge_undo, bucket_split
-from triage.models import Bucket
+from triage.models import Bucket, Tracker
+from triage.trackers import TrackerError, issue_file
 from triage.workflow import TriageError, bucket_comment, bucket_update, bucket_watch, buckets_bulk
 
 
@@ -111,6 +112,22 @@ def bucket_split_out(request, pk):
         return _back(request, pk)
     messages.info(request, f"Moved {new.findings.count()} findings to the new bucket #{new.pk}.")
     return _back(request, new.pk)
+
+
+@require_POST
+def bucket_file(request, pk):
+    bucket = get_object_or_404(Bucket, pk=pk)
+    tracker_id = request.POST.get("tracker", "")
+    if not tracker_id.isdigit():
+        messages.error(request, "Choose the tracker to file to.")
+        return _back(request, pk)
+    try:
+        filed = issue_file(bucket_id=bucket.pk, tracker_id=int(tracker_id), user=request.user)
+    except (TrackerError, Tracker.DoesNotExist) as error:
+        messages.error(request, str(error) or "No such tracker.")
+    else:
+        messages.info(request, f"Filed as {filed.url}")
+    return _back(request, pk)
 
 
 @require_POST

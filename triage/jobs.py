@@ -35,3 +35,11 @@ def reductions_reap_job() -> int:
     """Mark reductions whose worker died as failed."""
     close_old_connections()
     return reductions_reap_stale()
+
+
+def issues_sync_job() -> dict:
+    """Read the state of filed issues back from their trackers."""
+    from triage.trackers import issues_sync
+
+    close_old_connections()
+    return issues_sync()

@@ -7,7 +7,10 @@ close its fence and inject Markdown (links, images, HTML) into the report.
 
 from __future__ import annotations
 
+import json
 import re
+
+from django.template import Context, Engine
 
 from triage.models import Bucket, Finding
 
@@ -35,44 +38,206 @@ def _inline(value: str) -> str:
     return re.sub(r"([\\`*_{}\[\]<>()#+!|~])", r"\\\1", value.replace("\n", " "))
 
 
-def report_filename(bucket: Bucket) -> str:
+REPORT_TEXT_LIMIT = 20_000
+FORMATS = {
+    "md": ("text/markdown; charset=utf-8", "Markdown (GitHub, GitLab)"),
+    "txt": ("text/plain; charset=utf-8", "Bugzilla text"),
+    "json": ("application/json", "JSON"),
+}
+
+
+def report_filename(bucket: Bucket, extension: str = "md") -> str:
     """A safe download name: ``fuzzweb-bucket-12.md``."""
-    return f"fuzzweb-bucket-{bucket.pk}.md"
+    return f"fuzzweb-bucket-{bucket.pk}.{extension}"
+
+
+def _capped(value: str) -> str:
+    if len(value) <= REPORT_TEXT_LIMIT:
+        return value
+    return value[:REPORT_TEXT_LIMIT] + f"\n[... {len(value) - REPORT_TEXT_LIMIT} more characters cut by fuzzweb]"
+
+
+def report_data(*, bucket: Bucket, finding: Finding | None) -> dict:
+    """Everything a report says, as plain data: the renderers and tracker templates read only this."""
+    data: dict = {
+        "bucket": bucket.pk,
+        "title": bucket.title,
+        "kind": bucket.get_kind_display(),
+        "crash_type": bucket.crash_type,
+        "status": bucket.get_status_display(),
+        "hits": bucket.hit_count,
+        "first_seen": f"{bucket.first_seen:%Y-%m-%d %H:%M} UTC",
+        "last_seen": f"{bucket.last_seen:%Y-%m-%d %H:%M} UTC",
+        "key_frames": list(bucket.key_frames or []),
+        "signature": f"v{bucket.signature_version} {bucket.signature[:12]}",
+        "regression": bool(bucket.regression),
+        "regression_versions": bucket.regression_versions or {},
+        "fixed_versions": bucket.fixed_versions or {},
+        "labels": list(bucket.labels.values_list("name", flat=True)) if bucket.pk else [],
+    }
+    if finding is None:
+        return data
+    metadata = finding.metadata if isinstance(finding.metadata, dict) else {}
+    by_name = {b.get("name"): b for b in finding.backends or [] if isinstance(b, dict)}
+    expected = (by_name.get(finding.reference) or {}).get("output", "")
+    data.update(
+        {
+            "target": finding.target,
+            "function": finding.function,
+            "engine": finding.engine,
+            "message": _capped(finding.message),
+            "program": _capped(finding.testcase),
+            "program_language": finding.testcase_language,
+            "program_size": finding.testcase_size,
+            "program_verified": finding.verified_at is not None,
+            "reproducer": _capped(finding.reproducer),
+            "trace": _capped(finding.trace),
+            "versions": dict(sorted((finding.versions or {}).items())),
+            "flags": metadata.get("flags") or metadata.get("options") or {},
+            "reference": finding.reference,
+            "backends": [
+                {
+                    "name": name,
+                    "outcome": backend.get("outcome", ""),
+                    "exit_code": backend.get("exit_code"),
+                    "expected": _capped(expected) if name != finding.reference else "",
+                    "actual": _capped(backend.get("output") or ""),
+                }
+                for name, backend in by_name.items()
+            ],
+        }
+    )
+    campaign = finding.campaign if finding.campaign_id else None
+    if campaign is not None:
+        data["campaign"] = {
+            "id": campaign.pk,
+            "target": str(campaign.target),
+            "engine": campaign.engine,
+            "seed": campaign.seed,
+            "time_budget_seconds": campaign.time_budget_seconds,
+            "workers": campaign.shard_count,
+            "options": campaign.options or {},
+        }
+    return data
+
+
+def _versions_line(versions: dict) -> str:
+    return ", ".join(f"{name} {value}" for name, value in sorted(versions.items())) or "unknown"
+
+
+def render_markdown(data: dict) -> str:
+    """GitHub and GitLab Markdown; fuzzer text only inside fences and code spans."""
+    lines = [f"# {_inline(data['title'])}", ""]
+    summary = [
+        f"- **Kind:** {data['kind']}",
+        f"- **Crash type:** {_code(data['crash_type'] or '-')}",
+        f"- **Hits:** {data['hits']} (first seen {data['first_seen']}, last seen {data['last_seen']})",
+        f"- **Status:** {data['status']}",
+    ]
+    if "target" in data:
+        summary.insert(0, f"- **Target:** {_code(data['target'])}, function {_code(data['function'])}")
+    if data["regression"]:
+        summary.append(
+            f"- **Regression:** fixed on {_code(_versions_line(data['fixed_versions']))}, "
+            f"hit again on {_code(_versions_line(data['regression_versions']))}"
+        )
+    lines += ["## Summary", "", *summary, ""]
+    if "target" not in data:
+        lines += ["_No finding is stored for this bucket._", ""]
+        return "\n".join(lines)
+    if data["message"]:
+        lines += ["Error message:", "", _fence(data["message"], "text"), ""]
+    lines += ["## Reproduce", "", _fence(data["reproducer"], "sh"), ""]
+    verified = " (verified to reproduce)" if data["program_verified"] else ""
+    heading = "Program" if data["backends"] else "Failing call"
+    lines += [
+        f"{heading}, {data['program_size']} characters{verified}:",
+        "",
+        _fence(data["program"], data["program_language"]),
+        "",
+    ]
+    disagreeing = [b for b in data["backends"] if b["name"] != data["reference"] and b["outcome"] != "ok"]
+    if disagreeing:
+        lines += ["## Expected versus actual", "", f"Reference: {_code(data['reference'] or 'none')}", ""]
+        for backend in disagreeing:
+            lines += [f"### {_code(backend['name'])}: {_inline(backend['outcome'])}", ""]
+            lines += ["Expected:", "", _fence(backend["expected"] or "(nothing)", "text"), ""]
+            lines += ["Actual:", "", _fence(backend["actual"] or "(nothing)", "text"), ""]
+    if data["trace"]:
+        lines += ["## Traceback", "", _fence(data["trace"], "text"), ""]
+    if data["key_frames"]:
+        lines += ["Key frames (innermost first):", ""]
+        lines += [f"{i}. {_code(frame)}" for i, frame in enumerate(data["key_frames"], 1)]
+        lines += [""]
+    lines += ["## Versions", ""]
+    lines += [f"- {_inline(key)}: {_code(str(value))}" for key, value in data["versions"].items()]
+    if data["flags"]:
+        lines += ["", "Flags:", "", _fence(json.dumps(data["flags"], indent=2, sort_keys=True), "json")]
+    if "campaign" in data:
+        lines += ["", "## Campaign", "", _fence(json.dumps(data["campaign"], indent=2, sort_keys=True), "json")]
+    lines += ["", f"_Found by fuzzweb; bucket #{data['bucket']}, signature {_code(data['signature'])}._", ""]
+    return "\n".join(lines)
+
+
+def _indented(value: str) -> str:
+    return "\n".join("    " + line for line in (value or "(nothing)").splitlines())
+
+
+def render_text(data: dict) -> str:
+    """Bugzilla-style plain text: no markup at all, code blocks indented."""
+    lines = [data["title"], "=" * min(len(data["title"]), 72), ""]
+    lines += [f"Kind: {data['kind']}", f"Crash type: {data['crash_type'] or '-'}", f"Status: {data['status']}"]
+    lines += [f"Hits: {data['hits']} (first seen {data['first_seen']}, last seen {data['last_seen']})"]
+    if data["regression"]:
+        lines += [
+            f"Regression: fixed on {_versions_line(data['fixed_versions'])}, "
+            f"hit again on {_versions_line(data['regression_versions'])}"
+        ]
+    if "target" not in data:
+        return "\n".join([*lines, "", "No finding is stored for this bucket.", ""])
+    lines += [f"Target: {data['target']}  function: {data['function'] or '-'}  engine: {data['engine'] or '-'}", ""]
+    lines += ["Steps to reproduce:", "", _indented(data["reproducer"]), ""]
+    lines += [f"Program ({data['program_size']} characters):", "", _indented(data["program"]), ""]
+    for backend in data["backends"]:
+        if backend["name"] == data["reference"] or backend["outcome"] == "ok":
+            continue
+        lines += [f"{backend['name']}: {backend['outcome']}", "", "  Expected:", _indented(backend["expected"])]
+        lines += ["  Actual:", _indented(backend["actual"]), ""]
+    if data["message"]:
+        lines += ["Message:", "", _indented(data["message"]), ""]
+    if data["trace"]:
+        lines += ["Trace:", "", _indented(data["trace"]), ""]
+    if data["key_frames"]:
+        lines += ["Key frames: " + " <- ".join(data["key_frames"]), ""]
+    lines += ["Versions: " + _versions_line(data["versions"])]
+    if "campaign" in data:
+        lines += ["Campaign: " + json.dumps(data["campaign"], sort_keys=True)]
+    lines += ["", f"Found by fuzzweb; bucket #{data['bucket']}, signature {data['signature']}.", ""]
+    return "\n".join(lines)
+
+
+def render_json(data: dict) -> str:
+    return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def render_report(data: dict, extension: str) -> str:
+    return {"md": render_markdown, "txt": render_text, "json": render_json}[extension](data)
+
+
+def render_with_template(template_text: str, data: dict) -> str:
+    """A tracker's own template (edited in the admin), with the data and ready-made safe blocks.
+
+    Autoescape is off (the result is Markdown or text, not HTML); fuzzer text
+    should go in through the ``fenced`` blocks, which no content can close.
+    """
+    fenced = {key: _fence(data.get(key) or "", "text") for key in ("program", "trace", "message", "reproducer")}
+    context = {**data, "data": data, "fenced": fenced, "markdown": render_markdown(data), "text": render_text(data)}
+    return Engine(autoescape=False).from_string(template_text).render(Context(context))
 
 
 def bucket_report_markdown(*, bucket: Bucket, finding: Finding | None) -> str:
     """Render ``bucket`` as a Markdown issue, using ``finding`` as its example."""
-    lines = [f"# {_inline(bucket.title)}", ""]
-    summary = [
-        f"- **Kind:** {bucket.get_kind_display()}",
-        f"- **Crash type:** {_code(bucket.crash_type or '-')}",
-        f"- **Hits:** {bucket.hit_count} (first seen {bucket.first_seen:%Y-%m-%d %H:%M} UTC, "
-        f"last seen {bucket.last_seen:%Y-%m-%d %H:%M} UTC)",
-        f"- **Status:** {bucket.get_status_display()}",
-    ]
-    if finding is not None:
-        summary.insert(0, f"- **Target:** {_code(finding.target)}, function {_code(finding.function)}")
-    lines += ["## Summary", "", *summary, ""]
-    if finding is None:
-        lines += ["_No finding is stored for this bucket._", ""]
-        return "\n".join(lines)
-    if finding.message:
-        lines += ["Error message:", "", _fence(finding.message, "text"), ""]
-    lines += ["## Reproduce", "", _fence(finding.reproducer, "sh"), ""]
-    lines += ["Failing call:", "", _fence(finding.testcase, "python"), ""]
-    lines += ["## Traceback", "", _fence(finding.trace or "(no trace)", "pytb"), ""]
-    if bucket.key_frames:
-        lines += ["Signature frames (innermost first):", ""]
-        lines += [f"{i}. {_code(frame)}" for i, frame in enumerate(bucket.key_frames, 1)]
-        lines += [""]
-    lines += ["## Versions", ""]
-    lines += [f"- {_inline(key)}: {_code(value)}" for key, value in sorted(finding.versions.items())]
-    lines += [
-        "",
-        f"_Found by fuzzweb; bucket #{bucket.pk}, signature v{bucket.signature_version} `{bucket.signature[:12]}`._",
-        "",
-    ]
-    return "\n".join(lines)
+    return render_markdown(report_data(bucket=bucket, finding=finding))
 
 
 _BUILTIN_TYPES = {"int", "float", "str", "bytes", "bool", "list", "dict", "tuple", "set", "frozenset"}

@@ -30,10 +30,11 @@ def bucket_set_status(*, bucket_id: int, status: str, user) -> bool:
     if status == Status.DUPLICATE:
         raise InvalidStatus("mark a bucket duplicate by naming the bucket it duplicates")
     with transaction.atomic():
-        return _transition(bucket_id=bucket_id, status=status, user=user)
+        return bucket_transition(bucket_id=bucket_id, status=status, user=user)
 
 
-def _transition(*, bucket_id: int, status: str, user, reason: str = "") -> bool:
+def bucket_transition(*, bucket_id: int, status: str, user, reason: str = "") -> bool:
+    """Change the status within the caller's transaction, saying why (a regression, a closed issue, an undo)."""
     old = Bucket.objects.filter(pk=bucket_id).values_list("status", flat=True).first()
     if old is None:
         raise Bucket.DoesNotExist(bucket_id)
@@ -66,7 +67,7 @@ def bucket_set_duplicate(*, bucket_id: int, target_id: int, user) -> None:
 
 def bucket_restore_status(*, bucket_id: int, status: str, user, reason: str) -> None:
     """Put back the status a bucket had before it was merged (undo)."""
-    _transition(bucket_id=bucket_id, status=status, user=user, reason=reason)
+    bucket_transition(bucket_id=bucket_id, status=status, user=user, reason=reason)
 
 
 def buckets_reopen_fixed(*, bucket_ids: list[int], versions: dict[int, dict]) -> list[int]:

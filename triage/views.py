@@ -17,12 +17,13 @@ from triage.forms import (
 )
 from triage.highlight import highlighted, trace_language
 from triage.lookalike import bucket_lookalikes
-from triage.models import Bucket, Reduction
+from triage.models import Bucket, Reduction, Tracker
 from triage.overview import overview_data
 from triage.reduction import reduction_request
 from triage.reduction_panel import reduction_context
-from triage.reports import bucket_pytest, bucket_report_markdown, report_filename
+from triage.reports import FORMATS, bucket_pytest, render_report, report_data, report_filename
 from triage.signatures.v1 import message_text, normalize_message
+from triage.trackers import filed_today, issue_text
 
 PAGE_SIZE = 50
 
@@ -82,6 +83,8 @@ def _bucket_page(request, bucket: Bucket, upload_form: UploadForm | None = None,
         "watching": request.user.is_authenticated and bucket.watchers.filter(pk=request.user.pk).exists(),
         "watchers": list(bucket.watchers.order_by("username")),
         "lookalikes": bucket_lookalikes(bucket),
+        "reported_lookalikes": bucket_lookalikes(bucket, reported_only=True),
+        "trackers": [(t, filed_today(t)) for t in Tracker.objects.all()],
         "duplicates": list(bucket.duplicates.order_by("pk").only("pk", "title")),
     }
     if finding is not None and finding.backends:
@@ -111,11 +114,19 @@ def bucket_test(request, pk):
 
 
 @require_GET
-def bucket_report(request, pk):
+def bucket_report(request, pk, extension="md"):
+    """The issue report as a download: Markdown, Bugzilla text or JSON; ``?tracker=`` uses that tracker's template."""
+    if extension not in FORMATS:
+        raise Http404("reports come as .md, .txt or .json")
     bucket = get_object_or_404(Bucket, pk=pk)
-    report = bucket_report_markdown(bucket=bucket, finding=selectors.bucket_example(bucket))
-    response = HttpResponse(report, content_type="text/markdown; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{report_filename(bucket)}"'
+    tracker_id = request.GET.get("tracker", "")
+    if tracker_id.isdigit():
+        tracker = get_object_or_404(Tracker, pk=int(tracker_id))
+        report = issue_text(tracker, bucket)[1]
+    else:
+        report = render_report(report_data(bucket=bucket, finding=selectors.bucket_example(bucket)), extension)
+    response = HttpResponse(report, content_type=FORMATS[extension][0])
+    response["Content-Disposition"] = f'attachment; filename="{report_filename(bucket, extension)}"'
     return response
 
 
