@@ -199,3 +199,53 @@ def test_hits_are_counted_per_bucket_and_day():
     findings_ingest(submissions=[make_finding(call="lookup(0)")] * 2)  # two more hits of a stored testcase
     row = BucketHits.objects.get(bucket=bucket)
     assert (row.day, row.hits, row.new_findings) == (timezone.localdate(), 5, 3)
+
+
+def test_likely_duplicates_are_found_by_shared_frames_and_reported_ones_offered_before_filing(triager):
+    from triage.lookalike import bucket_lookalikes
+
+    # Same crash site, reached from two different callers: two signatures, one bug.
+    def trace(caller):
+        return (
+            "Traceback (most recent call last):\n"
+            f'  File "/src/app/{caller}.py", line 3, in {caller}\n    lookup(u)\n'
+            '  File "/src/app/units.py", line 42, in lookup\n    return TABLE[unit]\n'
+            "KeyError: 'ms'\n"
+        )
+
+    first, second = (
+        Bucket.objects.get(pk=finding_ingest(submission=make_finding(call=f"{c}('ms')", trace=trace(c))).bucket_id)
+        for c in ("convert", "parse")
+    )
+    unrelated = _bucket(function="mean", error="ZeroDivisionError: division by zero")
+    assert first.pk != second.pk
+    [(other, like)] = bucket_lookalikes(first)
+    assert other == second and "same crash site" in like.reasons[0]
+    assert unrelated not in [b for b, _ in bucket_lookalikes(first)]
+    assert bucket_lookalikes(first, reported_only=True) == []
+    bucket_set_status(bucket_id=second.pk, status=Status.REPORTED, user=triager)
+    assert [b for b, _ in bucket_lookalikes(first, reported_only=True)] == [second]
+
+
+def test_the_overview_counts_findings_new_buckets_statuses_and_top_buckets(triager):
+    from triage.overview import overview_data
+
+    busy = _bucket(calls=5)
+    quiet = _bucket(function="mean", error="ZeroDivisionError: division by zero")
+    bucket_set_muted(bucket_id=quiet.pk, muted=True, user=triager)
+    bucket_set_status(bucket_id=busy.pk, status=Status.REPORTED, user=triager)
+    bucket_set_status(bucket_id=busy.pk, status=Status.FIXED, user=triager)
+    data = overview_data()
+    today = timezone.localdate().isoformat()
+    assert data["days"][-1] == today and len(data["days"]) == 30
+    assert data["findings_by_kind"] == {"crash": {today: 6}}
+    assert data["findings_by_engine"] == {"pyfunc": {today: 6}}
+    assert data["new_buckets_by_kind"] == {"crash": {today: 1}}  # the muted one is not new
+    assert {row["status"]: row["count"] for row in data["funnel"]} == {
+        "New": 1,
+        "Confirmed": 0,
+        "Reported": 0,
+        "Fixed": 1,
+    }
+    assert [(row["id"], row["hits"]) for row in data["top_day"]] == [(busy.pk, 5), (quiet.pk, 1)]
+    assert len(data["durations"]["first seen → reported"]) == 1 and len(data["durations"]["reported → fixed"]) == 1

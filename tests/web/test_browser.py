@@ -6,52 +6,26 @@ with a real RQ worker running the campaign.
 
 from __future__ import annotations
 
-import os
 import re
 
 import pytest
 from django.db import transaction
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from campaigns.launch import campaign_launch
 from campaigns.models import Campaign, CampaignStatus, Target
-from tests.conftest import user_in_group, wait_for
+from tests.conftest import wait_for
 from tests.integration.test_differential_campaign import miscompile_into
+from tests.web.conftest import log_in as _log_in
 from tests.web.test_function_pages import branches_target
 from triage.models import Bucket
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser, pytest.mark.worker]
 
-CHROMIUM = os.environ.get("FUZZWEB_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-
 
 @pytest.fixture
-def maintainer(django_user_model):
-    user_in_group(django_user_model, "maintainer", "triager")
-    Target.objects.get_or_create(name="textkit (demo)", defaults={"module": "engines.demo.textkit", "engine": "pyfunc"})
-
-
-@pytest.fixture
-def page(maintainer, live_server, rq_worker):
-    # Database setup happens before Playwright starts: its sync API runs the
-    # test inside greenlets, where Django would open connections of its own
-    # that outlive the test. The test body itself only talks to the browser.
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        context = browser.new_context(accept_downloads=True)
-        yield context.new_page()
-        context.close()
-        browser.close()
-
-
-def _log_in(page, url: str) -> None:
-    """Open ``url``, which sends the browser to the login page first, and log in as the maintainer."""
-    page.set_default_timeout(30_000)
-    page.goto(url)
-    page.fill("input[name=username]", "maintainer")
-    page.fill("input[name=password]", "correct-horse-9")
-    page.click("button[type=submit]")
+def page(maintainer, live_server, rq_worker, browser_page):
+    return browser_page
 
 
 def test_launch_watch_triage_and_export(page, live_server, tmp_path):
