@@ -134,3 +134,24 @@ def test_a_fixed_bucket_hit_again_shows_up_as_a_regression(fixed_bucket, browser
         re.compile(r"fixed on python 3\.11\.7; hit again on python 3\.12\.1")
     )
     expect(page.locator(".events")).to_contain_text("status from fixed to new (regression: fixed on python 3.11.7")
+
+
+@pytest.fixture
+def hostile_overview(maintainer) -> None:
+    title_trap = "<img src=x onerror=alert(1)>"
+    findings_ingest(submissions=[make_finding(function="mean", error=f"ZeroDivisionError: {title_trap}")] * 3)
+    findings_ingest(submissions=[make_finding(engine="<b>engine</b>", call="lookup(1)")])
+
+
+def test_the_overview_draws_its_charts_and_shows_fuzzer_names_as_text(hostile_overview, browser_page, live_server):
+    page = browser_page
+    dialogs = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    log_in(page, f"{live_server.url}/triage/overview/")
+    for chart in ("findings-kind", "findings-engine", "new-buckets", "funnel", "durations"):
+        expect(page.locator(f"#chart-{chart} .main-svg").first).to_be_visible()
+    # The engine's name is a legend entry, drawn as the text it is.
+    expect(page.locator("#chart-findings-engine .legendtext", has_text="<b>engine</b>")).to_have_count(1)
+    expect(page.locator("#top-day tbody tr")).to_have_count(2)
+    expect(page.locator("#top-day tbody tr").first).to_contain_text("ZeroDivisionError in mean")
+    assert dialogs == []
