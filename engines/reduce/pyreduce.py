@@ -21,14 +21,13 @@ from __future__ import annotations
 import argparse
 import ast
 import re
-import sys
 import time
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from engines.reduce.ddmin import Budget, ddmin
-from engines.reduce.result import Reduction, command_test
+from engines.reduce.result import Reduction, cli_reduce, command_test
 from engines.reduce.textreduce import tokens
 
 _COMPOUND = (ast.If, ast.For, ast.While, ast.With, ast.Try, ast.AsyncFor, ast.AsyncWith)
@@ -249,16 +248,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     source = args.program.read_text()
     test = command_test(args.command, ".py")
-    if not test(source):
-        print("the original program is not interesting to this test", file=sys.stderr)
-        return 2
-    result = reduce_python(source, test, args.max_tests)
-    sys.stdout.write(result.text)
-    print(
-        f"{result.original_size} -> {len(result.text)} characters in {result.tests} tests, {result.seconds:.1f} s",
-        file=sys.stderr,
-    )
-    return 0
+    return cli_reduce(source, test, lambda text, check: reduce_python(text, check, args.max_tests), "program")
 
 
 if __name__ == "__main__":

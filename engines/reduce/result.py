@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+import sys
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -41,3 +42,19 @@ def command_test(command: list[str], suffix: str, timeout: float = 60.0) -> Call
             return done.returncode == 0
 
     return interesting
+
+
+def cli_reduce(
+    source: str, test: Callable[[str], bool], reduce: Callable[[str, Callable[[str], bool]], Reduction], what: str
+) -> int:
+    """What each reducer's command line does once it has its input and test: check, reduce, print, summarise."""
+    if not test(source):
+        print(f"the original {what} is not interesting to this test", file=sys.stderr)
+        return 2
+    result = reduce(source, test)
+    sys.stdout.write(result.text)
+    print(
+        f"{result.original_size} -> {len(result.text)} characters in {result.tests} tests, {result.seconds:.1f} s",
+        file=sys.stderr,
+    )
+    return 0

@@ -18,13 +18,12 @@ from __future__ import annotations
 
 import argparse
 import re
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 from engines.reduce.ddmin import Budget, ddmin
-from engines.reduce.result import Reduction, command_test
+from engines.reduce.result import Reduction, cli_reduce, command_test
 
 # A token with the whitespace before it: removing one never glues two others together
 # unless that whitespace was all that kept them apart, which the test then rejects.
@@ -143,16 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     source = args.file.read_text(encoding="utf-8", errors="surrogateescape")
     test = command_test(args.command, args.file.suffix)
-    if not test(source):
-        print("the original file is not interesting to this test", file=sys.stderr)
-        return 2
-    result = reduce_text(source, test, args.max_tests, args.seconds)
-    sys.stdout.write(result.text)
-    print(
-        f"{result.original_size} -> {len(result.text)} characters in {result.tests} tests, {result.seconds:.1f} s",
-        file=sys.stderr,
-    )
-    return 0
+    return cli_reduce(source, test, lambda text, check: reduce_text(text, check, args.max_tests, args.seconds), "file")
 
 
 if __name__ == "__main__":
