@@ -24,7 +24,10 @@ def hang_on_odd(n: int) -> int:
 def eat_memory(n: int) -> None:
     blocks = []
     while True:
-        blocks.append(bytearray(32 * 1024 * 1024))
+        # bytes(n) is calloc'd: the address space fills at once, without
+        # touching every page, so the memory limit (not the call timeout of
+        # a busy machine) is what stops it.
+        blocks.append(bytes(32 * 1024 * 1024))
 
 
 def exit_process(code: int) -> None:
