@@ -57,6 +57,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "fuzzweb.headers.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -70,6 +71,16 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
+
+# No script of ours reads the CSRF cookie (forms carry the token), so scripts may not either.
+CSRF_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = CSRF_COOKIE_SAMESITE = "Lax"
+X_FRAME_OPTIONS = "DENY"
+if _flag("FUZZWEB_HTTPS"):
+    # Behind TLS: cookies only over HTTPS, and browsers told to stay on it.
+    SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = 365 * 24 * 3600
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 ROOT_URLCONF = "fuzzweb.urls"
 WSGI_APPLICATION = "fuzzweb.wsgi.application"
@@ -120,6 +131,11 @@ RQ_QUEUES = {
     "reduce": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 3600},
 }
 # Every new bucket's testcase is reduced in the background, within this budget.
+# Rate limits (fuzzweb.ratelimit): failed logins per address and per user name
+# in a window, and ingest requests per token per minute.
+FUZZWEB_LOGIN_FAILURES = int(os.environ.get("FUZZWEB_LOGIN_FAILURES", "10"))
+FUZZWEB_LOGIN_WINDOW_SECONDS = int(os.environ.get("FUZZWEB_LOGIN_WINDOW_SECONDS", "900"))
+FUZZWEB_INGEST_PER_MINUTE = int(os.environ.get("FUZZWEB_INGEST_PER_MINUTE", "6000"))
 # How often filed issues' open/closed state is read back from GitHub or GitLab.
 FUZZWEB_ISSUE_SYNC_SECONDS = int(os.environ.get("FUZZWEB_ISSUE_SYNC_SECONDS", "900"))
 FUZZWEB_AUTO_REDUCE = os.environ.get("FUZZWEB_AUTO_REDUCE", "1") != "0"

@@ -8,7 +8,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from fuzzweb.models import ApiToken
+from fuzzweb.models import ApiToken, Scope
 
 TOKEN_PREFIX = "fzw_"  # noqa: S105 - a marker that makes leaked tokens greppable, not a secret
 # Writing last_used_at on every request would make each ingest call a write
@@ -20,10 +20,12 @@ def _hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def api_token_create(*, user, name: str) -> tuple[ApiToken, str]:
+def api_token_create(*, user, name: str, scope: str = Scope.WRITE) -> tuple[ApiToken, str]:
     """Create a token; return it with its plain text, which is never stored."""
+    if scope not in Scope.values:
+        raise ValueError(f"unknown scope {scope!r}")
     plain = TOKEN_PREFIX + secrets.token_urlsafe(32)
-    token = ApiToken.objects.create(user=user, name=name, prefix=plain[:10], token_hash=_hash(plain))
+    token = ApiToken.objects.create(user=user, name=name, prefix=plain[:10], token_hash=_hash(plain), scope=scope)
     return token, plain
 
 
@@ -34,8 +36,8 @@ def api_token_revoke(*, token_id: int, user) -> bool:
     )
 
 
-def api_token_user(plain: str):
-    """The active user a token belongs to, or None."""
+def api_token_find(plain: str) -> ApiToken | None:
+    """The active token (with its user) that ``plain`` is, or None."""
     if not plain.startswith(TOKEN_PREFIX):
         return None
     token = (
@@ -48,4 +50,4 @@ def api_token_user(plain: str):
     now = timezone.now()
     if token.last_used_at is None or now - token.last_used_at > LAST_USED_RESOLUTION:
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
-    return token.user
+    return token

@@ -3,9 +3,11 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.generic import RedirectView
 
+from fuzzweb.login import RateLimitedLoginView
+
 urlpatterns = [
     path("", RedirectView.as_view(pattern_name="campaigns:list"), name="home"),
-    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("login/", RateLimitedLoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("campaigns/", include("campaigns.urls")),
     path("triage/", include("triage.urls")),

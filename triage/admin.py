@@ -1,12 +1,17 @@
 import django_rq
 from django import forms
 from django.contrib import admin, messages
+from django.db import models
 
 from triage.models import Bucket, BucketEvent, Comment, FiledIssue, Finding, Label, Tracker
+
+# Links to issues are https unless they say otherwise (as Django 6 will assume).
+URL_FIELDS = {models.URLField: {"assume_scheme": "https"}}
 
 
 @admin.register(Bucket)
 class BucketAdmin(admin.ModelAdmin):
+    formfield_overrides = URL_FIELDS
     list_display = ("pk", "title", "kind", "status", "assignee", "hit_count", "first_seen", "last_seen")
     list_filter = ("status", "kind", "muted", "regression")
     search_fields = ("title", "crash_type", "signature")
@@ -92,5 +97,6 @@ class TrackerAdmin(admin.ModelAdmin):
 
 @admin.register(FiledIssue)
 class FiledIssueAdmin(admin.ModelAdmin):
+    formfield_overrides = URL_FIELDS
     list_display = ("url", "tracker", "bucket", "user", "created_at")
     raw_id_fields = ("bucket",)

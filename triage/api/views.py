@@ -52,7 +52,7 @@ def _describe(item: Stored) -> dict:
     }
 
 
-@token_required
+@token_required(needs="ingest")
 @require_POST
 def finding_create(request):
     try:
@@ -67,7 +67,7 @@ def finding_create(request):
     return JsonResponse(_describe(stored), status=200 if stored.duplicate else 201)
 
 
-@token_required
+@token_required(needs="ingest")
 @require_POST
 def findings_bulk(request):
     try:
