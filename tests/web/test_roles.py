@@ -151,3 +151,24 @@ def test_the_lists_filter_search_and_sort(client, triager, world):
     assert titles(engine="no-such-engine") == []
     findings = client.get(reverse("triage:findings"), {"q": "mean", "sort": "hits"}).content.decode()
     assert findings.count("<tr><td>") == 2 and "mean(7)" not in findings  # a list of rows, not of testcases
+
+
+def test_every_page_answers_each_role_as_its_permissions_say(client, viewer, triager, admin_user, world):
+    """GET: every role reads every page. POST: viewers are refused everywhere, triagers nowhere, admins too."""
+    _, bucket, other = world
+    ids = {"pk": bucket.pk, "name": "mean"}
+    urls = [
+        url
+        for url in (_fill(path, ids) for path in _patterns())
+        if url and not url.startswith(("/admin/", "/rq/", "/login/", "/logout/", "/api/"))
+    ]
+    for user, may_change in ((viewer, False), (triager, True), (admin_user, True)):
+        client.force_login(user)
+        for url in urls:
+            response = client.get(url)
+            # Reports download, POST-only actions answer 405, a page of a missing function 404.
+            assert response.status_code in (200, 302, 404, 405), (user, url, response.status_code)
+            assert response.status_code != 403, (user, url)
+        posted = client.post(reverse("triage:bucket_comment", args=[other.pk]), {"text": f"by {user}"})
+        assert (posted.status_code == 403) is not may_change, user
+    assert other.comments.count() == 2
