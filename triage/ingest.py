@@ -19,7 +19,7 @@ from django.db.models import Case, F, Value, When
 from django.utils import timezone
 
 from triage import signatures, text
-from triage.models import Bucket, BucketHits, Finding
+from triage.models import Bucket, BucketHits, Finding, FindingDay
 from triage.selectors import final_bucket_id
 from triage.signing import cleaned_fields, fields_signature
 from triage.status import buckets_reopen_fixed
@@ -341,6 +341,30 @@ def _count_daily_hits(per_bucket: dict[int, int], created: list[Finding], now) -
             f"INSERT INTO {table} (bucket_id, day, hits, new_findings) VALUES {values} "  # noqa: S608
             f"ON CONFLICT (bucket_id, day) DO UPDATE SET hits = {table}.hits + excluded.hits, "
             f"new_findings = {table}.new_findings + excluded.new_findings",
+            params,
+        )
+    _count_finding_days(created, day)
+
+
+def _count_finding_days(created: list[Finding], day) -> None:
+    """New findings per day, kind and engine (hits of stored testcases are in BucketHits)."""
+    per_group: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
+    for row in created:
+        counts = per_group[(row.kind, row.engine[:64])]
+        counts[0] += 1
+        counts[1] += row.hit_count
+    if not per_group:
+        return
+    table = FindingDay._meta.db_table
+    values = ", ".join(["(%s, %s, %s, %s, %s)"] * len(per_group))
+    params = []
+    for (kind, engine), (findings, hits) in sorted(per_group.items()):
+        params += [day, kind, engine, findings, hits]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} (day, kind, engine, findings, hits) VALUES {values} "  # noqa: S608
+            f"ON CONFLICT (day, kind, engine) DO UPDATE SET findings = {table}.findings + excluded.findings, "
+            f"hits = {table}.hits + excluded.hits",
             params,
         )
 

@@ -112,6 +112,8 @@ class Bucket(models.Model):
         indexes = [
             models.Index(fields=["-hit_count"], name="bucket_hits"),
             models.Index(fields=["-first_seen"], name="bucket_first_seen"),
+            # Lookalikes: buckets with the same crash type (the frames have a GIN index, migration 0006).
+            models.Index(fields=["kind", "crash_type"], name="bucket_kind_crash_type"),
         ]
         permissions = [("triage_bucket", "Can triage buckets, launch campaigns and change anything")]
 
@@ -169,6 +171,8 @@ class Finding(models.Model):
         indexes = [
             models.Index(fields=["bucket", "-created_at"], name="finding_bucket_recent"),
             models.Index(fields=["signature_version"], name="finding_signature_version"),
+            # The finding list's default order.
+            models.Index(fields=["-last_seen", "-id"], name="finding_last_seen"),
         ]
 
     def __str__(self) -> str:
@@ -310,6 +314,22 @@ class BucketHits(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.bucket_id} on {self.day}: {self.hits}"
+
+
+class FindingDay(models.Model):
+    """New findings and hits per day, kind and engine, kept at ingest: the overview never counts findings."""
+
+    day = models.DateField()
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    engine = models.CharField(max_length=64, blank=True)
+    findings = models.PositiveIntegerField(default=0)
+    hits = models.PositiveBigIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["day", "kind", "engine"], name="finding_day_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.day} {self.kind} {self.engine}: {self.findings}"
 
 
 class Tracker(models.Model):

@@ -140,16 +140,23 @@ def finding_list(query: FindingQuery = FindingQuery()) -> QuerySet[Finding]:  # 
 
 
 def filter_choices() -> dict:
-    """The values the list filters offer: targets and engines seen, labels, people."""
+    """The values the list filters offer: the configured targets and engines, labels, people.
+
+    Not the distinct targets of the findings: that is a scan of every
+    finding on every page view. Targets that only external fuzzers report
+    can still be typed in (the field is free text with suggestions).
+    """
+    from django.conf import settings
     from django.contrib.auth import get_user_model
 
+    from campaigns.models import Target
     from triage.models import Label
 
     return {
-        "targets": list(Finding.objects.order_by().values_list("target", flat=True).distinct()[:200]),
-        "engines": list(Finding.objects.order_by().exclude(engine="").values_list("engine", flat=True).distinct()[:50]),
+        "targets": list(Target.objects.order_by("name").values_list("name", flat=True)[:500]),
+        "engines": list(settings.FUZZWEB_ENGINES),
         "labels": list(Label.objects.all()),
-        "users": list(get_user_model().objects.filter(is_active=True).order_by("username")),
+        "users": list(get_user_model().objects.filter(is_active=True).order_by("username")[:500]),
     }
 
 

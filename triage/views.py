@@ -19,9 +19,11 @@ from triage.highlight import highlighted, trace_language
 from triage.lookalike import bucket_lookalikes
 from triage.models import Bucket, Reduction, Tracker
 from triage.overview import overview_data
+from triage.pagination import CappedPaginator
 from triage.reduction import reduction_request
 from triage.reduction_panel import reduction_context
 from triage.reports import FORMATS, bucket_pytest, render_report, report_data, report_filename
+from triage.selectors import FindingQuery
 from triage.signatures.v1 import message_text, normalize_message
 from triage.trackers import filed_today, issue_text
 
@@ -57,7 +59,11 @@ def overview(request):
 @require_GET
 def finding_list(request):
     form = FindingFilterForm(request.GET or None)
-    page = Paginator(selectors.finding_list(form.query()), PAGE_SIZE).get_page(request.GET.get("page"))
+    query = form.query()
+    paginator = CappedPaginator(
+        selectors.finding_list(query), PAGE_SIZE, unfiltered=query == FindingQuery(sort=query.sort)
+    )
+    page = paginator.get_page(request.GET.get("page"))
     context = {"form": form, "page": page, "query": _query_without_page(request), **selectors.filter_choices()}
     return render(request, "triage/finding_list.html", context)
 
