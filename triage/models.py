@@ -114,6 +114,11 @@ class Bucket(models.Model):
             models.Index(fields=["-first_seen"], name="bucket_first_seen"),
             # Lookalikes: buckets with the same crash type (the frames have a GIN index, migration 0006).
             models.Index(fields=["kind", "crash_type"], name="bucket_kind_crash_type"),
+            # The overview's time to report and to fix: the latest of each, without a scan.
+            models.Index(
+                fields=["-reported_at"], name="bucket_reported_at", condition=models.Q(reported_at__isnull=False)
+            ),
+            models.Index(fields=["-fixed_at"], name="bucket_fixed_at", condition=models.Q(fixed_at__isnull=False)),
         ]
         permissions = [("triage_bucket", "Can triage buckets, launch campaigns and change anything")]
 

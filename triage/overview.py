@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 import statistics
 
-from django.db.models import Count, F, Sum
+from django.db.models import Count, Sum
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
@@ -55,7 +55,7 @@ def overview_data(*, today: datetime.date | None = None) -> dict:
     }
 
 
-def _durations(limit: int = 2000) -> dict[str, list[float]]:
+def _durations(limit: int = 500) -> dict[str, list[float]]:
     """Days from first seen to reported, and from reported to fixed, of the latest buckets that got there."""
     to_reported = Bucket.objects.filter(reported_at__isnull=False).order_by("-reported_at")
     to_fixed = Bucket.objects.filter(reported_at__isnull=False, fixed_at__isnull=False).order_by("-fixed_at")
@@ -81,13 +81,22 @@ def _days(start: datetime.datetime, end: datetime.datetime) -> float:
 
 
 def _top(since: datetime.date, limit: int = 10) -> list[dict]:
-    rows = (
+    # Rank on the hits table alone, then fetch the ten titles: joining first
+    # would carry every bucket's title through the grouping.
+    ranked = list(
         BucketHits.objects.filter(day__gte=since)
         .values("bucket_id")
-        .annotate(hits=Sum("hits"), title=F("bucket__title"), status=F("bucket__status"))
+        .annotate(hits=Sum("hits"))
         .order_by("-hits", "bucket_id")[:limit]
     )
+    buckets = Bucket.objects.only("title", "status").in_bulk([row["bucket_id"] for row in ranked])
     return [
-        {"id": r["bucket_id"], "title": r["title"], "hits": r["hits"], "status": Status(r["status"]).label}
-        for r in rows
+        {
+            "id": row["bucket_id"],
+            "title": buckets[row["bucket_id"]].title,
+            "hits": row["hits"],
+            "status": buckets[row["bucket_id"]].get_status_display(),
+        }
+        for row in ranked
+        if row["bucket_id"] in buckets
     ]
