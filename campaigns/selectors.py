@@ -9,14 +9,15 @@ from django.utils import timezone
 from campaigns.engines import DIFFERENTIAL_LANGUAGES
 from campaigns.models import Campaign, Shard, StatSample
 from triage.models import Bucket
+from triage.visibility import visible_buckets
 
 SERIES_POINTS = 600
 
 
-def campaign_buckets(campaign: Campaign, limit: int = 100) -> list[Bucket]:
-    """Buckets this campaign hit, with its own hit count per bucket."""
+def campaign_buckets(campaign: Campaign, *, user, limit: int = 100) -> list[Bucket]:
+    """Buckets this campaign hit that ``user`` may see, with the campaign's own hit count per bucket."""
     return list(
-        Bucket.objects.filter(findings__campaign=campaign)
+        visible_buckets(user, Bucket.objects.filter(findings__campaign=campaign))
         .annotate(campaign_hits=Sum("findings__hit_count"))
         .order_by("first_seen", "pk")[:limit]
     )
@@ -73,8 +74,8 @@ def campaign_series(campaign: Campaign) -> dict:
     return {"shards": {str(index): series for index, series in sorted(shards.items())}, "buckets": buckets}
 
 
-def campaign_progress(campaign: Campaign) -> dict:
-    """The live numbers the campaign page polls for, as plain JSON data."""
+def campaign_progress(campaign: Campaign, *, user) -> dict:
+    """The live numbers the campaign page polls for, as plain JSON data (buckets as ``user`` may see them)."""
     now = timezone.now()
     shards = list(campaign.shards.all())
     executions = sum(s.executions for s in shards)
@@ -108,7 +109,7 @@ def campaign_progress(campaign: Campaign) -> dict:
                 "hits": bucket.campaign_hits,
                 "url": reverse("triage:bucket", args=[bucket.pk]),
             }
-            for bucket in campaign_buckets(campaign)
+            for bucket in campaign_buckets(campaign, user=user)
         ],
     }
 

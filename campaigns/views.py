@@ -28,7 +28,7 @@ def campaign_new(request):
 @require_GET
 def campaign_detail(request, pk):
     campaign = get_object_or_404(Campaign.objects.select_related("target", "cloned_from"), pk=pk)
-    progress = campaign_progress(campaign)
+    progress = campaign_progress(campaign, user=request.user)
     functions = function_rows(campaign, progress["discovery"])
     context = {
         "campaign": campaign,
@@ -52,7 +52,7 @@ def campaign_function(request, pk, name):
 @require_GET
 def campaign_progress_json(request, pk):
     campaign = get_object_or_404(Campaign, pk=pk)
-    return JsonResponse(campaign_progress(campaign))
+    return JsonResponse(campaign_progress(campaign, user=request.user))
 
 
 @require_POST

@@ -4,20 +4,40 @@ from django.contrib import admin, messages
 from django.db import models
 
 from triage.models import Bucket, BucketEvent, Comment, FiledIssue, Finding, Label, Tracker
+from triage.visibility import visible_buckets, visible_by_bucket, visible_findings
 
 # Links to issues are https unless they say otherwise (as Django 6 will assume).
 URL_FIELDS = {models.URLField: {"assume_scheme": "https"}}
 
 
+class VisibleBucketsOnly:
+    """The admin shows restricted buckets (and what hangs off them) only to their group, as the pages do."""
+
+    bucket_path = "bucket"
+
+    def get_queryset(self, request):
+        return visible_by_bucket(request.user, super().get_queryset(request), self.bucket_path)
+
+
+class ReadOnly:
+    """Triage state changes on the bucket page, where each change is audited; here it is only shown."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(Bucket)
-class BucketAdmin(admin.ModelAdmin):
-    formfield_overrides = URL_FIELDS
+class BucketAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ("pk", "title", "kind", "status", "assignee", "hit_count", "first_seen", "last_seen")
-    list_filter = ("status", "kind", "muted", "regression")
+    list_filter = ("status", "kind", "muted", "regression", "restricted_to")
     search_fields = ("title", "crash_type", "signature")
-    raw_id_fields = ("representative", "duplicate_of", "assignee")
-    filter_horizontal = ("labels", "watchers")
     actions = ["rebucket_selected"]
+
+    def get_queryset(self, request):
+        return visible_buckets(request.user, super().get_queryset(request))
 
     @admin.action(description="Re-bucket the findings of the selected buckets (background job)")
     def rebucket_selected(self, request, queryset):
@@ -28,15 +48,17 @@ class BucketAdmin(admin.ModelAdmin):
 
 
 @admin.register(Finding)
-class FindingAdmin(admin.ModelAdmin):
+class FindingAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ("pk", "bucket", "kind", "crash_type", "function", "created_at")
     list_filter = ("kind",)
     search_fields = ("crash_type", "function", "signature")
-    raw_id_fields = ("bucket", "campaign")
+
+    def get_queryset(self, request):
+        return visible_findings(request.user, super().get_queryset(request))
 
 
 @admin.register(BucketEvent)
-class BucketEventAdmin(admin.ModelAdmin):
+class BucketEventAdmin(VisibleBucketsOnly, admin.ModelAdmin):
     """Read-only: the audit log is only ever appended to."""
 
     list_display = ("bucket", "field", "old_value", "new_value", "note", "user", "created_at")
@@ -58,9 +80,11 @@ class LabelAdmin(admin.ModelAdmin):
 
 
 @admin.register(Comment)
-class CommentAdmin(admin.ModelAdmin):
+class CommentAdmin(VisibleBucketsOnly, ReadOnly, admin.ModelAdmin):
     list_display = ("bucket", "user", "created_at")
-    raw_id_fields = ("bucket",)
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
 class TrackerForm(forms.ModelForm):
@@ -96,7 +120,10 @@ class TrackerAdmin(admin.ModelAdmin):
 
 
 @admin.register(FiledIssue)
-class FiledIssueAdmin(admin.ModelAdmin):
-    formfield_overrides = URL_FIELDS
+class FiledIssueAdmin(VisibleBucketsOnly, ReadOnly, admin.ModelAdmin):
+    """Read-only: the daily filing limit counts these rows."""
+
     list_display = ("url", "tracker", "bucket", "user", "created_at")
-    raw_id_fields = ("bucket",)
+
+    def has_delete_permission(self, request, obj=None):
+        return False

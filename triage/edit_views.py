@@ -6,14 +6,17 @@ Viewers never get here: fuzzweb.roles refuses their posts before any view.
 from __future__ import annotations
 
 from django.contrib import messages
-from django.shortcuts import get_object_or_404, redirect
+from django.contrib.auth.decorators import permission_required
+from django.shortcuts import redirect
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from triage.forms import BucketEditForm, BulkForm, CommentForm, DuplicateForm, SplitForm
+from triage.forms import BucketEditForm, BulkForm, CommentForm, DuplicateForm, RestrictForm, SplitForm
 from triage.merge import bucket_merge, bucket_merge_undo, bucket_split
 from triage.models import Bucket, Tracker
+from triage.restriction import bucket_restrict
 from triage.trackers import TrackerError, issue_file
+from triage.visibility import RESTRICT_PERMISSION, bucket_visible_or_404, visible_buckets
 from triage.workflow import TriageError, bucket_comment, bucket_update, bucket_watch, buckets_bulk
 
 
@@ -29,7 +32,7 @@ def _form_errors(request, form) -> None:
 
 @require_POST
 def bucket_edit(request, pk):
-    bucket = get_object_or_404(Bucket, pk=pk)
+    bucket = bucket_visible_or_404(request.user, pk)
     form = BucketEditForm(request.POST, initial={"status": bucket.status}, duplicate=bucket.status == "duplicate")
     if not form.is_valid():
         _form_errors(request, form)
@@ -50,7 +53,7 @@ def bucket_edit(request, pk):
 
 @require_POST
 def bucket_comment_add(request, pk):
-    bucket = get_object_or_404(Bucket, pk=pk)
+    bucket = bucket_visible_or_404(request.user, pk)
     form = CommentForm(request.POST)
     if form.is_valid():
         try:
@@ -64,20 +67,24 @@ def bucket_comment_add(request, pk):
 
 @require_POST
 def bucket_watch_toggle(request, pk):
-    bucket = get_object_or_404(Bucket, pk=pk)
+    bucket = bucket_visible_or_404(request.user, pk)
     bucket_watch(bucket_id=bucket.pk, user=request.user, watching=request.POST.get("watch") == "1")
     return _back(request, pk)
 
 
 @require_POST
 def bucket_duplicate(request, pk):
-    bucket = get_object_or_404(Bucket, pk=pk)
+    bucket = bucket_visible_or_404(request.user, pk)
     form = DuplicateForm(request.POST)
     if not form.is_valid():
         _form_errors(request, form)
         return _back(request, pk)
+    target = form.cleaned_data["target"]
+    if not visible_buckets(request.user).filter(pk=target).exists():
+        messages.error(request, f"No bucket #{target}.")
+        return _back(request, pk)
     try:
-        move = bucket_merge(source_id=bucket.pk, target_id=form.cleaned_data["target"], user=request.user)
+        move = bucket_merge(source_id=bucket.pk, target_id=target, user=request.user)
     except TriageError as error:
         messages.error(request, str(error))
         return _back(request, pk)
@@ -87,7 +94,7 @@ def bucket_duplicate(request, pk):
 
 @require_POST
 def bucket_duplicate_undo(request, pk):
-    bucket = get_object_or_404(Bucket, pk=pk)
+    bucket = bucket_visible_or_404(request.user, pk)
     try:
         move = bucket_merge_undo(source_id=bucket.pk, user=request.user)
     except TriageError as error:
@@ -99,7 +106,7 @@ def bucket_duplicate_undo(request, pk):
 
 @require_POST
 def bucket_split_out(request, pk):
-    bucket = get_object_or_404(Bucket, pk=pk)
+    bucket = bucket_visible_or_404(request.user, pk)
     ids = bucket.findings.values_list("pk", flat=True)
     form = SplitForm(request.POST, finding_ids=ids)
     if not form.is_valid():
@@ -115,8 +122,27 @@ def bucket_split_out(request, pk):
 
 
 @require_POST
+@permission_required(RESTRICT_PERMISSION, raise_exception=True)
+def bucket_restrict_set(request, pk):
+    bucket = bucket_visible_or_404(request.user, pk)
+    form = RestrictForm(request.POST, user=request.user)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return _back(request, pk)
+    group = form.cleaned_data["group"]
+    try:
+        changed = bucket_restrict(bucket_id=bucket.pk, group_id=group.pk if group else None, user=request.user)
+    except TriageError as error:
+        messages.error(request, str(error))
+    else:
+        shown = f"only to {group.name}" if group else "to everyone"
+        messages.info(request, f"Shown {shown}." if changed else "Nothing changed.")
+    return _back(request, pk)
+
+
+@require_POST
 def bucket_file(request, pk):
-    bucket = get_object_or_404(Bucket, pk=pk)
+    bucket = bucket_visible_or_404(request.user, pk)
     tracker_id = request.POST.get("tracker", "")
     if not tracker_id.isdigit():
         messages.error(request, "Choose the tracker to file to.")
@@ -133,7 +159,8 @@ def bucket_file(request, pk):
 @require_POST
 def buckets_bulk_action(request):
     ids = [int(value) for value in request.POST.getlist("buckets") if value.isdigit()]
-    form = BulkForm(request.POST, bucket_ids=Bucket.objects.filter(pk__in=ids).values_list("pk", flat=True))
+    visible = visible_buckets(request.user, Bucket.objects.filter(pk__in=ids))
+    form = BulkForm(request.POST, bucket_ids=visible.values_list("pk", flat=True))
     if form.is_valid():
         try:
             changed = buckets_bulk(

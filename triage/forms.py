@@ -204,3 +204,19 @@ class BulkForm(forms.Form):
         }
         cleaned["value"] = values.get(action, "")
         return cleaned
+
+
+class RestrictForm(forms.Form):
+    """An admin's choice of who may see a bucket: one of their groups, or everyone."""
+
+    group = forms.ModelChoiceField(queryset=None, required=False, empty_label="everyone (not restricted)")
+
+    def __init__(self, *args, user, **kwargs):
+        from triage.visibility import restrict_choices
+
+        super().__init__(*args, **kwargs)
+        self.fields["group"].queryset = restrict_choices(user)
+
+    @classmethod
+    def for_user(cls, user, bucket):
+        return cls(user=user, initial={"group": bucket.restricted_to_id})

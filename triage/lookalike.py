@@ -13,6 +13,7 @@ from django.db import connection
 from django.db.models import Q
 
 from triage.models import Bucket, Status
+from triage.visibility import visible_buckets
 
 CANDIDATES = 300
 THRESHOLD = 0.3
@@ -59,9 +60,11 @@ def _shape(bucket: Bucket) -> Shape:
     return Shape(bucket.kind, bucket.crash_type, tuple(bucket.key_frames or ()))
 
 
-def bucket_lookalikes(bucket: Bucket, *, limit: int = 5, reported_only: bool = False) -> list[tuple[Bucket, Likeness]]:
-    """The buckets most like ``bucket``, best first, above :data:`THRESHOLD`."""
-    candidates = Bucket.objects.filter(kind=bucket.kind).exclude(pk=bucket.pk).exclude(duplicate_of=bucket)
+def bucket_lookalikes(
+    bucket: Bucket, *, user, limit: int = 5, reported_only: bool = False
+) -> list[tuple[Bucket, Likeness]]:
+    """The buckets most like ``bucket`` that ``user`` may see, best first, above :data:`THRESHOLD`."""
+    candidates = visible_buckets(user).filter(kind=bucket.kind).exclude(pk=bucket.pk).exclude(duplicate_of=bucket)
     if reported_only:
         candidates = candidates.filter(Q(status__in=(Status.REPORTED, Status.FIXED)) | ~Q(issue_url=""))
     frames = list(bucket.key_frames or [])[:3]

@@ -24,6 +24,7 @@ from django.utils import timezone
 from triage.audit import audit
 from triage.models import Bucket, BucketMove, Finding, Status
 from triage.rebucket import bucket_recount
+from triage.restriction import restriction_carry
 from triage.selectors import final_bucket_id
 from triage.status import bucket_restore_status, bucket_set_duplicate
 from triage.workflow import TriageError
@@ -58,6 +59,7 @@ def bucket_merge(*, source_id: int, target_id: int, user) -> BucketMove:
         )
         bucket_set_duplicate(bucket_id=source_id, target_id=final, user=user)
         audit(bucket_id=final, user=user, field="duplicates", new=f"#{source_id}", note=f"{len(ids)} findings moved in")
+        restriction_carry(source_id=source_id, target_id=final, user=user, why=f"restricted #{source_id} merged in")
         bucket_recount(bucket_id=final)
         bucket_recount(bucket_id=source_id)
     return move
@@ -73,12 +75,14 @@ def bucket_merge_undo(*, source_id: int, user) -> BucketMove:
         )
         if move is None:
             raise TriageError(f"#{source_id} is not marked duplicate of anything.")
-        buckets = _lock(source_id, move.target_id)
+        # The target may itself have been merged on since: the findings are at the end of that chain.
+        holders = {move.target_id, final_bucket_id(move.target_id)}
+        buckets = _lock(source_id, *holders)
         source = buckets[source_id]
         # Those the merge moved, and those of this bucket's signature that came since.
         back = Finding.objects.filter(
             Q(pk__in=move.finding_ids) | Q(signature=source.signature, signature_version=source.signature_version),
-            bucket_id=move.target_id,
+            bucket_id__in=holders,
         ).update(bucket_id=source_id)
         move.undone_at = timezone.now()
         move.save(update_fields=["undone_at"])
@@ -96,7 +100,8 @@ def bucket_merge_undo(*, source_id: int, user) -> BucketMove:
             note=f"{back} findings moved out",
         )
         bucket_recount(bucket_id=source_id)
-        bucket_recount(bucket_id=move.target_id)
+        for holder in sorted(holders):
+            bucket_recount(bucket_id=holder)
     return move
 
 
@@ -126,6 +131,7 @@ def bucket_split(*, source_id: int, finding_ids: list[int], user) -> Bucket:
             key_frames=source.key_frames,
             method=source.method,
             trace_format=source.trace_format,
+            restricted_to_id=source.restricted_to_id,
             first_seen=now,
             last_seen=now,
         )

@@ -5,11 +5,12 @@ from __future__ import annotations
 import datetime
 import statistics
 
-from django.db.models import Count, Sum
+from django.db.models import Count, F, Sum
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
 from triage.models import Bucket, BucketHits, FindingDay, Status
+from triage.visibility import visible_by_bucket
 
 DAYS = 30
 FUNNEL = [Status.NEW, Status.CONFIRMED, Status.REPORTED, Status.FIXED]
@@ -23,7 +24,8 @@ def _series(rows, key: str) -> dict[str, dict[str, int]]:
     return series
 
 
-def overview_data(*, today: datetime.date | None = None) -> dict:
+def overview_data(*, user, today: datetime.date | None = None) -> dict:
+    """The overview's numbers; counts include every bucket, titles only those ``user`` may see."""
     today = today or timezone.localdate()
     start = today - datetime.timedelta(days=DAYS - 1)
     days = [(start + datetime.timedelta(days=i)).isoformat() for i in range(DAYS)]
@@ -34,24 +36,22 @@ def overview_data(*, today: datetime.date | None = None) -> dict:
     # A range on the column itself, so the index on first_seen serves it.
     since = timezone.make_aware(datetime.datetime.combine(start, datetime.time.min))
     # Muted buckets are known bugs: never counted as new.
-    new_buckets = (
-        Bucket.objects.filter(first_seen__gte=since, muted=False)
-        .annotate(day=TruncDate("first_seen"))
-        .values("day", "kind")
-        .annotate(n=Count("pk"))
-        .order_by()
-    )
+    fresh = Bucket.objects.filter(first_seen__gte=since, muted=False).annotate(day=TruncDate("first_seen"))
+    new_buckets = fresh.values("day", "kind").annotate(n=Count("pk")).order_by()
+    # A bucket's engine is its representative's: one row per new bucket, by primary key.
+    new_by_engine = fresh.values("day", engine=F("representative__engine")).annotate(n=Count("pk")).order_by()
     statuses = dict(Bucket.objects.values_list("status").annotate(n=Count("pk")).order_by())
     return {
         "days": days,
         "findings_by_kind": findings_by_kind,
         "findings_by_engine": findings_by_engine,
         "new_buckets_by_kind": _series(new_buckets, "kind"),
+        "new_buckets_by_engine": _series(new_by_engine, "engine"),
         "funnel": [{"status": Status(s).label, "count": statuses.get(s, 0)} for s in FUNNEL],
         "statuses": [{"status": Status(s).label, "count": statuses.get(s, 0)} for s in Status.values],
         "durations": _durations(),
-        "top_day": _top(today - datetime.timedelta(days=1)),
-        "top_week": _top(today - datetime.timedelta(days=6)),
+        "top_day": _top(today - datetime.timedelta(days=1), user=user),
+        "top_week": _top(today - datetime.timedelta(days=6), user=user),
     }
 
 
@@ -80,11 +80,12 @@ def _days(start: datetime.datetime, end: datetime.datetime) -> float:
     return round((end - start).total_seconds() / 86400, 2)
 
 
-def _top(since: datetime.date, limit: int = 10) -> list[dict]:
+def _top(since: datetime.date, *, user, limit: int = 10) -> list[dict]:
     # Rank on the hits table alone, then fetch the ten titles: joining first
     # would carry every bucket's title through the grouping.
+    # Restricted buckets a user may not see are left out of the ranking, not just blanked.
     ranked = list(
-        BucketHits.objects.filter(day__gte=since)
+        visible_by_bucket(user, BucketHits.objects.filter(day__gte=since))
         .values("bucket_id")
         .annotate(hits=Sum("hits"))
         .order_by("-hits", "bucket_id")[:limit]

@@ -9,6 +9,7 @@ from django.db.models import Exists, OuterRef, QuerySet
 
 from triage.models import Bucket, Finding, Kind, Method, Status
 from triage.search import findings_matching
+from triage.visibility import visible_buckets, visible_findings
 
 SORTS = {
     "last_seen": ("-last_seen", "-pk"),
@@ -40,15 +41,15 @@ class BucketQuery:
     sort: str = "last_seen"
 
 
-def bucket_list(query: BucketQuery = BucketQuery()) -> QuerySet[Bucket]:  # noqa: B008 - frozen, never mutated
-    """Buckets matching ``query``, sorted as it asks.
+def bucket_list(query: BucketQuery = BucketQuery(), *, user) -> QuerySet[Bucket]:  # noqa: B008 - frozen, never mutated
+    """Buckets ``user`` may see that match ``query``, sorted as it asks.
 
     Muted buckets are left out unless asked for: their hits still count,
     but they are known bugs that would crowd out the new ones. Filters on
     what the findings hold are EXISTS subqueries, never a join that would
     need DISTINCT over every bucket.
     """
-    buckets = Bucket.objects.select_related("assignee")
+    buckets = visible_buckets(user, Bucket.objects.select_related("assignee"))
     if query.status in Status.values:
         buckets = buckets.filter(status=query.status)
     if query.method in Method.values:
@@ -103,8 +104,8 @@ FINDING_SORTS = {
 }
 
 
-def finding_list(query: FindingQuery = FindingQuery()) -> QuerySet[Finding]:  # noqa: B008 - frozen
-    """Findings matching ``query``, without their large text fields."""
+def finding_list(query: FindingQuery = FindingQuery(), *, user) -> QuerySet[Finding]:  # noqa: B008 - frozen
+    """Findings ``user`` may see that match ``query``, without their large text fields."""
     findings = Finding.objects.select_related("bucket").only(
         "pk",
         "kind",
@@ -122,6 +123,7 @@ def finding_list(query: FindingQuery = FindingQuery()) -> QuerySet[Finding]:  # 
         "bucket__title",
         "bucket__status",
     )
+    findings = visible_findings(user, findings)
     if query.kind in Kind.values:
         findings = findings.filter(kind=query.kind)
     if query.campaign_id is not None:
@@ -185,11 +187,11 @@ def bucket_recent_findings(bucket: Bucket, limit: int = 20) -> list[Finding]:
     """The latest findings of a bucket, without their large text fields."""
     return list(
         bucket.findings.order_by("-created_at").only(
-            "pk", "created_at", "campaign_id", "function", "testcase", "testcase_size", "hit_count"
+            "pk", "created_at", "campaign_id", "function", "testcase", "testcase_size", "hit_count", "expired_at"
         )[:limit]
     )
 
 
-def unparsed_count() -> int:
+def unparsed_count(*, user) -> int:
     """Buckets whose traces no parser understood: the gaps worth a new parser."""
-    return Bucket.objects.filter(method=Method.MESSAGE).count()
+    return visible_buckets(user).filter(method=Method.MESSAGE).count()

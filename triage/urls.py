@@ -19,6 +19,7 @@ urlpatterns = [
     path("buckets/<int:pk>/duplicate/", edit_views.bucket_duplicate, name="bucket_duplicate"),
     path("buckets/<int:pk>/duplicate/undo/", edit_views.bucket_duplicate_undo, name="bucket_duplicate_undo"),
     path("buckets/<int:pk>/split/", edit_views.bucket_split_out, name="bucket_split"),
+    path("buckets/<int:pk>/restrict/", edit_views.bucket_restrict_set, name="bucket_restrict"),
     path("buckets/bulk/", edit_views.buckets_bulk_action, name="buckets_bulk"),
     path("findings/", views.finding_list, name="findings"),
     path("overview/", views.overview, name="overview"),

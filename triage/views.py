@@ -1,6 +1,5 @@
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
@@ -13,6 +12,7 @@ from triage.forms import (
     BulkForm,
     CommentForm,
     FindingFilterForm,
+    RestrictForm,
     UploadForm,
 )
 from triage.highlight import highlighted, trace_language
@@ -20,12 +20,13 @@ from triage.lookalike import bucket_lookalikes
 from triage.models import Bucket, Reduction, Tracker
 from triage.overview import overview_data
 from triage.pagination import CappedPaginator
-from triage.reduction import reduction_request
+from triage.reduction import reduction_again, reduction_request
 from triage.reduction_panel import reduction_context
 from triage.reports import FORMATS, bucket_pytest, render_report, report_data, report_filename
 from triage.selectors import FindingQuery
 from triage.signatures.v1 import message_text, normalize_message
 from triage.trackers import filed_today, issue_text
+from triage.visibility import bucket_visible_or_404, can_restrict, visible_buckets
 
 PAGE_SIZE = 50
 
@@ -39,13 +40,15 @@ def _query_without_page(request) -> str:
 @require_GET
 def bucket_list(request):
     form = BucketFilterForm(request.GET or None)
-    page = Paginator(selectors.bucket_list(form.query()), PAGE_SIZE).get_page(request.GET.get("page"))
+    page = Paginator(selectors.bucket_list(form.query(), user=request.user), PAGE_SIZE).get_page(
+        request.GET.get("page")
+    )
     context = {
         "form": form,
         "page": page,
         "query": _query_without_page(request),
         "bulk_form": BulkForm(),
-        "unparsed_count": selectors.unparsed_count(),
+        "unparsed_count": selectors.unparsed_count(user=request.user),
         **selectors.filter_choices(),
     }
     return render(request, "triage/bucket_list.html", context)
@@ -53,7 +56,7 @@ def bucket_list(request):
 
 @require_GET
 def overview(request):
-    return render(request, "triage/overview.html", {"data": overview_data()})
+    return render(request, "triage/overview.html", {"data": overview_data(user=request.user)})
 
 
 @require_GET
@@ -61,7 +64,7 @@ def finding_list(request):
     form = FindingFilterForm(request.GET or None)
     query = form.query()
     paginator = CappedPaginator(
-        selectors.finding_list(query), PAGE_SIZE, unfiltered=query == FindingQuery(sort=query.sort)
+        selectors.finding_list(query, user=request.user), PAGE_SIZE, unfiltered=query == FindingQuery(sort=query.sort)
     )
     page = paginator.get_page(request.GET.get("page"))
     context = {"form": form, "page": page, "query": _query_without_page(request), **selectors.filter_choices()}
@@ -70,7 +73,7 @@ def finding_list(request):
 
 @require_GET
 def bucket_detail(request, pk):
-    return _bucket_page(request, get_object_or_404(Bucket, pk=pk))
+    return _bucket_page(request, bucket_visible_or_404(request.user, pk))
 
 
 def _bucket_page(request, bucket: Bucket, upload_form: UploadForm | None = None, status: int = 200):
@@ -88,10 +91,11 @@ def _bucket_page(request, bucket: Bucket, upload_form: UploadForm | None = None,
         "comments": bucket.comments.select_related("user"),
         "watching": request.user.is_authenticated and bucket.watchers.filter(pk=request.user.pk).exists(),
         "watchers": list(bucket.watchers.order_by("username")),
-        "lookalikes": bucket_lookalikes(bucket),
-        "reported_lookalikes": bucket_lookalikes(bucket, reported_only=True),
+        "lookalikes": bucket_lookalikes(bucket, user=request.user),
+        "reported_lookalikes": bucket_lookalikes(bucket, user=request.user, reported_only=True),
         "trackers": [(t, filed_today(t)) for t in Tracker.objects.all()],
-        "duplicates": list(bucket.duplicates.order_by("pk").only("pk", "title")),
+        "duplicates": list(visible_buckets(request.user, bucket.duplicates.order_by("pk").only("pk", "title"))),
+        "restrict_form": RestrictForm.for_user(request.user, bucket) if can_restrict(request.user) else None,
     }
     if finding is not None and finding.backends:
         context["grid"] = outcome_grid(finding)
@@ -109,7 +113,7 @@ def _bucket_page(request, bucket: Bucket, upload_form: UploadForm | None = None,
 
 @require_GET
 def bucket_test(request, pk):
-    bucket = get_object_or_404(Bucket, pk=pk)
+    bucket = bucket_visible_or_404(request.user, pk)
     finding = selectors.bucket_example(bucket)
     source = bucket_pytest(bucket=bucket, finding=finding) if finding else None
     if source is None:
@@ -124,9 +128,10 @@ def bucket_report(request, pk, extension="md"):
     """The issue report as a download: Markdown, Bugzilla text or JSON; ``?tracker=`` uses that tracker's template."""
     if extension not in FORMATS:
         raise Http404("reports come as .md, .txt or .json")
-    bucket = get_object_or_404(Bucket, pk=pk)
+    bucket = bucket_visible_or_404(request.user, pk)
     tracker_id = request.GET.get("tracker", "")
-    if tracker_id.isdigit():
+    # A tracker's own template writes Markdown: it applies to the .md export only.
+    if tracker_id.isdigit() and extension == "md":
         tracker = get_object_or_404(Tracker, pk=int(tracker_id))
         report = issue_text(tracker, bucket)[1]
     else:
@@ -139,27 +144,24 @@ def bucket_report(request, pk, extension="md"):
 @require_GET
 def bucket_reduction(request, pk):
     """The reduction panel alone: the bucket page reloads it while a reduction runs."""
-    bucket = get_object_or_404(Bucket, pk=pk)
+    bucket = bucket_visible_or_404(request.user, pk)
     context = {**reduction_context(bucket), "upload_form": UploadForm()}
     return render(request, "triage/_reduction.html", context)
 
 
 @require_POST
 def bucket_reduce(request, pk):
-    bucket = get_object_or_404(Bucket, pk=pk)
-    with transaction.atomic():
-        Bucket.objects.select_for_update().get(pk=bucket.pk)
-        if bucket.reductions.filter(state__in=("queued", "verifying", "reducing")).exists():
-            messages.info(request, "A reduction of this bucket is already running.")
-        else:
-            reduction_request(bucket=bucket, source=Reduction.Source.AGAIN, user=request.user)
-            messages.info(request, "Reduction queued.")
+    bucket = bucket_visible_or_404(request.user, pk)
+    if reduction_again(bucket_id=bucket.pk, user=request.user) is None:
+        messages.info(request, "A reduction of this bucket is already running.")
+    else:
+        messages.info(request, "Reduction queued.")
     return redirect("triage:bucket", pk=bucket.pk)
 
 
 @require_POST
 def bucket_upload(request, pk):
-    bucket = get_object_or_404(Bucket, pk=pk)
+    bucket = bucket_visible_or_404(request.user, pk)
     form = UploadForm(request.POST, request.FILES)
     if not form.is_valid():
         return _bucket_page(request, bucket, upload_form=form, status=400)
