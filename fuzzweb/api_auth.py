@@ -24,15 +24,22 @@ def api_error(status: int, message: str, **extra) -> JsonResponse:
 
 
 # Which token scopes may call an endpoint of each kind.
-ALLOWED_SCOPES = {"ingest": (Scope.INGEST, Scope.WRITE), "read": (Scope.READ, Scope.WRITE)}
+ALLOWED_SCOPES = {
+    "ingest": (Scope.INGEST, Scope.WRITE),
+    "read": (Scope.READ, Scope.WRITE),
+    "write": (Scope.WRITE,),
+}
 
 
 def _over_ingest_rate(token) -> bool:
     return rate_add(f"ingest:{token.pk}", window_seconds=60) > settings.FUZZWEB_INGEST_PER_MINUTE
 
 
-def token_required(view=None, *, needs: str = "read"):
-    """Require ``Authorization: Bearer <token>`` whose scope allows ``needs`` ("ingest" or "read").
+def token_required(view=None, *, needs: str | dict[str, str] = "read"):
+    """Require ``Authorization: Bearer <token>`` whose scope allows ``needs`` ("ingest", "read" or "write").
+
+    ``needs`` may map HTTP methods to what each needs (``{"GET": "read",
+    "PATCH": "write"}``); other methods are refused with 405.
 
     A logged-in session may read (GET). API views skip the login redirect
     and CSRF (a fuzzer has neither a browser session nor a form); the token
@@ -46,15 +53,20 @@ def token_required(view=None, *, needs: str = "read"):
     @csrf_exempt
     @wraps(view)
     def wrapper(request, *args, **kwargs):
+        need = needs.get(request.method) if isinstance(needs, dict) else needs
+        if need is None:
+            response = api_error(405, f"{request.method} is not allowed here")
+            response["Allow"] = ", ".join(needs)
+            return response
         header = request.headers.get("Authorization", "")
         scheme, _, credential = header.partition(" ")
         if scheme.lower() in ("bearer", "token") and credential.strip():
             token = api_token_find(credential.strip())
             if token is None:
                 return api_error(401, "invalid or revoked API token")
-            if token.scope not in ALLOWED_SCOPES[needs]:
-                return api_error(403, f"this token's scope is '{token.scope}'; this endpoint needs '{needs}'")
-            if needs == "ingest" and _over_ingest_rate(token):
+            if token.scope not in ALLOWED_SCOPES[need]:
+                return api_error(403, f"this token's scope is '{token.scope}'; this endpoint needs '{need}'")
+            if need == "ingest" and _over_ingest_rate(token):
                 response = api_error(429, f"more than {settings.FUZZWEB_INGEST_PER_MINUTE} requests a minute")
                 response["Retry-After"] = str(retry_after(60))
                 return response

@@ -7,11 +7,11 @@ from django.db import models
 
 
 class Scope(models.TextChoices):
-    """What a token may do: a fuzzer's token only submits, a dashboard script's only reads."""
+    """What a token may do: a fuzzer's token only submits, a dashboard script's only reads, a bot's triages."""
 
     INGEST = "ingest", "Submit findings only"
     READ = "read", "Read only"
-    WRITE = "write", "Read and submit"
+    WRITE = "write", "Read, submit and triage"
 
 
 class ApiToken(models.Model):

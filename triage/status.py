@@ -12,9 +12,10 @@ from django.utils import timezone
 
 from triage.audit import audit
 from triage.models import Bucket, Finding, Status
+from triage.workflow import TriageError
 
 
-class InvalidStatus(ValueError):
+class InvalidStatus(TriageError):
     """The requested status is not one of :class:`triage.models.Status`, or not set this way."""
 
 
@@ -30,6 +31,10 @@ def bucket_set_status(*, bucket_id: int, status: str, user) -> bool:
     if status == Status.DUPLICATE:
         raise InvalidStatus("mark a bucket duplicate by naming the bucket it duplicates")
     with transaction.atomic():
+        current = Bucket.objects.filter(pk=bucket_id).values_list("status", flat=True).first()
+        # Its findings sit in the other bucket: only undoing the merge brings them back.
+        if current == Status.DUPLICATE and status != current:
+            raise InvalidStatus(f"#{bucket_id} is a duplicate; undo that on its page to change its status")
         return bucket_transition(bucket_id=bucket_id, status=status, user=user)
 
 
@@ -63,6 +68,25 @@ def bucket_set_duplicate(*, bucket_id: int, target_id: int, user) -> None:
     old = Bucket.objects.filter(pk=bucket_id).values_list("status", flat=True).get()
     Bucket.objects.filter(pk=bucket_id).update(status=Status.DUPLICATE, duplicate_of_id=target_id)
     audit(bucket_id=bucket_id, user=user, field="status", old=old, new=Status.DUPLICATE, note=f"of #{target_id}")
+
+
+def bucket_status_inherit(*, bucket_id: int, source: Bucket, reason: str) -> bool:
+    """Re-bucketing moved triaged findings into a new (or still new) bucket: it takes their bucket's status.
+
+    The dates and versions come along, so the overview's times to report and
+    fix stay those of the real triage, not of the day the algorithm changed.
+    """
+    old = Bucket.objects.filter(pk=bucket_id).values_list("status", flat=True).get()
+    if old == source.status:
+        return False
+    Bucket.objects.filter(pk=bucket_id).update(
+        status=source.status,
+        reported_at=source.reported_at,
+        fixed_at=source.fixed_at,
+        fixed_versions=source.fixed_versions,
+    )
+    audit(bucket_id=bucket_id, user=None, field="status", old=old, new=source.status, note=reason)
+    return True
 
 
 def bucket_restore_status(*, bucket_id: int, status: str, user, reason: str) -> None:

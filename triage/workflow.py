@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from triage.audit import audit
-from triage.models import Bucket, Comment, Label, Priority
+from triage.models import Bucket, Comment, Label, Priority, Status
 
 COMMENT_LIMIT = 20_000
 
@@ -156,6 +156,49 @@ def bucket_update(
     return changed
 
 
+def bucket_changes_apply(*, bucket_id: int, user, changes) -> list[str]:
+    """Apply an API client's :class:`triage.api.changes.BucketChanges`; return the fields that changed.
+
+    All or nothing: an unknown user or label changes nothing at all.
+    """
+    from triage.api.changes import UNSET
+    from triage.status import bucket_set_status
+
+    changed = []
+    with transaction.atomic():
+        if changes.status is not None and bucket_set_status(bucket_id=bucket_id, status=changes.status, user=user):
+            changed.append("status")
+        if changes.assignee is not UNSET:
+            assignee_id = None
+            if changes.assignee is not None:
+                assignee_id = _users().filter(username=changes.assignee).values_list("pk", flat=True).first()
+                if assignee_id is None:
+                    raise TriageError(f"no active user named {changes.assignee!r}")
+            if bucket_assign(bucket_id=bucket_id, assignee_id=assignee_id, user=user):
+                changed.append("assignee")
+        if changes.priority is not None and bucket_set_priority(
+            bucket_id=bucket_id, priority=changes.priority, user=user
+        ):
+            changed.append("priority")
+        if changes.labels is not None:
+            found = dict(Label.objects.filter(name__in=changes.labels).values_list("name", "pk"))
+            missing = sorted(set(changes.labels) - set(found))
+            if missing:
+                raise TriageError(f"no label named {missing[0]!r}")
+            if bucket_set_labels(bucket_id=bucket_id, label_ids=found.values(), user=user):
+                changed.append("labels")
+        if changes.muted is not None and bucket_set_muted(bucket_id=bucket_id, muted=changes.muted, user=user):
+            changed.append("muted")
+        if changes.comment is not None:
+            bucket_comment(bucket_id=bucket_id, user=user, text=changes.comment)
+            changed.append("comment")
+    return changed
+
+
+def _users():
+    return get_user_model().objects.filter(is_active=True)
+
+
 def buckets_bulk(*, bucket_ids: list[int], user, action: str, value: str) -> int:
     """One bulk action of the bucket list on the selected buckets; return how many changed."""
     from triage.status import bucket_set_status
@@ -166,6 +209,9 @@ def buckets_bulk(*, bucket_ids: list[int], user, action: str, value: str) -> int
     with transaction.atomic():
         for bucket_id in bucket_ids:
             if action == "status":
+                # A duplicate keeps its status until its merge is undone; the rest of the selection changes.
+                if Bucket.objects.filter(pk=bucket_id, status=Status.DUPLICATE).exists():
+                    continue
                 changed += bucket_set_status(bucket_id=bucket_id, status=value, user=user)
             elif action == "assign":
                 changed += bucket_assign(bucket_id=bucket_id, assignee_id=int(value) if value else None, user=user)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from triage.api.buckets import API_SORTS, MAX_PAGE
+from triage.api.changes import COMMENT_LIMIT, SETTABLE_STATUSES
 from triage.api.payload import MAX_BULK
+from triage.models import Priority, Status
 from triage.submission import KINDS, OUTCOMES
 
 _ERROR = {
@@ -62,6 +65,48 @@ _STORED = {
 }
 
 
+_BUCKET = {
+    "type": "object",
+    "required": ["id", "title", "kind", "status", "hit_count", "labels", "url"],
+    "properties": {
+        "id": {"type": "integer"},
+        "title": {"type": "string"},
+        "kind": {"enum": list(KINDS)},
+        "status": {"enum": list(Status.values)},
+        "crash_type": {"type": "string"},
+        "method": {"type": "string"},
+        "signature": {"type": "string"},
+        "signature_version": {"type": "integer"},
+        "hit_count": {"type": "integer"},
+        "first_seen": {"type": "string", "format": "date-time"},
+        "last_seen": {"type": "string", "format": "date-time"},
+        "assignee": {"type": ["string", "null"]},
+        "priority": {"enum": list(Priority.values)},
+        "labels": {"type": "array", "items": {"type": "string"}},
+        "muted": {"type": "boolean"},
+        "regression": {"type": "boolean"},
+        "duplicate_of": {"type": ["integer", "null"]},
+        "issue_url": {"type": "string"},
+        "representative": {"type": ["integer", "null"]},
+        "url": {"type": "string", "description": "The bucket's page."},
+    },
+}
+_BUCKET_CHANGES = {
+    "type": "object",
+    "additionalProperties": False,
+    "minProperties": 1,
+    "description": "Fields to change; each change is audited as the user who owns the token.",
+    "properties": {
+        "status": {"enum": list(SETTABLE_STATUSES)},
+        "assignee": {"type": ["string", "null"], "description": "A user name; null for nobody."},
+        "priority": {"enum": list(Priority.values)},
+        "labels": {"type": "array", "items": {"type": "string"}, "description": "The whole set, by name."},
+        "muted": {"type": "boolean"},
+        "comment": {"type": "string", "minLength": 1, "maxLength": COMMENT_LIMIT},
+    },
+}
+
+
 def _json(schema_ref: str) -> dict:
     return {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema_ref}"}}}
 
@@ -72,9 +117,12 @@ def openapi_document(server_url: str) -> dict:
         "400": {"description": "Malformed or invalid body", "content": _json("Error")},
         "401": {"description": "Missing, invalid or revoked token", "content": _json("Error")},
     }
+    bucket_id = {"name": "id", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}
+    forbidden = {"description": "The token's scope or account may not do this", "content": _json("Error")}
+    missing = {"description": "No such bucket (or one restricted to a group you are not in)", "content": _json("Error")}
     return {
         "openapi": "3.1.0",
-        "info": {"title": "fuzzweb ingest API", "version": "1"},
+        "info": {"title": "fuzzweb API", "version": "1"},
         "servers": [{"url": server_url.rstrip("/")}],
         "security": [{"token": []}],
         "paths": {
@@ -88,6 +136,54 @@ def openapi_document(server_url: str) -> dict:
                         **errors,
                     },
                 }
+            },
+            "/api/v1/buckets": {
+                "get": {
+                    "summary": "List buckets, newest activity first",
+                    "parameters": [
+                        {"name": "status", "in": "query", "schema": {"enum": list(Status.values)}},
+                        {"name": "kind", "in": "query", "schema": {"enum": list(KINDS)}},
+                        {
+                            "name": "q",
+                            "in": "query",
+                            "schema": {"type": "string", "maxLength": 200},
+                            "description": "Full-text search over the findings' traces, programs and messages.",
+                        },
+                        {"name": "sort", "in": "query", "schema": {"enum": list(API_SORTS)}},
+                        {
+                            "name": "page",
+                            "in": "query",
+                            "schema": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE},
+                        },
+                    ],
+                    "responses": {
+                        "200": {"description": "One page of 50", "content": _json("BucketPage")},
+                        "404": {"description": "Past the last page", "content": _json("Error")},
+                        **errors,
+                    },
+                }
+            },
+            "/api/v1/buckets/{id}": {
+                "get": {
+                    "summary": "One bucket",
+                    "parameters": [bucket_id],
+                    "responses": {
+                        "200": {"description": "The bucket", "content": _json("Bucket")},
+                        "404": missing,
+                        **errors,
+                    },
+                },
+                "patch": {
+                    "summary": "Triage a bucket (a token with the write scope)",
+                    "parameters": [bucket_id],
+                    "requestBody": {"required": True, "content": _json("BucketChanges")},
+                    "responses": {
+                        "200": {"description": "Changed; the bucket as it now is", "content": _json("Bucket")},
+                        "403": forbidden,
+                        "404": missing,
+                        **errors,
+                    },
+                },
             },
             "/api/v1/findings/bulk": {
                 "post": {
@@ -124,6 +220,18 @@ def openapi_document(server_url: str) -> dict:
             "schemas": {
                 "Finding": _FINDING,
                 "Stored": _STORED,
+                "Bucket": _BUCKET,
+                "BucketChanges": _BUCKET_CHANGES,
+                "BucketPage": {
+                    "type": "object",
+                    "required": ["count", "page", "pages", "results"],
+                    "properties": {
+                        "count": {"type": "integer"},
+                        "page": {"type": "integer"},
+                        "pages": {"type": "integer"},
+                        "results": {"type": "array", "items": {"$ref": "#/components/schemas/Bucket"}},
+                    },
+                },
                 "Error": _ERROR,
                 "BulkResult": {
                     "type": "object",

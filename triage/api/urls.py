@@ -1,10 +1,12 @@
 from django.urls import path
 
-from triage.api import views
+from triage.api import buckets, views
 
 app_name = "api"
 urlpatterns = [
     path("findings", views.finding_create, name="finding_create"),
     path("findings/bulk", views.findings_bulk, name="findings_bulk"),
+    path("buckets", buckets.bucket_list, name="buckets"),
+    path("buckets/<int:pk>", buckets.bucket_item, name="bucket"),
     path("openapi.json", views.openapi, name="openapi"),
 ]

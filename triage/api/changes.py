@@ -1,0 +1,70 @@
+"""Validate the body of ``PATCH /api/v1/buckets/{id}`` into :class:`BucketChanges`.
+
+Pure, like :mod:`triage.api.payload`: every problem is named by field, and
+unknown fields are errors rather than silently ignored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from triage.api.payload import InvalidPayload
+from triage.models import Priority, Status
+
+COMMENT_LIMIT = 20_000
+# "duplicate" is set by naming the bucket a bucket duplicates, on the bucket page.
+SETTABLE_STATUSES = tuple(s for s in Status.values if s != Status.DUPLICATE)
+UNSET = object()
+FIELDS = ("status", "assignee", "priority", "labels", "muted", "comment")
+
+
+@dataclass(frozen=True)
+class BucketChanges:
+    """What to change; ``UNSET`` (or None for status/priority/labels/muted/comment) leaves a field alone."""
+
+    status: str | None = None
+    assignee: object = UNSET  # a user name, None for nobody, or UNSET
+    priority: int | None = None
+    labels: tuple[str, ...] | None = None
+    muted: bool | None = None
+    comment: str | None = None
+
+
+def parse_bucket_changes(data) -> BucketChanges:
+    """Check a decoded JSON body; raise :class:`InvalidPayload` listing every problem."""
+    if not isinstance(data, dict):
+        raise InvalidPayload({"body": "must be a JSON object"})
+    errors: dict[str, str] = {}
+    unknown = set(data) - set(FIELDS)
+    if unknown:
+        errors["unknown"] = f"unknown field(s): {', '.join(sorted(unknown))}; known: {', '.join(FIELDS)}"
+    if not set(data) & set(FIELDS) and not unknown:
+        errors["body"] = f"nothing to change: send at least one of {', '.join(FIELDS)}"
+    status = data.get("status")
+    if "status" in data and status not in SETTABLE_STATUSES:
+        errors["status"] = f"one of {', '.join(SETTABLE_STATUSES)}"
+    assignee = data.get("assignee", UNSET)
+    if assignee is not UNSET and assignee is not None and (not isinstance(assignee, str) or not assignee.strip()):
+        errors["assignee"] = "a user name, or null for nobody"
+    priority = data.get("priority")
+    if "priority" in data and (type(priority) is not int or priority not in Priority.values):
+        errors["priority"] = f"an integer, one of {', '.join(map(str, Priority.values))}"
+    labels = data.get("labels")
+    if "labels" in data and (not isinstance(labels, list) or not all(isinstance(x, str) for x in labels)):
+        errors["labels"] = "a list of label names (the bucket's whole set)"
+    muted = data.get("muted")
+    if "muted" in data and not isinstance(muted, bool):
+        errors["muted"] = "true or false"
+    comment = data.get("comment")
+    if "comment" in data and (not isinstance(comment, str) or not comment.strip() or len(comment) > COMMENT_LIMIT):
+        errors["comment"] = f"a non-empty string of at most {COMMENT_LIMIT} characters"
+    if errors:
+        raise InvalidPayload(errors)
+    return BucketChanges(
+        status=status,
+        assignee=assignee.strip() if isinstance(assignee, str) else assignee,
+        priority=priority,
+        labels=tuple(labels) if labels is not None else None,
+        muted=muted,
+        comment=comment,
+    )
