@@ -9,9 +9,10 @@ from django.conf import settings
 from rq import cron
 
 from campaigns.reaper import shards_reap_job, stats_rollup_job
-from triage.jobs import issues_sync_job, reductions_reap_job
+from triage.jobs import findings_expire_job, issues_sync_job, reductions_reap_job
 
 cron.register(shards_reap_job, "default", interval=settings.FUZZWEB_REAP_INTERVAL_SECONDS, job_timeout=300)
 cron.register(stats_rollup_job, "default", interval=600, job_timeout=1800)
 cron.register(reductions_reap_job, "default", interval=300, job_timeout=300)
 cron.register(issues_sync_job, "default", interval=settings.FUZZWEB_ISSUE_SYNC_SECONDS, job_timeout=1800)
+cron.register(findings_expire_job, "default", interval=24 * 3600, job_timeout=6 * 3600)

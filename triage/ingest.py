@@ -160,6 +160,7 @@ def _store(prepared: list[tuple[Finding, signatures.Signature]], now) -> IngestR
                 hit_count=F("hit_count") + Case(*increments, output_field=models.PositiveIntegerField()),
                 last_seen=now,
             )
+            _restore_expired(existing, prepared)
 
         per_bucket = _count_bucket_hits(created, existing, old_hits, now)
         _count_daily_hits(per_bucket, created, now)
@@ -179,6 +180,24 @@ def _store(prepared: list[tuple[Finding, signatures.Signature]], now) -> IngestR
         new_bucket_ids.discard(finding.bucket_id)
         stored.append(Stored(finding, new_bucket=new_bucket, duplicate=duplicate))
     return IngestResult(stored)
+
+
+def _restore_expired(existing: dict[str, Finding], prepared: list[tuple[Finding, signatures.Signature]]) -> None:
+    """A testcase retention emptied came back: keep it again (a fixed bucket's hit is a regression's evidence)."""
+    restored = set()
+    for row, _ in prepared:
+        old = existing.get(row.content_hash)
+        if old is None or old.expired_at is None or old.pk in restored:
+            continue
+        restored.add(old.pk)
+        Finding.objects.filter(pk=old.pk).update(
+            testcase=row.testcase,
+            testcase_bytes=row.testcase_bytes,
+            trace=row.trace,
+            backends=row.backends,
+            reproducer=row.reproducer,
+            expired_at=None,
+        )
 
 
 def _insert_findings(rows: list[Finding]) -> list[Finding]:

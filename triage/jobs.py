@@ -43,3 +43,13 @@ def issues_sync_job() -> dict:
 
     close_old_connections()
     return issues_sync()
+
+
+def findings_expire_job() -> int:
+    """Retention: drop the duplicate testcases of closed buckets older than FUZZWEB_RETENTION_DAYS."""
+    from django.conf import settings
+
+    from triage.retention import findings_expire
+
+    close_old_connections()
+    return findings_expire(older_than_days=settings.FUZZWEB_RETENTION_DAYS)

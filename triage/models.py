@@ -101,6 +101,16 @@ class Bucket(models.Model):
     tracker = models.ForeignKey("Tracker", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     issue_url = models.URLField(max_length=500, blank=True)
     issue_state = models.CharField(max_length=16, blank=True, help_text="open or closed, as the tracker last said.")
+    # Security-sensitive: only this group (and superusers) see it anywhere (triage.visibility).
+    # PROTECT: deleting the group must never turn its buckets public.
+    restricted_to = models.ForeignKey(
+        "auth.Group",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="restricted_buckets",
+        help_text="Only members of this group see the bucket; empty: everyone who can log in.",
+    )
 
     class Meta:
         constraints = [
@@ -120,7 +130,10 @@ class Bucket(models.Model):
             ),
             models.Index(fields=["-fixed_at"], name="bucket_fixed_at", condition=models.Q(fixed_at__isnull=False)),
         ]
-        permissions = [("triage_bucket", "Can triage buckets, launch campaigns and change anything")]
+        permissions = [
+            ("triage_bucket", "Can triage buckets, launch campaigns and change anything"),
+            ("restrict_bucket", "Can restrict buckets to a group and manage accounts' roles"),
+        ]
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.title}"
@@ -170,6 +183,9 @@ class Finding(models.Model):
     origin = models.CharField(max_length=16, choices=Origin.choices, default=Origin.FUZZER)
     # When it last reproduced on every verification run here; null: never verified.
     verified_at = models.DateTimeField(null=True, blank=True)
+    # Set when retention (triage.retention) dropped its testcase, trace and outputs. The row
+    # stays, so hits, dates and the content hash that recognises a repeat remain true.
+    expired_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

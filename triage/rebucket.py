@@ -23,7 +23,9 @@ from django.db.models import Count, Max, Min, Sum
 
 from triage import signatures
 from triage.ingest import bucket_from_signature, finding_signature
-from triage.models import Bucket, BucketEvent, Finding, Status
+from triage.models import Bucket, BucketEvent, Comment, FiledIssue, Finding, Status
+from triage.restriction import restriction_carry
+from triage.status import bucket_status_inherit
 from triage.target_options import signature_options
 
 
@@ -57,9 +59,12 @@ def bucket_rebucket(*, bucket_id: int, summary: RebucketSummary | None = None) -
         summary.buckets_examined += 1
         groups: dict[tuple[str, int], list[int]] = defaultdict(list)
         found: dict[tuple[str, int], signatures.Signature] = {}
-        for finding in bucket.findings.only(
-            "pk", "kind", "crash_type", "trace", "message", "target", "stage", "reference", "backends"
-        ).iterator():
+        # Expired findings (triage.retention) have no trace left to sign: they stay with this row.
+        for finding in (
+            bucket.findings.filter(expired_at__isnull=True)
+            .only("pk", "kind", "crash_type", "trace", "message", "target", "stage", "reference", "backends")
+            .iterator()
+        ):
             if finding.target not in options:
                 options[finding.target] = signature_options(finding.target)
             signature = finding_signature(finding, options[finding.target])
@@ -87,23 +92,32 @@ def bucket_rebucket(*, bucket_id: int, summary: RebucketSummary | None = None) -
             target = existing.get(key)
             if target is None:
                 target = bucket_from_signature(found[key], bucket.first_seen)
-                target.status = bucket.status
+                target.restricted_to_id = bucket.restricted_to_id
                 target.save()
+                bucket_status_inherit(bucket_id=target.pk, source=bucket, reason=f"re-bucketed from #{bucket.pk}")
                 summary.buckets_created += 1
             elif target.status == Status.NEW and bucket.status != Status.NEW:
-                target.status = bucket.status
-                target.save(update_fields=["status"])
+                bucket_status_inherit(bucket_id=target.pk, source=bucket, reason=f"re-bucketed from #{bucket.pk}")
             moved = Finding.objects.filter(pk__in=groups[key]).update(
                 bucket=target, signature=key[0], signature_version=key[1]
             )
             summary.findings_moved += moved
             touched.add(target.pk)
+            restriction_carry(source_id=bucket.pk, target_id=target.pk, user=None, why=f"re-bucketed from #{bucket.pk}")
             BucketEvent.objects.create(
                 bucket=target, field="rebucketed", old_value=f"#{bucket.pk}", new_value=f"{moved} findings"
             )
         if keeper is None:
-            # Every finding went to other buckets: this one is merged away.
-            BucketEvent.objects.filter(bucket=bucket).update(bucket=existing[ordered[0]])
+            # Every finding went to other buckets: this one is merged away, with its history
+            # and the expired findings that still count its hits.
+            heir = existing[ordered[0]]
+            BucketEvent.objects.filter(bucket=bucket).update(bucket=heir)
+            Finding.objects.filter(bucket=bucket).update(bucket=heir)
+            # What maintainers wrote and decided goes along instead of being cascaded away.
+            Comment.objects.filter(bucket=bucket).update(bucket=heir)
+            FiledIssue.objects.filter(bucket=bucket).update(bucket=heir)
+            heir.labels.add(*bucket.labels.all())
+            heir.watchers.add(*bucket.watchers.all())
             touched.discard(bucket.pk)
             bucket.delete()
             summary.buckets_emptied += 1
@@ -147,7 +161,10 @@ def bucket_recount(*, bucket_id: int) -> None:
 
 def representative_of(bucket_id: int) -> Finding | None:
     """The smallest verified reproducer among the bucket's findings; the smallest finding if none is verified."""
-    findings = Finding.objects.filter(bucket_id=bucket_id).only("pk", "testcase_size", "verified_at")
+    # An expired finding (triage.retention) has no testcase left to show.
+    findings = Finding.objects.filter(bucket_id=bucket_id, expired_at__isnull=True).only(
+        "pk", "testcase_size", "verified_at"
+    )
     return (
         findings.filter(verified_at__isnull=False).order_by("testcase_size", "pk").first()
         or findings.order_by("testcase_size", "pk").first()

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import Group
 from django.utils import timezone
 
 from tests.integration.test_ingest import make_finding
 from triage.ingest import findings_ingest
-from triage.models import Bucket, BucketEvent, Finding
+from triage.models import Bucket, BucketEvent, Comment, Finding
 from triage.rebucket import findings_rebucket
 
 pytestmark = pytest.mark.django_db
@@ -44,6 +45,9 @@ def test_split_merge_and_statuses_survive_rebucketing():
     split = _old_bucket("confirmed", lookups + parses)
     merged = _old_bucket("wontfix", means[:2])
     Bucket.objects.filter(signature_version=1).exclude(pk=current_mean_bucket).delete()  # now empty
+    security = Group.objects.create(name="security")
+    Bucket.objects.filter(pk=split.pk).update(restricted_to=security)
+    Comment.objects.create(bucket=merged, text="seen in the wild")
 
     summary = findings_rebucket()
     assert summary.buckets_examined == 2
@@ -57,6 +61,9 @@ def test_split_merge_and_statuses_survive_rebucketing():
     parse_bucket = Bucket.objects.get(title="KeyError in parse")
     assert parse_bucket.status == "confirmed" and parse_bucket.hit_count == 2
     assert parse_bucket.representative is not None
+    # Findings of a restricted bucket stay restricted wherever they go; the status came with a reason.
+    assert parse_bucket.restricted_to == security
+    assert parse_bucket.events.filter(field="status", new_value="confirmed", note__contains="re-bucketed").exists()
 
     # The merge: into the existing bucket, which takes the triaged status.
     assert not Bucket.objects.filter(pk=merged.pk).exists()
@@ -64,6 +71,7 @@ def test_split_merge_and_statuses_survive_rebucketing():
     assert mean_bucket.findings.count() == 4 and mean_bucket.hit_count == 4
     assert mean_bucket.status == "wontfix"
     assert mean_bucket.events.filter(field="status", new_value="wontfix").exists()
+    assert list(mean_bucket.comments.values_list("text", flat=True)) == ["seen in the wild"]
 
     assert summary.findings_moved == 4
     assert summary.buckets_created == 1 and summary.buckets_emptied == 1
