@@ -109,6 +109,20 @@ def reduction_request(
     return reduction
 
 
+def reduction_again(*, bucket_id: int, user) -> Reduction | None:
+    """ "Reduce again" from the bucket page: queue one unless a reduction of the bucket is under way (None then).
+
+    The bucket row is locked while checking, so two clicks queue one job.
+    """
+    with transaction.atomic():
+        bucket = Bucket.objects.select_for_update().get(pk=bucket_id)
+        if bucket.reductions.filter(
+            state__in=(ReductionState.QUEUED, ReductionState.VERIFYING, ReductionState.REDUCING)
+        ).exists():
+            return None
+        return reduction_request(bucket=bucket, source=Reduction.Source.AGAIN, user=user)
+
+
 def reduction_enqueue(reduction: Reduction) -> None:
     from triage.jobs import reduction_job
 

@@ -90,7 +90,9 @@ def create_request(tracker: Tracker, title: str, body: str) -> Request:
 def issue_text(tracker: Tracker, bucket: Bucket) -> tuple[str, str]:
     """Title and body of the report for ``bucket``, from the tracker's templates or the built-in Markdown."""
     data = report_data(bucket=bucket, finding=selectors.bucket_example(bucket))
-    title = render_with_template(tracker.title_template or "{{ title }}", {**data, "bucket": bucket})
+    # Plain values, never the model: a template must not reach bucket.tracker.token.
+    plain = {field: getattr(bucket, field) for field in ("pk", "id", "title", "kind", "status", "crash_type")}
+    title = render_with_template(tracker.title_template or "{{ title }}", {**data, "bucket": plain})
     title = " ".join(title.split())[:TITLE_LIMIT] or bucket.title[:TITLE_LIMIT]
     body = render_with_template(tracker.body_template, data) if tracker.body_template else render_markdown(data)
     return title, body
@@ -113,6 +115,10 @@ def issue_file(*, bucket_id: int, tracker_id: int, user) -> FiledIssue:
     # maintainers filing at once cannot both take the last issue of the day.
     with transaction.atomic():
         Tracker.objects.select_for_update().get(pk=tracker.pk)
+        # Again under the lock: two maintainers pressing File at once open one issue, not two.
+        bucket = Bucket.objects.select_for_update().get(pk=bucket_id)
+        if bucket.issue_url:
+            raise TrackerError(f"#{bucket.pk} is already reported: {bucket.issue_url}")
         if filed_today(tracker) >= tracker.daily_limit:
             raise TrackerError(
                 f"{tracker.name} already has {tracker.daily_limit} issues from fuzzweb in the last 24 hours "

@@ -15,6 +15,7 @@
   Plotly.newPlot("chart-findings-kind", perDay(data.findings_by_kind), layout("Findings per day, by kind"), config);
   Plotly.newPlot("chart-findings-engine", perDay(data.findings_by_engine), layout("Findings per day, by engine"), config);
   Plotly.newPlot("chart-new-buckets", perDay(data.new_buckets_by_kind), layout("New buckets per day, by kind"), config);
+  Plotly.newPlot("chart-new-buckets-engine", perDay(data.new_buckets_by_engine), layout("New buckets per day, by engine"), config);
   Plotly.newPlot("chart-funnel", [{
     type: "funnel", y: data.funnel.map((row) => row.status), x: data.funnel.map((row) => row.count),
   }], layout("Status funnel", { margin: { t: 40, r: 10, b: 40, l: 90 } }), config);

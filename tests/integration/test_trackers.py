@@ -235,6 +235,17 @@ def test_a_trackers_own_template_shapes_the_issue(fake_tracker, github, triager)
     assert body["body"] == "Hits: 1\n```text\nmean([])\n```\nVersions: python=3.11.7"
 
 
+def test_a_title_template_cannot_reach_the_trackers_token(fake_tracker, github, triager):
+    # The token sits on the tracker the bucket links to once filed: a template must not walk there.
+    github.title_template = "{{ bucket.title }} {{ bucket.tracker.token }}{{ bucket.filed_issues.all }}"
+    github.save()
+    bucket = _bucket()
+    Bucket.objects.filter(pk=bucket.pk).update(tracker=github)
+    issue_file(bucket_id=bucket.pk, tracker_id=github.pk, user=triager)
+    title = fake_tracker.requests[0]["body"]["title"]
+    assert title == bucket.title and "gh-secret" not in title
+
+
 def test_reports_export_as_markdown_text_and_json(client, triager):
     bucket = _bucket()
     client.force_login(triager)

@@ -155,6 +155,27 @@ def test_merging_into_a_duplicate_goes_to_the_end_of_the_chain(triager):
     assert Finding.objects.filter(bucket=a).count() == 3
 
 
+def test_undoing_a_merge_finds_its_findings_where_a_later_merge_took_them(triager):
+    a, b, x = _bucket(), _bucket(function="f", error="ValueError: v", calls=2), _bucket(function="g", error="E: e")
+    bucket_merge(source_id=b.pk, target_id=a.pk, user=triager)
+    bucket_merge(source_id=a.pk, target_id=x.pk, user=triager)  # b's findings went on to x with a's
+    bucket_merge_undo(source_id=b.pk, user=triager)
+    assert Finding.objects.filter(bucket=b).count() == 2
+    assert Bucket.objects.get(pk=b.pk).hit_count == 2 and Bucket.objects.get(pk=x.pk).hit_count == 2
+
+
+def test_a_duplicates_status_changes_only_by_undoing_the_merge(triager):
+    keep, dup = _bucket(), _bucket(function="f", error="ValueError: v")
+    bucket_merge(source_id=dup.pk, target_id=keep.pk, user=triager)
+    with pytest.raises(InvalidStatus, match="undo that"):
+        bucket_set_status(bucket_id=dup.pk, status=Status.FIXED, user=triager)
+    # A bulk status change over a selection passes over the duplicate and changes the rest.
+    from triage.workflow import buckets_bulk
+
+    assert buckets_bulk(bucket_ids=[dup.pk, keep.pk], user=triager, action="status", value="fixed") == 1
+    assert Bucket.objects.get(pk=dup.pk).status == "duplicate" and Bucket.objects.get(pk=keep.pk).status == "fixed"
+
+
 def test_findings_split_out_get_a_bucket_of_their_own(triager):
     source = _bucket(calls=4)
     chosen = list(source.findings.order_by("pk").values_list("pk", flat=True)[:3])
@@ -219,12 +240,12 @@ def test_likely_duplicates_are_found_by_shared_frames_and_reported_ones_offered_
     )
     unrelated = _bucket(function="mean", error="ZeroDivisionError: division by zero")
     assert first.pk != second.pk
-    [(other, like)] = bucket_lookalikes(first)
+    [(other, like)] = bucket_lookalikes(first, user=triager)
     assert other == second and "same crash site" in like.reasons[0]
-    assert unrelated not in [b for b, _ in bucket_lookalikes(first)]
-    assert bucket_lookalikes(first, reported_only=True) == []
+    assert unrelated not in [b for b, _ in bucket_lookalikes(first, user=triager)]
+    assert bucket_lookalikes(first, user=triager, reported_only=True) == []
     bucket_set_status(bucket_id=second.pk, status=Status.REPORTED, user=triager)
-    assert [b for b, _ in bucket_lookalikes(first, reported_only=True)] == [second]
+    assert [b for b, _ in bucket_lookalikes(first, user=triager, reported_only=True)] == [second]
 
 
 def test_the_overview_counts_findings_new_buckets_statuses_and_top_buckets(triager):
@@ -235,12 +256,13 @@ def test_the_overview_counts_findings_new_buckets_statuses_and_top_buckets(triag
     bucket_set_muted(bucket_id=quiet.pk, muted=True, user=triager)
     bucket_set_status(bucket_id=busy.pk, status=Status.REPORTED, user=triager)
     bucket_set_status(bucket_id=busy.pk, status=Status.FIXED, user=triager)
-    data = overview_data()
+    data = overview_data(user=triager)
     today = timezone.localdate().isoformat()
     assert data["days"][-1] == today and len(data["days"]) == 30
     assert data["findings_by_kind"] == {"crash": {today: 6}}
     assert data["findings_by_engine"] == {"pyfunc": {today: 6}}
     assert data["new_buckets_by_kind"] == {"crash": {today: 1}}  # the muted one is not new
+    assert data["new_buckets_by_engine"] == {"pyfunc": {today: 1}}
     assert {row["status"]: row["count"] for row in data["funnel"]} == {
         "New": 1,
         "Confirmed": 0,
