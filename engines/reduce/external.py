@@ -10,6 +10,7 @@ version so far.
 
 from __future__ import annotations
 
+import argparse
 import os
 import shlex
 import shutil
@@ -20,7 +21,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from engines.reduce.result import Reduction
+from engines.reduce.result import Reduction, cli_reduce, command_test
 
 TOOLS = ("cvise", "creduce")
 POLL_SECONDS = 0.5
@@ -48,13 +49,31 @@ def reduce_c(
     on_progress: Callable[[str, int], None] | None = None,
     tool: str | None = None,
 ) -> Reduction:
-    """Reduce ``source`` with C-Vise or C-Reduce while ``check + [path]`` exits 0.
+    """Reduce ``source`` with C-Vise, falling back to C-Reduce, while ``check + [path]`` exits 0.
 
-    ``seconds`` bounds the whole reduction; the best version found by then is returned.
+    ``seconds`` bounds the whole reduction; the best version found by then is
+    returned. C-Reduce takes over (on the budget left) where C-Vise is
+    missing or dies on its own without having reduced anything: both have
+    passes that crash on some inputs, and they crash on different ones.
     """
-    tool = tool or available_tool()
-    if tool is None:
+    tools = [tool] if tool else [name for name in TOOLS if shutil.which(name)]
+    if not tools:
         raise ReducerMissing("neither cvise nor creduce is installed")
+    started = time.monotonic()
+    best, tests, used = source, 0, tools[0]
+    for used in tools:
+        left = seconds - (time.monotonic() - started)
+        if left <= 1:
+            break
+        best, ran, finished = _run_tool(used, best, check, suffix, left, jobs, test_timeout, on_progress)
+        tests += ran
+        if finished or best != source:
+            break
+    return Reduction(best, len(source), tests, time.monotonic() - started, used)
+
+
+def _run_tool(tool, source, check, suffix, seconds, jobs, test_timeout, on_progress) -> tuple[str, int, bool]:
+    """One reducer run: (best text, tests run, whether it ended by itself with success)."""
     started = time.monotonic()
     workdir = Path(tempfile.mkdtemp(prefix="fuzzweb-cvise-"))
     try:
@@ -67,6 +86,7 @@ def reduce_c(
         script.write_text(_script(check, name, counter))
         script.chmod(0o755)
         command = [tool, "--n", str(jobs), "--tidy", "--timeout", str(int(test_timeout)), str(script), name]
+        finished = False
         with open(workdir / "log", "wb") as log:
             process = subprocess.Popen(  # noqa: S603
                 command, cwd=workdir, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
@@ -78,6 +98,7 @@ def reduce_c(
                         break
                     time.sleep(POLL_SECONDS)
                     best = _progress(program, best, counter, on_progress)
+                finished = process.poll() == 0
             finally:
                 if process.poll() is None:
                     os.killpg(process.pid, signal.SIGTERM)
@@ -87,7 +108,7 @@ def reduce_c(
                         os.killpg(process.pid, signal.SIGKILL)
                         process.wait()
         best = _progress(program, best, counter, on_progress)
-        return Reduction(best, len(source), counter.stat().st_size, time.monotonic() - started, tool)
+        return best, counter.stat().st_size, finished
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
@@ -103,3 +124,22 @@ def _progress(program: Path, best: str, counter: Path, on_progress) -> str:
             on_progress(text, counter.stat().st_size)
         return text
     return best
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Reduce a C or C++ file with C-Vise (or C-Reduce) under a budget.")
+    parser.add_argument("program", type=Path)
+    parser.add_argument("command", nargs="+", help="run as COMMAND... CANDIDATE_PATH; exit 0 means interesting")
+    parser.add_argument("--seconds", type=float, default=300.0)
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args(argv)
+    source = args.program.read_text(encoding="utf-8", errors="surrogateescape")
+    suffix = args.program.suffix or ".c"
+    test = command_test(args.command, suffix)
+    return cli_reduce(
+        source, test, lambda text, _: reduce_c(text, args.command, suffix, args.seconds, args.jobs), "program"
+    )
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

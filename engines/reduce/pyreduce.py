@@ -245,10 +245,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("program", type=Path)
     parser.add_argument("command", nargs="+", help="run as COMMAND... CANDIDATE_PATH; exit 0 means interesting")
     parser.add_argument("--max-tests", type=int, default=5000)
+    parser.add_argument("--seconds", type=float, default=None, help="time budget (default: none)")
     args = parser.parse_args(argv)
     source = args.program.read_text()
     test = command_test(args.command, ".py")
-    return cli_reduce(source, test, lambda text, check: reduce_python(text, check, args.max_tests), "program")
+    return cli_reduce(
+        source, test, lambda text, check: reduce_python(text, check, args.max_tests, args.seconds), "program"
+    )
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -153,6 +154,35 @@ def test_a_c_reduction_cut_short_keeps_its_best_version(tmp_path):
     result = external.reduce_c(C_PROGRAM, [str(check)], seconds=4)
     assert time.monotonic() - started < 20
     assert "% 7" in result.text and len(result.text) <= len(C_PROGRAM)
+
+
+def test_creduce_takes_over_when_cvise_dies_without_reducing(monkeypatch, tmp_path):
+    # A C-Vise that crashes at once, first on PATH; the real C-Reduce behind it.
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "cvise").write_text("#!/bin/sh\necho 'pass crashed' >&2\nexit 1\n")
+    (bin_dir / "cvise").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}:{os.environ['PATH']}")
+    check = tmp_path / "check.sh"
+    check.write_text('#!/bin/sh\ngrep -q \'% 7\' "$1" && gcc -fsyntax-only -w "$1"\n')
+    check.chmod(0o755)
+    result = external.reduce_c(C_PROGRAM, [str(check)], seconds=90)
+    assert result.reducer == "creduce" and "% 7" in result.text and len(result.text) < len(C_PROGRAM) / 3
+
+
+def test_the_c_reducer_runs_from_the_command_line(tmp_path):
+    program = tmp_path / "case.c"
+    program.write_text(C_PROGRAM)
+    check = tmp_path / "check.sh"
+    check.write_text('#!/bin/sh\ngrep -q \'% 7\' "$1" && gcc -fsyntax-only -w "$1"\n')
+    check.chmod(0o755)
+    done = subprocess.run(
+        [sys.executable, "-m", "engines.reduce.external", str(program), "--seconds", "60", str(check)],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "% 7" in done.stdout and len(done.stdout) < len(C_PROGRAM) / 3
+    assert "characters in" in done.stderr
 
 
 def test_no_c_reducer_is_a_clear_error(monkeypatch, tmp_path):
