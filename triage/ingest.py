@@ -108,7 +108,8 @@ def findings_ingest(*, submissions: Sequence[Submission], campaign_id: int | Non
     options = {}
     for submission in submissions:
         if submission.target not in options:
-            options[submission.target] = signature_options(submission.target)
+            # The name as it will be stored: raw fuzzer text may hold NULs the database refuses.
+            options[submission.target] = signature_options(text.clean_short(submission.target))
     for attempt in range(1, INSERT_ATTEMPTS + 1):
         now = timezone.now()
         prepared = [prepare_finding(s, campaign_id, now, options[s.target]) for s in submissions]

@@ -63,8 +63,8 @@ def _list_query(params) -> tuple[BucketQuery, int]:
     if sort not in API_SORTS:
         errors["sort"] = f"one of {', '.join(API_SORTS)}"
     text = params.get("q", "")
-    if len(text) > 200:
-        errors["q"] = "at most 200 characters"
+    if len(text) > 200 or "\x00" in text:
+        errors["q"] = "at most 200 characters, without NUL"
     page = params.get("page", "1")
     if not page.isdigit() or not 1 <= int(page) <= MAX_PAGE:
         errors["page"] = f"an integer from 1 to {MAX_PAGE}"

@@ -30,6 +30,15 @@ class BucketChanges:
     comment: str | None = None
 
 
+def _storable(value: str) -> bool:
+    """PostgreSQL text holds neither NUL nor lone surrogates (which JSON's \\ud800 escapes can make)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return "\x00" not in value
+
+
 def parse_bucket_changes(data) -> BucketChanges:
     """Check a decoded JSON body; raise :class:`InvalidPayload` listing every problem."""
     if not isinstance(data, dict):
@@ -44,20 +53,26 @@ def parse_bucket_changes(data) -> BucketChanges:
     if "status" in data and status not in SETTABLE_STATUSES:
         errors["status"] = f"one of {', '.join(SETTABLE_STATUSES)}"
     assignee = data.get("assignee", UNSET)
-    if assignee is not UNSET and assignee is not None and (not isinstance(assignee, str) or not assignee.strip()):
+    if assignee is not UNSET and assignee is not None and (
+        not isinstance(assignee, str) or not assignee.strip() or not _storable(assignee)
+    ):
         errors["assignee"] = "a user name, or null for nobody"
     priority = data.get("priority")
     if "priority" in data and (type(priority) is not int or priority not in Priority.values):
         errors["priority"] = f"an integer, one of {', '.join(map(str, Priority.values))}"
     labels = data.get("labels")
-    if "labels" in data and (not isinstance(labels, list) or not all(isinstance(x, str) for x in labels)):
+    if "labels" in data and (
+        not isinstance(labels, list) or not all(isinstance(x, str) and _storable(x) for x in labels)
+    ):
         errors["labels"] = "a list of label names (the bucket's whole set)"
     muted = data.get("muted")
     if "muted" in data and not isinstance(muted, bool):
         errors["muted"] = "true or false"
     comment = data.get("comment")
-    if "comment" in data and (not isinstance(comment, str) or not comment.strip() or len(comment) > COMMENT_LIMIT):
-        errors["comment"] = f"a non-empty string of at most {COMMENT_LIMIT} characters"
+    if "comment" in data and (
+        not isinstance(comment, str) or not comment.strip() or len(comment) > COMMENT_LIMIT or not _storable(comment)
+    ):
+        errors["comment"] = f"a non-empty string of at most {COMMENT_LIMIT} characters, without NUL"
     if errors:
         raise InvalidPayload(errors)
     return BucketChanges(
