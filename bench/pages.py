@@ -61,6 +61,7 @@ def main() -> int:
     from django.test import Client
 
     from campaigns.models import Campaign
+    from fuzzweb.roles import role_set
     from triage.models import Bucket, Finding
 
     settings.ALLOWED_HOSTS = ["testserver"]
@@ -68,14 +69,17 @@ def main() -> int:
     if Finding.objects.count() < args.findings * 0.9:
         print(f"generating the dataset ({args.findings} findings) ...", flush=True)
         call_command("generate_dataset", findings=args.findings, buckets=args.findings // 20, campaigns=500)
-    user = get_user_model().objects.filter(username="bench").first() or get_user_model().objects.create_superuser(
+    # A triager outside the security group: every list pays for hiding the restricted buckets.
+    user = get_user_model().objects.filter(username="bench").first() or get_user_model().objects.create_user(
         "bench", "", "bench-not-a-secret-9"
     )
+    role_set(user=user, role="triager")
     client = Client()
     client.force_login(user)
 
-    buckets = list(Bucket.objects.order_by("-hit_count").values_list("pk", flat=True)[:25])
-    buckets += list(Bucket.objects.order_by("?").values_list("pk", flat=True)[:25])
+    public = Bucket.objects.filter(restricted_to__isnull=True)
+    buckets = list(public.order_by("-hit_count").values_list("pk", flat=True)[:25])
+    buckets += list(public.order_by("?").values_list("pk", flat=True)[:25])
     campaigns = list(Campaign.objects.order_by("?").values_list("pk", flat=True)[:50])
     pages = {
         "overview": lambda i: "/triage/overview/",

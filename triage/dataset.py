@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -28,6 +29,8 @@ from triage import signatures
 from triage.models import Bucket, BucketEvent, Kind, Method, Priority, Status
 
 BATCH = 20_000
+SECURITY_GROUP = "security"
+RESTRICTED_SHARE = 0.01
 TARGETS = [("dataset: libpng", "diff-c"), ("dataset: cpython", "diff-python"), ("dataset: textkit", "pyfunc")]
 CRASH_TYPES = ["SIGSEGV", "heap-buffer-overflow", "KeyError", "IndexError", "ZeroDivisionError", "AssertionError"]
 MODULES = ["png", "zlib", "inflate", "parser", "lexer", "codegen", "units", "decoder", "encoder", "io"]
@@ -140,6 +143,8 @@ def dataset_generate(
     progress(f"{len(made)} campaigns")
 
     version = signatures.CURRENT.VERSION
+    # A few security-sensitive buckets, as a real team has: the pages filter them for everyone else.
+    security = Group.objects.get_or_create(name=SECURITY_GROUP)[0]
     bucket_specs: list[_Bucket] = []
     for start in range(0, buckets, BATCH):
         rows = []
@@ -169,6 +174,7 @@ def dataset_generate(
                     reported_at=reported,
                     fixed_at=(reported + (last - reported) / 2) if status == Status.FIXED and reported else None,
                     muted=rng.random() < 0.01,
+                    restricted_to=security if rng.random() < RESTRICTED_SHARE else None,
                 )
             )
         for bucket in Bucket.objects.bulk_create(rows, batch_size=BATCH):

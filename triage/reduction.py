@@ -201,6 +201,7 @@ def _reduce(reduction: Reduction, case: Case) -> None:
         return
     if original.flaky:
         Finding.objects.filter(pk=finding.pk).update(verified_at=None)
+        _refresh_representative(reduction.bucket_id)  # it may have been the verified representative
         _finish(
             reduction,
             ReductionState.FLAKY,
@@ -259,6 +260,10 @@ def _call_values(case: Case, text: str) -> list:
         raise ValueError(f"not a Python call: {error.msg}") from None
     if not isinstance(call, ast.Call):
         raise ValueError("not a call: upload the call, as in f(1, 'a')")
+    # The engine names a method Class.method; the call may name it either way.
+    called = ast.unparse(call.func)
+    if called != case.function and called.rsplit(".", 1)[-1] != case.function.rsplit(".", 1)[-1]:
+        raise ValueError(f"it calls {called}, but this bucket's function is {case.function}")
     try:
         values = [ast.literal_eval(arg) for arg in call.args] + [ast.literal_eval(k.value) for k in call.keywords]
         [encode(value) for value in values]
@@ -276,7 +281,12 @@ def _verify_and_accept(reduction: Reduction, case: Case, text: str, values: list
     _update(reduction, verify_runs=check.runs, verify_passes=check.passes)
     if check.reliable:
         stored = _store(reduction, case, _reproducing(case, check.attempts), origin)
-        _finish(reduction, ReductionState.DONE, "", result=stored)
+        current = Bucket.objects.filter(pk=reduction.bucket_id).values_list("representative_id", flat=True).get()
+        note = ""
+        if current != stored.pk:
+            kept = Finding.objects.filter(pk=current).values_list("testcase_size", flat=True).first()
+            note = f"it reproduces, but the current reduced version ({kept} characters) is smaller and stays"
+        _finish(reduction, ReductionState.DONE, note, result=stored)
         return
     if check.flaky:
         _finish(

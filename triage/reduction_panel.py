@@ -19,7 +19,9 @@ def unified_diff(original: str, reduced: str) -> str:
 
 def reduction_context(bucket: Bucket) -> dict:
     """Context for templates/triage/_reduction.html."""
-    accepted = bucket.reductions.filter(state=ReductionState.DONE, result__isnull=False).select_related("user").first()
+    done = bucket.reductions.filter(state=ReductionState.DONE, result__isnull=False).select_related("user")
+    # The one that made the representative: a later verified but larger upload does not displace it.
+    accepted = done.filter(result_id=bucket.representative_id).first() or done.first()
     latest = bucket.reductions.select_related("user").first()
     context = {"bucket": bucket, "accepted": accepted, "latest": latest}
     if accepted is not None:
@@ -32,9 +34,3 @@ def reduction_context(bucket: Bucket) -> dict:
     if latest is not None and latest.finished and latest != accepted and latest.reduced_text:
         context["latest_html"] = highlighted(latest.reduced_text, latest.language)
     return context
-
-
-def reliability(reduction: Reduction) -> str:
-    if not reduction.verify_runs:
-        return "not verified"
-    return f"reproduced in {reduction.verify_passes} of {reduction.verify_runs} runs"

@@ -206,6 +206,17 @@ def test_an_upload_that_does_not_reproduce_is_refused_with_what_it_did(three_pyt
     page = logged_in.get(reverse("triage:bucket", args=[bucket.pk])).content.decode()
     assert 'id="reduction-reduced"' in page and "5 of 5 runs" in page
 
+    # A later upload that reproduces but is larger is verified, and the smaller one stays on show.
+    logged_in.post(url, {"text": smaller + "print('padding')  # " + "x" * 200 + "\n"})
+    larger = bucket.reductions.filter(source=Reduction.Source.UPLOAD).first()
+    reduction_run(reduction_id=larger.pk)
+    larger.refresh_from_db()
+    assert larger.state == ReductionState.DONE and "is smaller and stays" in larger.message
+    bucket.refresh_from_db()
+    assert bucket.representative.testcase.strip() == smaller.strip()
+    page = logged_in.get(reverse("triage:bucket", args=[bucket.pk])).content.decode()
+    assert "padding" not in page.split('id="reduction-reduced"')[1].split("</pre>")[0]
+
 
 @pytest.mark.django_db
 def test_bad_uploads_get_a_clear_error(three_pythons, logged_in):
@@ -246,8 +257,15 @@ def test_a_flaky_testcase_is_flagged_and_not_reduced(logged_in):
     assert not reduction.reduced_text and reduction.result is None
     original.refresh_from_db()
     assert original.verified_at is None
+    assert not Bucket.objects.get(pk=original.bucket_id).representative_verified
     page = logged_in.get(reverse("triage:bucket", args=[original.bucket_id])).content.decode()
     assert 'id="reduction-latest-state">Flaky<' in page and "only 2 of 3 runs" in page
+    # An upload calling some other function is refused, saying which.
+    logged_in.post(reverse("triage:bucket_upload", args=[original.bucket_id]), {"text": "other({}, 'x')"})
+    upload = Reduction.objects.get(bucket_id=original.bucket_id, source=Reduction.Source.UPLOAD)
+    reduction_run(reduction_id=upload.pk)
+    upload.refresh_from_db()
+    assert upload.state == ReductionState.REFUSED and "it calls other, but this bucket's function is" in upload.message
 
 
 @pytest.mark.django_db
