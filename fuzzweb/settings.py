@@ -138,7 +138,7 @@ FUZZWEB_LOGIN_WINDOW_SECONDS = int(os.environ.get("FUZZWEB_LOGIN_WINDOW_SECONDS"
 FUZZWEB_INGEST_PER_MINUTE = int(os.environ.get("FUZZWEB_INGEST_PER_MINUTE", "6000"))
 # How often filed issues' open/closed state is read back from GitHub or GitLab.
 FUZZWEB_ISSUE_SYNC_SECONDS = int(os.environ.get("FUZZWEB_ISSUE_SYNC_SECONDS", "900"))
-# Retention (triage.retention): duplicate testcases of closed buckets unseen for this many days are dropped; 0 keeps all.
+# Retention (triage.retention): closed buckets drop duplicate testcases unseen this many days; 0 keeps all.
 FUZZWEB_RETENTION_DAYS = int(os.environ.get("FUZZWEB_RETENTION_DAYS", "90"))
 FUZZWEB_AUTO_REDUCE = os.environ.get("FUZZWEB_AUTO_REDUCE", "1") != "0"
 FUZZWEB_REDUCTION_SECONDS = float(os.environ.get("FUZZWEB_REDUCTION_SECONDS", "300"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 
 from triage.highlight import highlighted
-from triage.models import Bucket, Reduction, ReductionState
+from triage.models import Bucket, ReductionState
 
 LANGUAGES = {"c": "c", "cpp": "cpp", "python": "python", "kotlin": "kotlin"}
 

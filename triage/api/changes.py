@@ -53,8 +53,10 @@ def parse_bucket_changes(data) -> BucketChanges:
     if "status" in data and status not in SETTABLE_STATUSES:
         errors["status"] = f"one of {', '.join(SETTABLE_STATUSES)}"
     assignee = data.get("assignee", UNSET)
-    if assignee is not UNSET and assignee is not None and (
-        not isinstance(assignee, str) or not assignee.strip() or not _storable(assignee)
+    if (
+        assignee is not UNSET
+        and assignee is not None
+        and (not isinstance(assignee, str) or not assignee.strip() or not _storable(assignee))
     ):
         errors["assignee"] = "a user name, or null for nobody"
     priority = data.get("priority")
