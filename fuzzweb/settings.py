@@ -68,6 +68,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
     # Viewers read; only triagers and admins change anything (fuzzweb.roles).
     "fuzzweb.roles.ViewersReadOnlyMiddleware",
+    # Restricted buckets a user may not see, read once per request (triage.visibility).
+    "triage.visibility.HiddenBucketsPerRequest",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]

@@ -64,6 +64,20 @@ def bucket_lookalikes(
     bucket: Bucket, *, user, limit: int = 5, reported_only: bool = False
 ) -> list[tuple[Bucket, Likeness]]:
     """The buckets most like ``bucket`` that ``user`` may see, best first, above :data:`THRESHOLD`."""
+    return _scored(bucket, user, reported_only)[:limit]
+
+
+def _reported(other: Bucket) -> bool:
+    return other.status in (Status.REPORTED, Status.FIXED) or bool(other.issue_url)
+
+
+def bucket_lookalike_sets(bucket: Bucket, *, user, limit: int = 5) -> tuple[list, list]:
+    """The likely duplicates, and those of them already reported (the bucket page's two lists), in one query."""
+    scored = _scored(bucket, user, reported_only=False)
+    return scored[:limit], [pair for pair in scored if _reported(pair[0])][:limit]
+
+
+def _scored(bucket: Bucket, user, reported_only: bool) -> list[tuple[Bucket, Likeness]]:
     candidates = visible_buckets(user).filter(kind=bucket.kind).exclude(pk=bucket.pk).exclude(duplicate_of=bucket)
     if reported_only:
         candidates = candidates.filter(Q(status__in=(Status.REPORTED, Status.FIXED)) | ~Q(issue_url=""))
@@ -73,7 +87,9 @@ def bucket_lookalikes(
         overlap = Q()
         for frame in frames:
             overlap |= Q(key_frames__contains=[frame])
-        candidates = candidates.filter(overlap | Q(crash_type=bucket.crash_type) if bucket.crash_type else overlap)
+        # Not "or the same crash type": that alone scores 0.2, under THRESHOLD, and
+        # thousands of buckets share a crash type; they would only crowd out those sharing frames.
+        candidates = candidates.filter(overlap)
     elif bucket.crash_type:
         candidates = candidates.filter(crash_type=bucket.crash_type)
     candidates = candidates.only("pk", "title", "kind", "crash_type", "key_frames", "status", "issue_url")
@@ -81,4 +97,4 @@ def bucket_lookalikes(
     scored = [(other, likeness(shape, _shape(other))) for other in candidates.order_by("-last_seen")[:CANDIDATES]]
     scored = [(other, like) for other, like in scored if like.score >= THRESHOLD]
     scored.sort(key=lambda pair: (-pair[1].score, -pair[0].pk))
-    return scored[:limit]
+    return scored

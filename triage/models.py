@@ -129,6 +129,9 @@ class Bucket(models.Model):
                 fields=["-reported_at"], name="bucket_reported_at", condition=models.Q(reported_at__isnull=False)
             ),
             models.Index(fields=["-fixed_at"], name="bucket_fixed_at", condition=models.Q(fixed_at__isnull=False)),
+            # The bucket list as it opens (muted ones left out, latest first), and its count,
+            # which this index answers alone instead of reading every bucket row.
+            models.Index(fields=["-last_seen", "-id"], name="bucket_unmuted_recent", condition=models.Q(muted=False)),
         ]
         permissions = [
             ("triage_bucket", "Can triage buckets, launch campaigns and change anything"),
@@ -153,8 +156,14 @@ class Finding(models.Model):
     """
 
     bucket = models.ForeignKey(Bucket, on_delete=models.CASCADE, related_name="findings")
+    # Indexed below with the columns a campaign page sums (finding_campaign_hits).
     campaign = models.ForeignKey(
-        "campaigns.Campaign", null=True, blank=True, on_delete=models.SET_NULL, related_name="findings"
+        "campaigns.Campaign",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="findings",
+        db_index=False,
     )
     kind = models.CharField(max_length=16, choices=Kind.choices)
     target = models.CharField(max_length=255)
@@ -194,6 +203,9 @@ class Finding(models.Model):
             models.Index(fields=["signature_version"], name="finding_signature_version"),
             # The finding list's default order.
             models.Index(fields=["-last_seen", "-id"], name="finding_last_seen"),
+            # A campaign's buckets and hits, read from the index alone: its findings lie
+            # scattered over the table, and their rows are mostly trace and program text.
+            models.Index(fields=["campaign"], include=["bucket", "hit_count"], name="finding_campaign_hits"),
         ]
 
     def __str__(self) -> str:

@@ -69,7 +69,7 @@ def bucket_list(query: BucketQuery = BucketQuery(), *, user) -> QuerySet[Bucket]
     buckets = buckets.filter(muted=query.muted)
     if query.regression:
         buckets = buckets.filter(regression=True)
-    findings = Finding.objects.filter(bucket_id=OuterRef("pk"))
+    findings = Finding.objects.all()
     narrowed = False
     if query.campaign_id is not None:
         findings, narrowed = findings.filter(campaign_id=query.campaign_id), True
@@ -78,9 +78,14 @@ def bucket_list(query: BucketQuery = BucketQuery(), *, user) -> QuerySet[Bucket]
     if query.engine:
         findings, narrowed = findings.filter(engine=query.engine), True
     if query.text:
-        findings, narrowed = findings_matching(query.text, findings), True
-    if narrowed:
-        buckets = buckets.filter(Exists(findings))
+        # The matching buckets' ids are read first. Inside one query PostgreSQL
+        # may walk the buckets newest first and test each one's findings
+        # against the words, computing every trace's text vector (seconds for
+        # a common word); on its own the search is a GIN index scan.
+        matched = findings_matching(query.text, findings).values_list("bucket_id", flat=True).distinct()
+        buckets = buckets.filter(pk__in=list(matched.order_by()))
+    elif narrowed:
+        buckets = buckets.filter(Exists(findings.filter(bucket_id=OuterRef("pk"))))
     return buckets.order_by(*SORTS.get(query.sort, SORTS["last_seen"]))
 
 

@@ -119,6 +119,12 @@ def issue_file(*, bucket_id: int, tracker_id: int, user) -> FiledIssue:
         bucket = Bucket.objects.select_for_update().get(pk=bucket_id)
         if bucket.issue_url:
             raise TrackerError(f"#{bucket.pk} is already reported: {bucket.issue_url}")
+        # A security-sensitive bug must not land in a public issue by one click.
+        if bucket.restricted_to_id is not None:
+            raise TrackerError(
+                f"#{bucket.pk} is restricted: it is not filed through a tracker's API. Report it privately, "
+                "or lift the restriction first."
+            )
         if filed_today(tracker) >= tracker.daily_limit:
             raise TrackerError(
                 f"{tracker.name} already has {tracker.daily_limit} issues from fuzzweb in the last 24 hours "

@@ -16,7 +16,7 @@ from triage.forms import (
     UploadForm,
 )
 from triage.highlight import highlighted, trace_language
-from triage.lookalike import bucket_lookalikes
+from triage.lookalike import bucket_lookalike_sets
 from triage.models import Bucket, Reduction, Tracker
 from triage.overview import overview_data
 from triage.pagination import CappedPaginator
@@ -78,6 +78,7 @@ def bucket_detail(request, pk):
 
 def _bucket_page(request, bucket: Bucket, upload_form: UploadForm | None = None, status: int = 200):
     finding = selectors.bucket_example(bucket)
+    lookalikes, reported_lookalikes = bucket_lookalike_sets(bucket, user=request.user)
     context = {
         **reduction_context(bucket),
         "upload_form": upload_form or UploadForm(),
@@ -91,8 +92,8 @@ def _bucket_page(request, bucket: Bucket, upload_form: UploadForm | None = None,
         "comments": bucket.comments.select_related("user"),
         "watching": request.user.is_authenticated and bucket.watchers.filter(pk=request.user.pk).exists(),
         "watchers": list(bucket.watchers.order_by("username")),
-        "lookalikes": bucket_lookalikes(bucket, user=request.user),
-        "reported_lookalikes": bucket_lookalikes(bucket, user=request.user, reported_only=True),
+        "lookalikes": lookalikes,
+        "reported_lookalikes": reported_lookalikes,
         "trackers": [(t, filed_today(t)) for t in Tracker.objects.all()],
         "duplicates": list(visible_buckets(request.user, bucket.duplicates.order_by("pk").only("pk", "title"))),
         "restrict_form": RestrictForm.for_user(request.user, bucket) if can_restrict(request.user) else None,

@@ -7,14 +7,21 @@ buckets or findings on behalf of a user goes through these functions, and a
 hidden bucket answers 404, as if it did not exist, so that its number says
 nothing either.
 
-The filter is a subquery on the user's groups rather than a list read
-first: one query, and nothing cached between requests.
+The filter excludes the few hidden buckets by id, read first (an index
+scan of the restricted ones), rather than keeping the visible ones: with
+"restricted_to is null or in my groups", or with the hidden ids as a
+subquery, PostgreSQL guessed half the buckets away and chose to read every
+bucket row to join on; a list of ids it estimates well, and where nothing
+is restricted the query is not touched at all. Nothing is cached between
+calls, so a restriction takes effect at once.
 """
 
 from __future__ import annotations
 
+from contextvars import ContextVar
+
 from django.contrib.auth.models import Group
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.http import Http404
 
 from triage.models import Bucket, Finding
@@ -26,20 +33,54 @@ def _sees_everything(user) -> bool:
     return bool(user is not None and user.is_active and user.is_superuser)
 
 
-def _allowed(user, prefix: str = "") -> Q:
-    groups = Group.objects.filter(user=user) if user is not None and user.is_authenticated else Group.objects.none()
-    return Q(**{f"{prefix}restricted_to__isnull": True}) | Q(**{f"{prefix}restricted_to__in": groups})
+# One web request reads the hidden ids once, however many lists and panels
+# its page has. Set and cleared by HiddenBucketsPerRequest around each
+# request; outside one (jobs, tests calling services) nothing is kept.
+_per_request: ContextVar[dict | None] = ContextVar("fuzzweb_hidden_buckets", default=None)
+
+
+class HiddenBucketsPerRequest:
+    """Middleware: the scope of the hidden-bucket ids read during one request."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        token = _per_request.set({})
+        try:
+            return self.get_response(request)
+        finally:
+            _per_request.reset(token)
+
+
+def hidden_bucket_ids(user) -> list[int]:
+    """The ids of the buckets ``user`` may not see (none for a superuser)."""
+    if _sees_everything(user):
+        return []
+    kept = _per_request.get()
+    key = user.pk if user is not None and user.is_authenticated else None
+    if kept is not None and key in kept:
+        return kept[key]
+    restricted = Bucket.objects.filter(restricted_to__isnull=False)
+    if key is not None:
+        restricted = restricted.exclude(restricted_to__in=Group.objects.filter(user=user))
+    hidden = list(restricted.values_list("pk", flat=True))
+    if kept is not None:
+        kept[key] = hidden
+    return hidden
 
 
 def visible_buckets(user, buckets: QuerySet[Bucket] | None = None) -> QuerySet[Bucket]:
     """``buckets`` (default: all) without the restricted ones ``user`` may not see."""
     buckets = Bucket.objects.all() if buckets is None else buckets
-    return buckets if _sees_everything(user) else buckets.filter(_allowed(user))
+    hidden = hidden_bucket_ids(user)
+    return buckets.exclude(pk__in=hidden) if hidden else buckets
 
 
 def visible_by_bucket(user, rows: QuerySet, path: str = "bucket") -> QuerySet:
     """``rows`` of a model with a foreign key to Bucket at ``path``, without those of hidden buckets."""
-    return rows if _sees_everything(user) else rows.filter(_allowed(user, f"{path}__"))
+    hidden = hidden_bucket_ids(user)
+    return rows.exclude(**{f"{path}_id__in": hidden}) if hidden else rows
 
 
 def visible_findings(user, findings: QuerySet[Finding] | None = None) -> QuerySet[Finding]:

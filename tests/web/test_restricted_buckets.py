@@ -165,3 +165,16 @@ def test_the_top_buckets_leave_out_hidden_ones_rather_than_blank_them(setup):
     outside = [row["id"] for row in overview_data(user=users["tina"])["top_week"]]
     inside = [row["id"] for row in overview_data(user=users["insider"])["top_week"]]
     assert outside == [public.pk] and set(inside) == {secret.pk, public.pk}
+
+
+def test_a_restricted_bucket_is_not_filed_to_a_tracker(setup):
+    from triage.models import Tracker
+    from triage.trackers import TrackerError, issue_file
+
+    users, _, _, secret, _ = setup
+    tracker = Tracker.objects.create(
+        name="public", kind="github", api_url="http://127.0.0.1:9", repository="a/b", token="t"
+    )
+    with pytest.raises(TrackerError, match="restricted"):
+        issue_file(bucket_id=secret.pk, tracker_id=tracker.pk, user=users["insider"])
+    assert not Bucket.objects.get(pk=secret.pk).issue_url
