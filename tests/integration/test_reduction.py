@@ -318,9 +318,9 @@ int main(void) {
 @pytest.mark.django_db
 def test_a_c_miscompilation_is_reduced_by_cvise_through_the_buckets_own_check(settings):
     # C-Vise needs about 2,000 tests (over five minutes here) to reach its fixpoint
-    # on this program; how far a minute gets depends on the machine's load, so
-    # the test asks for progress, not for a size (bench/reduce.py measures that).
-    settings.FUZZWEB_REDUCTION_SECONDS = 60
+    # on this program; how far half a minute gets depends on the machine's load,
+    # so the test asks for progress, not for a size (bench/reduce.py measures that).
+    settings.FUZZWEB_REDUCTION_SECONDS = 30
     original = _program_finding(TCC_DIFFERS, ["gcc-O0", "gcc-O2", "tcc"], None, language="c", suffix=".c")
     assert original.kind == "miscompilation" and original.function == "tcc"
     reduction = _reduce(original.bucket)

@@ -148,10 +148,11 @@ def test_the_overview_draws_its_charts_and_shows_fuzzer_names_as_text(hostile_ov
     dialogs = []
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
     log_in(page, f"{live_server.url}/triage/overview/")
-    for chart in ("findings-kind", "findings-engine", "new-buckets", "funnel", "durations"):
+    for chart in ("findings-kind", "findings-engine", "new-buckets", "new-buckets-engine", "funnel", "durations"):
         expect(page.locator(f"#chart-{chart} .main-svg").first).to_be_visible()
     # The engine's name is a legend entry, drawn as the text it is.
     expect(page.locator("#chart-findings-engine .legendtext", has_text="<b>engine</b>")).to_have_count(1)
+    expect(page.locator("#chart-new-buckets-engine .legendtext", has_text="<b>engine</b>")).to_have_count(1)
     expect(page.locator("#top-day tbody tr")).to_have_count(2)
     expect(page.locator("#top-day tbody tr").first).to_contain_text("ZeroDivisionError in mean")
     assert dialogs == []
