@@ -90,8 +90,13 @@ class BucketFilterForm(forms.Form):
 
 
 class FindingFilterForm(forms.Form):
+    """The finding list's query string; status, assignee and label are those of the finding's bucket."""
+
     q = forms.CharField(required=False, max_length=200, label="Search traces and programs")
     kind = forms.ChoiceField(choices=[("", "any")] + Kind.choices, required=False)
+    status = forms.ChoiceField(choices=[("", "any")] + Status.choices, required=False)
+    assignee = forms.CharField(required=False, max_length=20, help_text="a user id, or 'none'")
+    label = forms.ModelChoiceField(queryset=Label.objects.all(), required=False, empty_label="any")
     campaign = forms.IntegerField(required=False, min_value=1)
     target = forms.CharField(required=False, max_length=255)
     engine = forms.CharField(required=False, max_length=64)
@@ -111,8 +116,13 @@ class FindingFilterForm(forms.Form):
         from triage.selectors import FindingQuery
 
         data = self.cleaned_data if self.is_valid() else {}
+        assignee = data.get("assignee") or ""
         return FindingQuery(
             kind=data.get("kind") or "",
+            status=data.get("status") or "",
+            assignee_id=int(assignee) if assignee.isdigit() else None,
+            unassigned=assignee == "none",
+            label_id=data["label"].pk if data.get("label") else None,
             campaign_id=data.get("campaign"),
             target=data.get("target") or "",
             engine=data.get("engine") or "",

@@ -92,6 +92,11 @@ def bucket_list(query: BucketQuery = BucketQuery(), *, user) -> QuerySet[Bucket]
 @dataclass(frozen=True)
 class FindingQuery:
     kind: str = ""
+    # Of the finding's bucket.
+    status: str = ""
+    assignee_id: int | None = None
+    unassigned: bool = False
+    label_id: int | None = None
     campaign_id: int | None = None
     target: str = ""
     engine: str = ""
@@ -131,6 +136,14 @@ def finding_list(query: FindingQuery = FindingQuery(), *, user) -> QuerySet[Find
     findings = visible_findings(user, findings)
     if query.kind in Kind.values:
         findings = findings.filter(kind=query.kind)
+    if query.status in Status.values:
+        findings = findings.filter(bucket__status=query.status)
+    if query.assignee_id is not None:
+        findings = findings.filter(bucket__assignee_id=query.assignee_id)
+    elif query.unassigned:
+        findings = findings.filter(bucket__assignee__isnull=True)
+    if query.label_id is not None:
+        findings = findings.filter(bucket__labels__pk=query.label_id)
     if query.campaign_id is not None:
         findings = findings.filter(campaign_id=query.campaign_id)
     if query.target:

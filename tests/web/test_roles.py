@@ -152,6 +152,22 @@ def test_the_lists_filter_search_and_sort(client, triager, world):
     findings = client.get(reverse("triage:findings"), {"q": "mean", "sort": "hits"}).content.decode()
     assert findings.count("<tr><td>") == 2 and "mean(7)" not in findings  # a list of rows, not of testcases
 
+    # The finding list filters by its buckets' status, assignee and label too.
+    label = Label.objects.get(name="invalid input")
+    client.post(
+        reverse("triage:bucket_edit", args=[bucket.pk]),
+        {"status": "confirmed", "assignee": triager.pk, "priority": "0", "labels": [label.pk]},
+    )
+
+    def finding_buckets(**params):
+        content = client.get(reverse("triage:findings"), params).content.decode()
+        return set(re.findall(r'href="/triage/buckets/(\d+)/"', content))
+
+    mine = {str(bucket.pk)}
+    assert finding_buckets(assignee=str(triager.pk)) == mine
+    assert finding_buckets(status="confirmed") == mine and finding_buckets(label=label.pk) == mine
+    assert finding_buckets(assignee="none") == {str(other.pk)} and finding_buckets(status="fixed") == set()
+
 
 def test_every_page_answers_each_role_as_its_permissions_say(client, viewer, triager, admin_user, world):
     """GET: every role reads every page. POST: viewers are refused everywhere, triagers nowhere, admins too."""
