@@ -78,7 +78,8 @@ def bucket_lookalike_sets(bucket: Bucket, *, user, limit: int = 5) -> tuple[list
 
 
 def _scored(bucket: Bucket, user, reported_only: bool) -> list[tuple[Bucket, Likeness]]:
-    candidates = visible_buckets(user).filter(kind=bucket.kind).exclude(pk=bucket.pk).exclude(duplicate_of=bucket)
+    # Not buckets already marked duplicate: their findings went elsewhere, their target is the one to show.
+    candidates = visible_buckets(user).filter(kind=bucket.kind).exclude(pk=bucket.pk).exclude(status=Status.DUPLICATE)
     if reported_only:
         candidates = candidates.filter(Q(status__in=(Status.REPORTED, Status.FIXED)) | ~Q(issue_url=""))
     frames = list(bucket.key_frames or [])[:3]
