@@ -132,6 +132,10 @@ class Bucket(models.Model):
             # The bucket list as it opens (muted ones left out, latest first), and its count,
             # which this index answers alone instead of reading every bucket row.
             models.Index(fields=["-last_seen", "-id"], name="bucket_unmuted_recent", condition=models.Q(muted=False)),
+            # The usual filters (new crashes, say) and their count, from the index alone.
+            models.Index(
+                fields=["status", "kind", "id"], name="bucket_unmuted_status_kind", condition=models.Q(muted=False)
+            ),
         ]
         permissions = [
             ("triage_bucket", "Can triage buckets, launch campaigns and change anything"),
