@@ -98,12 +98,6 @@ def bucket_visible_or_404(user, pk: int) -> Bucket:
     return bucket
 
 
-def can_see(user, bucket: Bucket) -> bool:
-    if bucket.restricted_to_id is None or _sees_everything(user):
-        return True
-    return bool(user is not None and user.is_authenticated and user.groups.filter(pk=bucket.restricted_to_id).exists())
-
-
 def can_restrict(user) -> bool:
     """Admins decide which buckets are restricted (the ``restrict_bucket`` permission)."""
     return bool(user is not None and user.is_authenticated and user.has_perm(RESTRICT_PERMISSION))
