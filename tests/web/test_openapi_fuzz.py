@@ -42,7 +42,7 @@ def test_schemathesis_finds_no_server_error(live_server, django_user_model, tmp_
             "--url", live_server.url,
             "--header", f"Authorization: Bearer {token}",
             "--checks", "not_a_server_error",
-            "--max-examples", "20",
+            "--max-examples", "12",
             "--seed", "20261124",
             "--phases", "examples,coverage,fuzzing",
             "--request-timeout", "20",
@@ -57,4 +57,4 @@ def test_schemathesis_finds_no_server_error(live_server, django_user_model, tmp_
     operations = sum(len(methods) for methods in schema.json()["paths"].values())
     assert operations == 5 and f"Tested: {operations}" in output, output[-3000:]
     cases = re.search(r"(\d+) generated, (\d+) passed", output)
-    assert cases and int(cases.group(1)) >= 150 and cases.group(1) == cases.group(2), output[-3000:]
+    assert cases and int(cases.group(1)) >= 100 and cases.group(1) == cases.group(2), output[-3000:]
