@@ -38,18 +38,34 @@ def _users():
     return get_user_model().objects.filter(is_active=True).order_by("username")
 
 
-class BucketFilterForm(forms.Form):
+class TriageStateFilters(forms.Form):
+    """The status, assignee and label filters both lists have (of the bucket, on the finding list)."""
+
+    status = forms.ChoiceField(choices=[("", "any")] + Status.choices, required=False)
+    assignee = forms.CharField(required=False, max_length=20, help_text="a user id, or 'none'")
+    label = forms.ModelChoiceField(queryset=Label.objects.all(), required=False, empty_label="any")
+
+    @staticmethod
+    def triage_state(data: dict) -> dict:
+        """Those filters as both list queries take them (assignee "none": nobody)."""
+        assignee = data.get("assignee") or ""
+        return {
+            "status": data.get("status") or "",
+            "assignee_id": int(assignee) if assignee.isdigit() else None,
+            "unassigned": assignee == "none",
+            "label_id": data["label"].pk if data.get("label") else None,
+        }
+
+
+class BucketFilterForm(TriageStateFilters):
     """The bucket list's query string; anything invalid is ignored rather than an error page."""
 
     q = forms.CharField(required=False, max_length=200, label="Search traces and programs")
-    status = forms.ChoiceField(choices=[("", "any")] + Status.choices, required=False)
     kind = forms.ChoiceField(choices=[("", "any")] + Kind.choices, required=False)
     method = forms.ChoiceField(choices=[("", "any")] + Method.choices, required=False, label="Grouped by")
     campaign = forms.IntegerField(required=False, min_value=1)
     target = forms.CharField(required=False, max_length=255)
     engine = forms.CharField(required=False, max_length=64)
-    assignee = forms.CharField(required=False, max_length=20, help_text="a user id, or 'none'")
-    label = forms.ModelChoiceField(queryset=Label.objects.all(), required=False, empty_label="any")
     after = forms.DateField(required=False, label="Seen since", widget=forms.DateInput(attrs={"type": "date"}))
     before = forms.DateField(required=False, label="First seen by", widget=forms.DateInput(attrs={"type": "date"}))
     muted = forms.BooleanField(required=False, label="Muted only")
@@ -69,17 +85,13 @@ class BucketFilterForm(forms.Form):
         from triage.selectors import BucketQuery
 
         data = self.cleaned_data if self.is_valid() else {}
-        assignee = data.get("assignee") or ""
         return BucketQuery(
-            status=data.get("status") or "",
+            **self.triage_state(data),
             method=data.get("method") or "",
             kind=data.get("kind") or "",
             campaign_id=data.get("campaign"),
             target=data.get("target") or "",
             engine=data.get("engine") or "",
-            assignee_id=int(assignee) if assignee.isdigit() else None,
-            unassigned=assignee == "none",
-            label_id=data["label"].pk if data.get("label") else None,
             seen_after=data.get("after"),
             seen_before=data.get("before"),
             text=data.get("q") or "",
@@ -89,14 +101,11 @@ class BucketFilterForm(forms.Form):
         )
 
 
-class FindingFilterForm(forms.Form):
+class FindingFilterForm(TriageStateFilters):
     """The finding list's query string; status, assignee and label are those of the finding's bucket."""
 
     q = forms.CharField(required=False, max_length=200, label="Search traces and programs")
     kind = forms.ChoiceField(choices=[("", "any")] + Kind.choices, required=False)
-    status = forms.ChoiceField(choices=[("", "any")] + Status.choices, required=False)
-    assignee = forms.CharField(required=False, max_length=20, help_text="a user id, or 'none'")
-    label = forms.ModelChoiceField(queryset=Label.objects.all(), required=False, empty_label="any")
     campaign = forms.IntegerField(required=False, min_value=1)
     target = forms.CharField(required=False, max_length=255)
     engine = forms.CharField(required=False, max_length=64)
@@ -116,13 +125,9 @@ class FindingFilterForm(forms.Form):
         from triage.selectors import FindingQuery
 
         data = self.cleaned_data if self.is_valid() else {}
-        assignee = data.get("assignee") or ""
         return FindingQuery(
+            **self.triage_state(data),
             kind=data.get("kind") or "",
-            status=data.get("status") or "",
-            assignee_id=int(assignee) if assignee.isdigit() else None,
-            unassigned=assignee == "none",
-            label_id=data["label"].pk if data.get("label") else None,
             campaign_id=data.get("campaign"),
             target=data.get("target") or "",
             engine=data.get("engine") or "",

@@ -41,6 +41,19 @@ class BucketQuery:
     sort: str = "last_seen"
 
 
+def _triage_state(rows: QuerySet, query, path: str = "") -> QuerySet:
+    """``rows`` filtered by the status, assignee and label ``query`` asks for (of the bucket at ``path``)."""
+    if query.status in Status.values:
+        rows = rows.filter(**{f"{path}status": query.status})
+    if query.assignee_id is not None:
+        rows = rows.filter(**{f"{path}assignee_id": query.assignee_id})
+    elif query.unassigned:
+        rows = rows.filter(**{f"{path}assignee__isnull": True})
+    if query.label_id is not None:
+        rows = rows.filter(**{f"{path}labels__pk": query.label_id})
+    return rows
+
+
 def bucket_list(query: BucketQuery = BucketQuery(), *, user) -> QuerySet[Bucket]:  # noqa: B008 - frozen, never mutated
     """Buckets ``user`` may see that match ``query``, sorted as it asks.
 
@@ -49,19 +62,11 @@ def bucket_list(query: BucketQuery = BucketQuery(), *, user) -> QuerySet[Bucket]
     what the findings hold are EXISTS subqueries, never a join that would
     need DISTINCT over every bucket.
     """
-    buckets = visible_buckets(user, Bucket.objects.select_related("assignee"))
-    if query.status in Status.values:
-        buckets = buckets.filter(status=query.status)
+    buckets = _triage_state(visible_buckets(user, Bucket.objects.select_related("assignee")), query)
     if query.method in Method.values:
         buckets = buckets.filter(method=query.method)
     if query.kind in Kind.values:
         buckets = buckets.filter(kind=query.kind)
-    if query.assignee_id is not None:
-        buckets = buckets.filter(assignee_id=query.assignee_id)
-    elif query.unassigned:
-        buckets = buckets.filter(assignee__isnull=True)
-    if query.label_id is not None:
-        buckets = buckets.filter(labels__pk=query.label_id)
     if query.seen_after:
         buckets = buckets.filter(last_seen__date__gte=query.seen_after)
     if query.seen_before:
@@ -133,17 +138,9 @@ def finding_list(query: FindingQuery = FindingQuery(), *, user) -> QuerySet[Find
         "bucket__title",
         "bucket__status",
     )
-    findings = visible_findings(user, findings)
+    findings = _triage_state(visible_findings(user, findings), query, "bucket__")
     if query.kind in Kind.values:
         findings = findings.filter(kind=query.kind)
-    if query.status in Status.values:
-        findings = findings.filter(bucket__status=query.status)
-    if query.assignee_id is not None:
-        findings = findings.filter(bucket__assignee_id=query.assignee_id)
-    elif query.unassigned:
-        findings = findings.filter(bucket__assignee__isnull=True)
-    if query.label_id is not None:
-        findings = findings.filter(bucket__labels__pk=query.label_id)
     if query.campaign_id is not None:
         findings = findings.filter(campaign_id=query.campaign_id)
     if query.target:

@@ -19,6 +19,10 @@ class InvalidStatus(TriageError):
     """The requested status is not one of :class:`triage.models.Status`, or not set this way."""
 
 
+class DuplicateStatusKept(InvalidStatus):
+    """The bucket is a duplicate: only undoing its merge changes its status."""
+
+
 def bucket_set_status(*, bucket_id: int, status: str, user) -> bool:
     """Set a bucket's status and log who did it; return False if nothing changed.
 
@@ -34,7 +38,7 @@ def bucket_set_status(*, bucket_id: int, status: str, user) -> bool:
         current = Bucket.objects.filter(pk=bucket_id).values_list("status", flat=True).first()
         # Its findings sit in the other bucket: only undoing the merge brings them back.
         if current == Status.DUPLICATE and status != current:
-            raise InvalidStatus(f"#{bucket_id} is a duplicate; undo that on its page to change its status")
+            raise DuplicateStatusKept(f"#{bucket_id} is a duplicate; undo that on its page to change its status")
         return bucket_transition(bucket_id=bucket_id, status=status, user=user)
 
 

@@ -12,9 +12,11 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from triage.audit import audit
-from triage.models import Bucket, Comment, Label, Priority, Status
+from triage.models import Bucket, Comment, Label, Priority
 
 COMMENT_LIMIT = 20_000
+# A field bucket_update is not asked to change.
+KEEP = object()
 
 
 class TriageError(ValueError):
@@ -134,24 +136,39 @@ def bucket_comment(*, bucket_id: int, user, text: str) -> Comment:
 
 
 def bucket_update(
-    *, bucket_id: int, user, status: str, assignee_id: int | None, priority: int, label_ids: Iterable[int], muted: bool
+    *,
+    bucket_id: int,
+    user,
+    status=KEEP,
+    assignee_id=KEEP,
+    priority=KEEP,
+    label_ids=KEEP,
+    muted=KEEP,
 ) -> list[str]:
-    """Apply the bucket page's triage form; return the names of the fields that changed."""
+    """Apply the bucket page's triage form (or an API client's changes); return the fields that changed.
+
+    A field left at :data:`KEEP` is not touched.
+    """
     from triage.status import bucket_set_status
 
     changed = []
     with transaction.atomic():
         current = Bucket.objects.filter(pk=bucket_id).values_list("status", flat=True).get()
         # A duplicate's status is changed by undoing the merge: the form sends it back unchanged.
-        if status and status != current and bucket_set_status(bucket_id=bucket_id, status=status, user=user):
+        if (
+            status is not KEEP
+            and status
+            and status != current
+            and bucket_set_status(bucket_id=bucket_id, status=status, user=user)
+        ):
             changed.append("status")
-        if bucket_assign(bucket_id=bucket_id, assignee_id=assignee_id, user=user):
+        if assignee_id is not KEEP and bucket_assign(bucket_id=bucket_id, assignee_id=assignee_id, user=user):
             changed.append("assignee")
-        if bucket_set_priority(bucket_id=bucket_id, priority=priority, user=user):
+        if priority is not KEEP and bucket_set_priority(bucket_id=bucket_id, priority=priority, user=user):
             changed.append("priority")
-        if bucket_set_labels(bucket_id=bucket_id, label_ids=label_ids, user=user):
+        if label_ids is not KEEP and bucket_set_labels(bucket_id=bucket_id, label_ids=label_ids, user=user):
             changed.append("labels")
-        if bucket_set_muted(bucket_id=bucket_id, muted=muted, user=user):
+        if muted is not KEEP and bucket_set_muted(bucket_id=bucket_id, muted=muted, user=user):
             changed.append("muted")
     return changed
 
@@ -159,37 +176,31 @@ def bucket_update(
 def bucket_changes_apply(*, bucket_id: int, user, changes) -> list[str]:
     """Apply an API client's :class:`triage.api.changes.BucketChanges`; return the fields that changed.
 
-    All or nothing: an unknown user or label changes nothing at all.
+    Names become ids first, so an unknown user or label changes nothing at all.
     """
-    from triage.api.changes import UNSET
-    from triage.status import bucket_set_status
-
-    changed = []
+    assignee_id = changes.assignee
+    if assignee_id not in (KEEP, None):
+        assignee_id = _users().filter(username=changes.assignee).values_list("pk", flat=True).first()
+        if assignee_id is None:
+            raise TriageError(f"no active user named {changes.assignee!r}")
+    label_ids = changes.labels
+    if label_ids is not KEEP:
+        found = dict(Label.objects.filter(name__in=changes.labels).values_list("name", "pk"))
+        missing = sorted(set(changes.labels) - set(found))
+        if missing:
+            raise TriageError(f"no label named {missing[0]!r}")
+        label_ids = found.values()
     with transaction.atomic():
-        if changes.status is not None and bucket_set_status(bucket_id=bucket_id, status=changes.status, user=user):
-            changed.append("status")
-        if changes.assignee is not UNSET:
-            assignee_id = None
-            if changes.assignee is not None:
-                assignee_id = _users().filter(username=changes.assignee).values_list("pk", flat=True).first()
-                if assignee_id is None:
-                    raise TriageError(f"no active user named {changes.assignee!r}")
-            if bucket_assign(bucket_id=bucket_id, assignee_id=assignee_id, user=user):
-                changed.append("assignee")
-        if changes.priority is not None and bucket_set_priority(
-            bucket_id=bucket_id, priority=changes.priority, user=user
-        ):
-            changed.append("priority")
-        if changes.labels is not None:
-            found = dict(Label.objects.filter(name__in=changes.labels).values_list("name", "pk"))
-            missing = sorted(set(changes.labels) - set(found))
-            if missing:
-                raise TriageError(f"no label named {missing[0]!r}")
-            if bucket_set_labels(bucket_id=bucket_id, label_ids=found.values(), user=user):
-                changed.append("labels")
-        if changes.muted is not None and bucket_set_muted(bucket_id=bucket_id, muted=changes.muted, user=user):
-            changed.append("muted")
-        if changes.comment is not None:
+        changed = bucket_update(
+            bucket_id=bucket_id,
+            user=user,
+            status=changes.status,
+            assignee_id=assignee_id,
+            priority=changes.priority,
+            label_ids=label_ids,
+            muted=changes.muted,
+        )
+        if changes.comment is not KEEP:
             bucket_comment(bucket_id=bucket_id, user=user, text=changes.comment)
             changed.append("comment")
     return changed
@@ -201,7 +212,7 @@ def _users():
 
 def buckets_bulk(*, bucket_ids: list[int], user, action: str, value: str) -> int:
     """One bulk action of the bucket list on the selected buckets; return how many changed."""
-    from triage.status import bucket_set_status
+    from triage.status import DuplicateStatusKept, bucket_set_status
 
     if action == "label":
         return buckets_add_label(bucket_ids=bucket_ids, label_id=int(value), user=user)
@@ -209,10 +220,12 @@ def buckets_bulk(*, bucket_ids: list[int], user, action: str, value: str) -> int
     with transaction.atomic():
         for bucket_id in bucket_ids:
             if action == "status":
-                # A duplicate keeps its status until its merge is undone; the rest of the selection changes.
-                if Bucket.objects.filter(pk=bucket_id, status=Status.DUPLICATE).exists():
+                # A duplicate keeps its status until its merge is undone (bucket_set_status
+                # refuses it before writing anything); the rest of the selection changes.
+                try:
+                    changed += bucket_set_status(bucket_id=bucket_id, status=value, user=user)
+                except DuplicateStatusKept:
                     continue
-                changed += bucket_set_status(bucket_id=bucket_id, status=value, user=user)
             elif action == "assign":
                 changed += bucket_assign(bucket_id=bucket_id, assignee_id=int(value) if value else None, user=user)
             elif action in ("mute", "unmute"):

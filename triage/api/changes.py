@@ -10,24 +10,23 @@ from dataclasses import dataclass
 
 from triage.api.payload import InvalidPayload
 from triage.models import Priority, Status
+from triage.workflow import COMMENT_LIMIT, KEEP
 
-COMMENT_LIMIT = 20_000
 # "duplicate" is set by naming the bucket a bucket duplicates, on the bucket page.
 SETTABLE_STATUSES = tuple(s for s in Status.values if s != Status.DUPLICATE)
-UNSET = object()
 FIELDS = ("status", "assignee", "priority", "labels", "muted", "comment")
 
 
 @dataclass(frozen=True)
 class BucketChanges:
-    """What to change; ``UNSET`` (or None for status/priority/labels/muted/comment) leaves a field alone."""
+    """What to change; a field left at ``KEEP`` (not in the body) stays as it is."""
 
-    status: str | None = None
-    assignee: object = UNSET  # a user name, None for nobody, or UNSET
-    priority: int | None = None
-    labels: tuple[str, ...] | None = None
-    muted: bool | None = None
-    comment: str | None = None
+    status: object = KEEP
+    assignee: object = KEEP  # a user name, or None for nobody
+    priority: object = KEEP
+    labels: object = KEEP  # a tuple of label names: the bucket's whole set
+    muted: object = KEEP
+    comment: object = KEEP
 
 
 def _storable(value: str) -> bool:
@@ -52,9 +51,9 @@ def parse_bucket_changes(data) -> BucketChanges:
     status = data.get("status")
     if "status" in data and status not in SETTABLE_STATUSES:
         errors["status"] = f"one of {', '.join(SETTABLE_STATUSES)}"
-    assignee = data.get("assignee", UNSET)
+    assignee = data.get("assignee", KEEP)
     if (
-        assignee is not UNSET
+        assignee is not KEEP
         and assignee is not None
         and (not isinstance(assignee, str) or not assignee.strip() or not _storable(assignee))
     ):
@@ -77,11 +76,9 @@ def parse_bucket_changes(data) -> BucketChanges:
         errors["comment"] = f"a non-empty string of at most {COMMENT_LIMIT} characters, without NUL"
     if errors:
         raise InvalidPayload(errors)
-    return BucketChanges(
-        status=status,
-        assignee=assignee.strip() if isinstance(assignee, str) else assignee,
-        priority=priority,
-        labels=tuple(labels) if labels is not None else None,
-        muted=muted,
-        comment=comment,
-    )
+    given = {name: data[name] for name in FIELDS if name in data}
+    if isinstance(assignee, str):
+        given["assignee"] = assignee.strip()
+    if "labels" in given:
+        given["labels"] = tuple(labels)
+    return BucketChanges(**given)
