@@ -1,22 +1,16 @@
 import django_rq
 from django import forms
 from django.contrib import admin, messages
-from django.db import models
 
 from triage.models import Bucket, BucketEvent, Comment, FiledIssue, Finding, Label, Tracker
-from triage.visibility import visible_buckets, visible_by_bucket, visible_findings
-
-# Links to issues are https unless they say otherwise (as Django 6 will assume).
-URL_FIELDS = {models.URLField: {"assume_scheme": "https"}}
+from triage.visibility import visible_buckets, visible_by_bucket
 
 
 class VisibleBucketsOnly:
-    """The admin shows restricted buckets (and what hangs off them) only to their group, as the pages do."""
-
-    bucket_path = "bucket"
+    """The admin shows restricted buckets' findings, history and comments only to their group, as the pages do."""
 
     def get_queryset(self, request):
-        return visible_by_bucket(request.user, super().get_queryset(request), self.bucket_path)
+        return visible_by_bucket(request.user, super().get_queryset(request))
 
 
 class ReadOnly:
@@ -26,6 +20,13 @@ class ReadOnly:
         return False
 
     def has_change_permission(self, request, obj=None):
+        return False
+
+
+class Kept(ReadOnly):
+    """Rows the app only appends to: the audit log, comments, and the filed issues the daily limit counts."""
+
+    def has_delete_permission(self, request, obj=None):
         return False
 
 
@@ -48,30 +49,17 @@ class BucketAdmin(ReadOnly, admin.ModelAdmin):
 
 
 @admin.register(Finding)
-class FindingAdmin(ReadOnly, admin.ModelAdmin):
+class FindingAdmin(VisibleBucketsOnly, ReadOnly, admin.ModelAdmin):
     list_display = ("pk", "bucket", "kind", "crash_type", "function", "created_at")
     list_filter = ("kind",)
     search_fields = ("crash_type", "function", "signature")
 
-    def get_queryset(self, request):
-        return visible_findings(request.user, super().get_queryset(request))
-
 
 @admin.register(BucketEvent)
-class BucketEventAdmin(VisibleBucketsOnly, admin.ModelAdmin):
+class BucketEventAdmin(VisibleBucketsOnly, Kept, admin.ModelAdmin):
     """Read-only: the audit log is only ever appended to."""
 
     list_display = ("bucket", "field", "old_value", "new_value", "note", "user", "created_at")
-    raw_id_fields = ("bucket",)
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-    def has_add_permission(self, request):
-        return False
 
 
 @admin.register(Label)
@@ -80,11 +68,8 @@ class LabelAdmin(admin.ModelAdmin):
 
 
 @admin.register(Comment)
-class CommentAdmin(VisibleBucketsOnly, ReadOnly, admin.ModelAdmin):
+class CommentAdmin(VisibleBucketsOnly, Kept, admin.ModelAdmin):
     list_display = ("bucket", "user", "created_at")
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 class TrackerForm(forms.ModelForm):
@@ -120,10 +105,7 @@ class TrackerAdmin(admin.ModelAdmin):
 
 
 @admin.register(FiledIssue)
-class FiledIssueAdmin(VisibleBucketsOnly, ReadOnly, admin.ModelAdmin):
+class FiledIssueAdmin(VisibleBucketsOnly, Kept, admin.ModelAdmin):
     """Read-only: the daily filing limit counts these rows."""
 
     list_display = ("url", "tracker", "bucket", "user", "created_at")
-
-    def has_delete_permission(self, request, obj=None):
-        return False

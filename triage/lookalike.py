@@ -64,7 +64,8 @@ def bucket_lookalikes(
     bucket: Bucket, *, user, limit: int = 5, reported_only: bool = False
 ) -> list[tuple[Bucket, Likeness]]:
     """The buckets most like ``bucket`` that ``user`` may see, best first, above :data:`THRESHOLD`."""
-    return _scored(bucket, user, reported_only)[:limit]
+    alike, reported = bucket_lookalike_sets(bucket, user=user, limit=limit)
+    return reported if reported_only else alike
 
 
 def _reported(other: Bucket) -> bool:
@@ -73,15 +74,13 @@ def _reported(other: Bucket) -> bool:
 
 def bucket_lookalike_sets(bucket: Bucket, *, user, limit: int = 5) -> tuple[list, list]:
     """The likely duplicates, and those of them already reported (the bucket page's two lists), in one query."""
-    scored = _scored(bucket, user, reported_only=False)
+    scored = _scored(bucket, user)
     return scored[:limit], [pair for pair in scored if _reported(pair[0])][:limit]
 
 
-def _scored(bucket: Bucket, user, reported_only: bool) -> list[tuple[Bucket, Likeness]]:
+def _scored(bucket: Bucket, user) -> list[tuple[Bucket, Likeness]]:
     # Not buckets already marked duplicate: their findings went elsewhere, their target is the one to show.
     candidates = visible_buckets(user).filter(kind=bucket.kind).exclude(pk=bucket.pk).exclude(status=Status.DUPLICATE)
-    if reported_only:
-        candidates = candidates.filter(Q(status__in=(Status.REPORTED, Status.FIXED)) | ~Q(issue_url=""))
     frames = list(bucket.key_frames or [])[:3]
     if connection.vendor == "postgresql" and frames:
         # JSONB containment: buckets holding one of the top frames, by the frames themselves.

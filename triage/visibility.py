@@ -12,8 +12,9 @@ scan of the restricted ones), rather than keeping the visible ones: with
 "restricted_to is null or in my groups", or with the hidden ids as a
 subquery, PostgreSQL guessed half the buckets away and chose to read every
 bucket row to join on; a list of ids it estimates well, and where nothing
-is restricted the query is not touched at all. Nothing is cached between
-calls, so a restriction takes effect at once.
+is restricted the query is not touched at all. The list is read once per
+web request (HiddenBucketsPerRequest) and never kept longer, so a
+restriction takes effect with the next request.
 """
 
 from __future__ import annotations

@@ -31,8 +31,13 @@ class ReducerMissing(Exception):
     """Neither C-Vise nor C-Reduce is installed."""
 
 
+def available_tools() -> list[str]:
+    """The installed reducers, in the order they are tried."""
+    return [tool for tool in TOOLS if shutil.which(tool)]
+
+
 def available_tool() -> str | None:
-    return next((tool for tool in TOOLS if shutil.which(tool)), None)
+    return next(iter(available_tools()), None)
 
 
 def _script(check: list[str], name: str, counter: Path) -> str:
@@ -56,7 +61,7 @@ def reduce_c(
     missing or dies on its own without having reduced anything: both have
     passes that crash on some inputs, and they crash on different ones.
     """
-    tools = [tool] if tool else [name for name in TOOLS if shutil.which(name)]
+    tools = [tool] if tool else available_tools()
     if not tools:
         raise ReducerMissing("neither cvise nor creduce is installed")
     started = time.monotonic()
