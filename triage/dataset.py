@@ -25,7 +25,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from campaigns.models import Campaign, CampaignStatus, Target
-from triage import signatures
+from crashes import signatures
 from triage.models import Bucket, BucketEvent, Kind, Method, Priority, Status
 
 BATCH = 20_000
@@ -48,7 +48,7 @@ FINDING_COLUMNS = [
     "bucket_id", "campaign_id", "kind", "target", "engine", "function", "stage", "crash_type", "message", "trace",
     "trace_format", "testcase", "testcase_language", "testcase_size", "content_hash", "reproducer", "reference",
     "backends", "versions", "metadata", "signature", "signature_version", "hit_count", "created_at", "last_seen",
-    "origin",
+    "origin", "replay_allowed",
 ]  # fmt: skip
 
 
@@ -286,6 +286,7 @@ def _finding_row(bucket: _Bucket, index: int, campaign_ids: list[int], rng: rand
         created,
         created,
         "fuzzer",
+        True,  # every made-up finding comes from a campaign of this installation
     )
 
 

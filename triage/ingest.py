@@ -18,7 +18,9 @@ from django.db import IntegrityError, connection, models, transaction
 from django.db.models import Case, F, Value, When
 from django.utils import timezone
 
-from triage import signatures, text
+from crashes import signatures, similarity
+from triage import text
+from triage.fuzzy import buckets_fuzzy_join
 from triage.models import Bucket, BucketHits, Finding, FindingDay
 from triage.selectors import final_bucket_id
 from triage.signing import cleaned_fields, fields_signature
@@ -114,14 +116,27 @@ def findings_ingest(*, submissions: Sequence[Submission], campaign_id: int | Non
         now = timezone.now()
         prepared = [prepare_finding(s, campaign_id, now, options[s.target]) for s in submissions]
         try:
-            return _store(prepared, now)
+            result = _store(prepared, now)
+            break
         except IntegrityError:
             # Another worker stored one of these testcases between our
             # lookup and our insert. Nothing of this batch was kept; the
             # next attempt finds that row and counts a hit on it instead.
             if attempt == INSERT_ATTEMPTS:
                 raise
-    raise AssertionError("unreachable")
+    else:
+        raise AssertionError("unreachable")
+    # After the batch committed: a merge takes its own locks, in key order.
+    joined = buckets_fuzzy_join(bucket_ids=result.new_buckets)
+    if not joined:
+        return result
+    stored = []
+    for item in result.stored:
+        if item.finding.bucket_id in joined:
+            item.finding.bucket_id = joined[item.finding.bucket_id]
+            item = Stored(item.finding, new_bucket=False, duplicate=item.duplicate)
+        stored.append(item)
+    return IngestResult(stored)
 
 
 def _store(prepared: list[tuple[Finding, signatures.Signature]], now) -> IngestResult:
@@ -134,7 +149,8 @@ def _store(prepared: list[tuple[Finding, signatures.Signature]], now) -> IngestR
         }
         fresh = [(row, sig) for row, sig in prepared if row.content_hash not in existing]
         by_signature = {(sig.digest, sig.version): sig for _, sig in fresh}
-        buckets = _buckets_for(by_signature, now)
+        targets = {(sig.digest, sig.version): row.target for row, sig in fresh}
+        buckets = _buckets_for(by_signature, now, targets)
         new_bucket_ids = {pk for pk, hits in buckets.values() if hits == 0}
 
         # One row per distinct testcase; repeats inside the batch count as hits.
@@ -259,7 +275,7 @@ def buckets_by_signature(digests: list[str]) -> dict[tuple[str, int], tuple[int,
     return found
 
 
-def _buckets_for(by_signature: dict[tuple[str, int], signatures.Signature], now) -> dict:
+def _buckets_for(by_signature: dict[tuple[str, int], signatures.Signature], now, targets: dict) -> dict:
     """(signature, version) -> (bucket id, hit count before this batch), creating missing buckets."""
     if not by_signature:
         return {}
@@ -271,7 +287,7 @@ def _buckets_for(by_signature: dict[tuple[str, int], signatures.Signature], now)
         # our select and insert; the unique constraint settles it, and the
         # re-select below picks up whichever row won.
         Bucket.objects.bulk_create(
-            [bucket_from_signature(by_signature[key], now) for key in missing],
+            [bucket_from_signature(by_signature[key], now, targets.get(key, "")) for key in missing],
             ignore_conflicts=True,
         )
         created = buckets_by_signature(sorted({digest for digest, _ in missing}))
@@ -279,9 +295,13 @@ def _buckets_for(by_signature: dict[tuple[str, int], signatures.Signature], now)
     return found
 
 
-def bucket_from_signature(signature: signatures.Signature, now) -> Bucket:
-    """An unsaved bucket for ``signature``, first seen ``now``."""
+def bucket_from_signature(signature: signatures.Signature, now, target: str = "") -> Bucket:
+    """An unsaved bucket for ``signature`` of a finding of ``target``, first seen ``now``."""
+    shape = similarity.shape_of(signature)
     return Bucket(
+        target=text.clean_short(target),
+        fuzzy_frames=[text.clean_short(frame) for frame in shape.frames],
+        fuzzy_keys=[text.clean_short(key) for key in shape.lookup_keys()],
         signature=signature.digest,
         signature_version=signature.version,
         kind=signature.kind,

@@ -35,8 +35,14 @@ def _lock(*bucket_ids: int) -> dict[int, Bucket]:
     return {b.pk: b for b in Bucket.objects.select_for_update().filter(pk__in=bucket_ids).order_by("pk")}
 
 
-def bucket_merge(*, source_id: int, target_id: int, user) -> BucketMove:
-    """Mark ``source_id`` a duplicate of ``target_id``: its findings and future hits go there."""
+def bucket_merge(
+    *, source_id: int, target_id: int, user, score: float | None = None, matched: tuple[str, ...] = ()
+) -> BucketMove:
+    """Mark ``source_id`` a duplicate of ``target_id``: its findings and future hits go there.
+
+    ``score`` (and the ``matched`` frames) mark a merge the fuzzy stage
+    made (triage.fuzzy) rather than a maintainer.
+    """
     final = final_bucket_id(target_id)
     if final == source_id:
         raise TriageError("A bucket cannot be a duplicate of itself, nor of one of its own duplicates.")
@@ -56,9 +62,13 @@ def bucket_merge(*, source_id: int, target_id: int, user) -> BucketMove:
             finding_ids=ids,
             source_status=source.status,
             user=user if user and user.is_authenticated else None,
+            by_fuzzy_match=score is not None,
+            score=score,
+            matched_frames=list(matched),
         )
         bucket_set_duplicate(bucket_id=source_id, target_id=final, user=user)
-        audit(bucket_id=final, user=user, field="duplicates", new=f"#{source_id}", note=f"{len(ids)} findings moved in")
+        why = f"fuzzy match, score {score:.2f}" if score is not None else f"{len(ids)} findings moved in"
+        audit(bucket_id=final, user=user, field="duplicates", new=f"#{source_id}", note=why)
         restriction_carry(source_id=source_id, target_id=final, user=user, why=f"restricted #{source_id} merged in")
         bucket_recount(bucket_id=final)
         bucket_recount(bucket_id=source_id)

@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.db.models import Count, Max, Min, Sum
 
-from triage import signatures
+from crashes import signatures
 from triage.ingest import bucket_from_signature, finding_signature
-from triage.models import Bucket, BucketEvent, Comment, FiledIssue, Finding, Status
+from triage.models import Bucket, BucketEvent, BucketMove, Comment, FiledIssue, Finding, Status
 from triage.restriction import restriction_carry
 from triage.status import bucket_status_inherit
 from triage.target_options import signature_options
@@ -57,6 +57,10 @@ def bucket_rebucket(*, bucket_id: int, summary: RebucketSummary | None = None) -
         if bucket is None:
             return summary
         summary.buckets_examined += 1
+        if _split_by_a_maintainer(bucket):
+            return summary
+        # Findings a maintainer merged in stay here whatever their new signature says.
+        merged_in = _merged_in(bucket)
         groups: dict[tuple[str, int], list[int]] = defaultdict(list)
         found: dict[tuple[str, int], signatures.Signature] = {}
         # Expired findings (triage.retention) have no trace left to sign: they stay with this row.
@@ -73,6 +77,10 @@ def bucket_rebucket(*, bucket_id: int, summary: RebucketSummary | None = None) -
             found.setdefault(key, signature)
         if not groups:
             return summary
+        # Groups made only of merged-in findings stay; the bucket's own findings decide the rest.
+        for key in [key for key in groups if merged_in and set(groups[key]) <= set(merged_in)]:
+            if len(groups) > 1:
+                _keep_merged(bucket, key, groups.pop(key), merged_in)
 
         # The largest group keeps this bucket's row, unless its signature
         # already has a bucket of its own.
@@ -91,7 +99,7 @@ def bucket_rebucket(*, bucket_id: int, summary: RebucketSummary | None = None) -
                 continue
             target = existing.get(key)
             if target is None:
-                target = bucket_from_signature(found[key], bucket.first_seen)
+                target = bucket_from_signature(found[key], bucket.first_seen, bucket.target)
                 target.restricted_to_id = bucket.restricted_to_id
                 target.save()
                 bucket_status_inherit(bucket_id=target.pk, source=bucket, reason=f"re-bucketed from #{bucket.pk}")
@@ -126,10 +134,41 @@ def bucket_rebucket(*, bucket_id: int, summary: RebucketSummary | None = None) -
     return summary
 
 
+def _split_by_a_maintainer(bucket: Bucket) -> bool:
+    """A bucket a maintainer split out has a signature of its own making: it keeps its findings, at today's version."""
+    if not BucketMove.objects.filter(kind=BucketMove.Kind.SPLIT, target=bucket, undone_at__isnull=True).exists():
+        return False
+    Bucket.objects.filter(pk=bucket.pk).update(signature_version=signatures.CURRENT.VERSION)
+    return True
+
+
+def _merged_in(bucket: Bucket) -> dict[int, int]:
+    """Finding id -> the duplicate bucket a standing merge moved it from."""
+    merged: dict[int, int] = {}
+    for move in BucketMove.objects.filter(kind=BucketMove.Kind.MERGE, target=bucket, undone_at__isnull=True):
+        merged.update(dict.fromkeys(move.finding_ids, move.source_id))
+        # And the hits of the duplicate's signature that came after the merge.
+        source = Bucket.objects.filter(pk=move.source_id).values_list("signature", "signature_version").first()
+        if source:
+            later = bucket.findings.filter(signature=source[0], signature_version=source[1]).values_list(
+                "pk", flat=True
+            )
+            merged.update(dict.fromkeys(later, move.source_id))
+    return merged
+
+
+def _keep_merged(bucket: Bucket, key: tuple[str, int], finding_ids: list[int], merged_in: dict[int, int]) -> None:
+    """Merged-in findings keep their bucket; their duplicate takes the new signature, so new hits follow the merge."""
+    Finding.objects.filter(pk__in=finding_ids).update(signature=key[0], signature_version=key[1])
+    source_id = merged_in[finding_ids[0]]
+    if not Bucket.objects.filter(signature=key[0], signature_version=key[1]).exists():
+        Bucket.objects.filter(pk=source_id).update(signature=key[0], signature_version=key[1])
+
+
 def _retarget(bucket: Bucket, signature: signatures.Signature) -> None:
     if (bucket.signature, bucket.signature_version) == (signature.digest, signature.version):
         return
-    fresh = bucket_from_signature(signature, bucket.first_seen)
+    fresh = bucket_from_signature(signature, bucket.first_seen, bucket.target)
     for field in (
         "signature",
         "signature_version",
@@ -139,6 +178,8 @@ def _retarget(bucket: Bucket, signature: signatures.Signature) -> None:
         "key_frames",
         "method",
         "trace_format",
+        "fuzzy_frames",
+        "fuzzy_keys",
     ):
         setattr(bucket, field, getattr(fresh, field))
     bucket.save()

@@ -258,6 +258,11 @@ def bucket_pytest(*, bucket: Bucket, finding: Finding) -> str | None:
     bug is fixed.
     """
     metadata = finding.metadata if isinstance(finding.metadata, dict) else {}
+    # Only what this installation recorded itself: Python written by a
+    # submitter would otherwise run on the maintainer's machine as a "test".
+    # (The API refuses setup and call; findings it took before that are not replayable.)
+    if not finding.replay_allowed:
+        return None
     setup, call = metadata.get("setup"), metadata.get("call")
     if not setup or not call:
         return None

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from django.db.models import Exists, OuterRef, QuerySet
 
-from triage.models import Bucket, Finding, Kind, Method, Status
+from triage.models import Bucket, BucketMove, Finding, Kind, Method, Status
 from triage.search import findings_matching
 from triage.visibility import visible_buckets, visible_findings
 
@@ -196,6 +196,29 @@ def bucket_example(bucket: Bucket) -> Finding | None:
     if bucket.representative_id:
         return bucket.representative
     return bucket.findings.order_by("-created_at").first()
+
+
+def bucket_fuzzy_match(bucket: Bucket) -> BucketMove | None:
+    """The fuzzy stage's standing merge of ``bucket`` into another, if that is how it became a duplicate."""
+    if not bucket.duplicate_of_id:
+        return None
+    return BucketMove.objects.filter(
+        source=bucket, kind=BucketMove.Kind.MERGE, undone_at__isnull=True, by_fuzzy_match=True
+    ).first()
+
+
+def finding_grouping(finding: Finding):
+    """How the current signature algorithm reads ``finding`` (repairs made, the message it keyed on).
+
+    Computed, not stored: the page explains the algorithm that runs today,
+    from the finding's own text.
+    """
+    from triage.signing import fields_signature
+    from triage.target_options import signature_options
+
+    if finding.expired_at is not None:
+        return None
+    return fields_signature(finding, signature_options(finding.target))
 
 
 def bucket_recent_findings(bucket: Bucket, limit: int = 20) -> list[Finding]:

@@ -8,7 +8,8 @@ fields and sign them here.
 
 from __future__ import annotations
 
-from triage import signatures, text
+from crashes import signatures
+from triage import text
 from triage.submission import Submission
 from triage.target_options import SignatureOptions
 
@@ -47,6 +48,7 @@ def cleaned_fields(submission: Submission) -> dict:
         ],
         versions={text.clean_short(k): text.clean_short(str(v)) for k, v in submission.versions.items()},
         metadata=text.clean_json(submission.metadata),
+        replay_allowed=submission.replay_allowed,
     )
 
 

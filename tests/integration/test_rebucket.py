@@ -6,10 +6,13 @@ import pytest
 from django.contrib.auth.models import Group
 from django.utils import timezone
 
+from crashes.signatures import CURRENT as CURRENT_ALGORITHM
 from tests.integration.test_ingest import make_finding
 from triage.ingest import findings_ingest
 from triage.models import Bucket, BucketEvent, Comment, Finding
 from triage.rebucket import findings_rebucket
+
+CURRENT = CURRENT_ALGORITHM.VERSION
 
 pytestmark = pytest.mark.django_db
 
@@ -44,7 +47,7 @@ def test_split_merge_and_statuses_survive_rebucketing():
     # v0 grouped every KeyError together, and kept some mean() crashes apart.
     split = _old_bucket("confirmed", lookups + parses)
     merged = _old_bucket("wontfix", means[:2])
-    Bucket.objects.filter(signature_version=1).exclude(pk=current_mean_bucket).delete()  # now empty
+    Bucket.objects.filter(signature_version=CURRENT).exclude(pk=current_mean_bucket).delete()  # now empty
     security = Group.objects.create(name="security")
     Bucket.objects.filter(pk=split.pk).update(restricted_to=security)
     Comment.objects.create(bucket=merged, text="seen in the wild")
@@ -75,7 +78,7 @@ def test_split_merge_and_statuses_survive_rebucketing():
 
     assert summary.findings_moved == 4
     assert summary.buckets_created == 1 and summary.buckets_emptied == 1
-    assert set(Finding.objects.values_list("signature_version", flat=True)) == {1}
+    assert set(Finding.objects.values_list("signature_version", flat=True)) == {CURRENT}
     # Running again finds nothing outdated.
     assert findings_rebucket().buckets_examined == 0
 
@@ -89,9 +92,45 @@ def test_rebucket_command_queues_a_job_that_a_worker_runs():
 
     findings = findings_ingest(submissions=[make_finding(call=f"lookup('{i}')") for i in range(3)]).findings
     old = _old_bucket("reported", findings)
-    Bucket.objects.filter(signature_version=1).delete()
+    Bucket.objects.filter(signature_version=CURRENT).delete()
     call_command("rebucket")
     result = run_worker_burst()
     assert result.returncode == 0, result.stderr[-2000:]
     old.refresh_from_db()
-    assert (old.signature_version, old.title, old.status, old.hit_count) == (1, "KeyError in lookup", "reported", 3)
+    assert (old.signature_version, old.title, old.status, old.hit_count) == (
+        CURRENT,
+        "KeyError in lookup",
+        "reported",
+        3,
+    )
+
+
+def test_maintainers_merges_and_splits_survive_a_new_algorithm(admin_user):
+    from triage.merge import bucket_merge, bucket_split
+
+    lookups = findings_ingest(submissions=[make_finding(call=f"lookup('{i}')") for i in range(3)]).findings
+    means = findings_ingest(
+        submissions=[make_finding(function="mean", error="ZeroDivisionError: x", call=f"mean({i})") for i in range(2)]
+    ).findings
+    lookup_bucket, mean_bucket = lookups[0].bucket_id, means[0].bucket_id
+    # A maintainer says both are one bug, and splits one lookup finding out.
+    bucket_merge(source_id=mean_bucket, target_id=lookup_bucket, user=admin_user)
+    split = bucket_split(source_id=lookup_bucket, finding_ids=[lookups[2].pk], user=admin_user)
+    Comment.objects.create(bucket_id=lookup_bucket, text="one root cause")
+    # Everything was bucketed by an older algorithm.
+    Bucket.objects.update(signature_version=0)
+    Finding.objects.update(signature_version=0)
+
+    findings_rebucket()
+
+    kept = Bucket.objects.get(pk=lookup_bucket)
+    assert set(kept.findings.values_list("pk", flat=True)) == {lookups[0].pk, lookups[1].pk, *(f.pk for f in means)}
+    assert kept.signature_version == CURRENT and kept.comments.count() == 1
+    duplicate = Bucket.objects.get(pk=mean_bucket)
+    assert duplicate.status == "duplicate" and duplicate.duplicate_of_id == lookup_bucket
+    assert list(Bucket.objects.get(pk=split.pk).findings.values_list("pk", flat=True)) == [lookups[2].pk]
+    # A new hit of the duplicate's crash still follows the merge.
+    again = findings_ingest(
+        submissions=[make_finding(function="mean", error="ZeroDivisionError: x", call="mean(99)")]
+    ).findings[0]
+    assert again.bucket_id == lookup_bucket

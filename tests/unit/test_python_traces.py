@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from crashes.v1 import traces
+from crashes.v1.traces import faulthandler, python
 from tests.traces import read_meta
-from triage import traces
-from triage.traces import faulthandler, python
 
 FIXTURES = Path(__file__).resolve().parent.parent / "traces" / "python"
 

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from crashes.v1 import frames
+from crashes.v1 import signature as signatures  # these are v1's rules, frozen (v2: tests/crashes)
+from crashes.v1 import signature as v1
 from tests.data.variants import variant
-from triage import signatures
-from triage.signatures import frames, v1
 
 FIXTURES = Path(__file__).resolve().parent.parent / "traces" / "python"
 

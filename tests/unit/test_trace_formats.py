@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from crashes.v1 import traces
 from tests.traces import read_meta
-from triage import traces
 
 ROOT = Path(__file__).resolve().parent.parent / "traces"
 FORMAT_OF = {

@@ -119,7 +119,7 @@ def test_bucket_page_explains_the_grouping(logged_in):
 
 def test_unparsed_crashes_are_listed_as_such(logged_in):
     finding_ingest(
-        submission=make_finding(error="", trace="segmentation fault (core dumped) at 0x7ffd0000\n", crash_type="")
+        submission=make_finding(error="", trace="$ git gc\nfatal: bad object 0x7ffd0000 in pack index\n", crash_type="")
     )
     finding_ingest(submission=make_finding())
     listing = logged_in.get(reverse("triage:buckets")).content.decode()
@@ -128,9 +128,9 @@ def test_unparsed_crashes_are_listed_as_such(logged_in):
     assert [b.method for b in unparsed.context["page"].object_list] == ["message"]
     bucket = unparsed.context["page"].object_list[0]
     html = logged_in.get(reverse("triage:bucket", args=[bucket.pk])).content.decode()
-    assert "No trace parser recognised this crash output" in html
-    # What was hashed, as it was hashed: the message with its address masked.
-    assert '<code id="grouped-message">segmentation fault (core dumped) at Nx?</code>' in html
+    assert "No stack identified this crash" in html
+    # What was hashed, as it was hashed: the most specific line (not the prompt), its address masked.
+    assert '<code id="grouped-message">fatal: bad object 0x? in pack index</code>' in html
 
 
 def test_testcase_is_highlighted_in_its_own_language(logged_in):

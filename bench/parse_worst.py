@@ -1,0 +1,166 @@
+"""Worst-case time to parse and sign a hostile 256 KiB trace (signature v2).
+
+Every finding's text is attacker-controlled, and the web request that
+ingests it parses and signs it. This times ``crashes.signatures.compute``
+on a pathological corpus, each case grown to 256 KiB:
+
+- known shapes that made v1 quadratic or worse: a sanitizer header before a
+  long run of spaces, 156 KiB of repeated frames, deep recursion, lines with
+  no newline at all, nested Markdown quoting, long dotted names, unbalanced
+  templates, many "Thread N" or "at " fragments on one line;
+- every real trace fixture (tests/traces) with its longest line repeated;
+- the slowest inputs found so far by a search of its own (Hypothesis, its
+  ``target()`` steering towards slower inputs), kept in
+  tests/data/parse_worst/*.txt so each run starts from them.
+
+    .venv/bin/python bench/parse_worst.py [--quick] [--search SECONDS]
+
+Each case is timed as the best of three runs (the machine's noise is not
+the parser's). Last line: parse_max_ms=<x> (the slowest case, in ms).
+--quick uses 32 KiB cases and no search (what `make test` runs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from crashes import signatures  # noqa: E402
+
+KEPT = ROOT / "tests" / "data" / "parse_worst"
+SIZE = 256 * 1024
+
+# Pieces that each parser looks for: the search mixes them.
+PIECES = (
+    "==1==ERROR: AddressSanitizer: ",
+    "    #0 0x4f3c2a in png_read_row /src/pngread.c:12:5\n",
+    'Traceback (most recent call last):\n  File "a.py", line 1, in f\n',
+    "thread 'main' panicked at src/main.rs:4:5:\n",
+    "error: internal compiler error: ",
+    "goroutine 1 [running]:\nmain.main()\n\t/x/main.go:3 +0x1d\n",
+    "internal compiler error: in f, at g.c:1\n",
+    "Assertion `x' failed.\nStack dump:\n",
+    "\tat a.b.C.d(C.java:1)\nCaused by: java.lang.X: y\n",
+    "   at A.B.C(List`1 a,\n",
+    'Exception in thread "main" ',
+    "> > ",
+    "```\n",
+    "<<<<",
+    ">>>>",
+    "((((",
+    "a.b.c.d.e.f.g.",
+    "Thread 1 ",
+    " " * 64,
+    "\r\n",
+    "\x1b[31m",
+    "&lt;",
+    "0x0",
+    ":",
+    "\n",
+)
+
+
+def _grow(piece: str, size: int) -> str:
+    return (piece * (size // max(1, len(piece)) + 1))[:size]
+
+
+RUST_FRAME = "  12: core::fmt::write::h0123456789abcdef\n" + " " * 13 + "at /rustc/x/library/core/src/fmt/mod.rs:1:1\n"
+
+
+def shapes(size: int) -> dict[str, str]:
+    """The known pathological inputs, each ``size`` characters long."""
+    frame = "    #1 0x55d2e1f3b2a8 in llvm::Foo<int>::bar(std::vector<int>&) /src/x.cpp:10:3\n"
+    cases = {
+        "sanitizer header, then spaces": "==1==ERROR: AddressSanitizer: heap-buffer-overflow" + " " * size,
+        "repeated native frames": "==1==ERROR: AddressSanitizer: SEGV\n" + _grow(frame, size),
+        "deep Python recursion": "Traceback (most recent call last):\n"
+        + _grow('  File "/a/b.py", line 3, in f\n    return f(x)\n', size)
+        + "RecursionError: maximum recursion depth exceeded",
+        "no newlines": _grow('File "x", line 1, in f at a.b(c) #0 0x1 in f ', size),
+        "nested quoting": _grow("> " * 40 + "    at a.b.C.d(C.java:1)\n", size),
+        "long dotted name": 'Exception in thread "main" ' + _grow("a.", size) + "Exception: x\n\tat a.b(C.java:1)",
+        "unbalanced templates": "==1==ERROR: AddressSanitizer: SEGV\n    #0 0x1 in " + _grow("f<", size),
+        "Thread fragments on one line": "#0  0x1 in f () at a.c:1\n" + _grow("Thread 1 ", size),
+        "dotnet wrapped frames": "System.Exception: x\n" + _grow("   at A.B.C(List`1 a,\n", size),
+        "rust backtrace": "thread 'main' panicked at src/a.rs:1:1:\nboom\nstack backtrace:\n" + _grow(RUST_FRAME, size),
+        "go goroutines": "panic: boom\n\n" + _grow("goroutine 1 [running]:\nmain.f(0x1)\n\t/a/b.go:1 +0x1\n", size),
+        "llvm assertion line": "clang: a.cpp:1: " + _grow("f(", size) + ": Assertion `x' failed.\nStack dump:\n",
+        "gcc ICE line": "a.c:1:1: internal compiler error: in " + _grow("x", size) + ", at y.c:1\n",
+        "hard-wrapped at 80": _grow("x" * 80 + "\n", size),
+        "CRLF and colours": _grow("\x1b[31merror\x1b[0m: boom\r\n", size),
+        "HTML entities": _grow("&lt;&gt;&amp;&quot;", size),
+        "unparsed stock lines": _grow("error: INTERNAL ERROR -- Please try using mypy master\n", size),
+    }
+    for path in sorted((ROOT / "tests" / "traces").glob("*/*.txt")):
+        text = path.read_text()
+        longest = max(text.splitlines() or [""], key=len)
+        cases[f"fixture {path.parent.name}/{path.stem}, longest line repeated"] = (
+            text + "\n" + _grow(longest + "\n", size)
+        )[:size]
+    if KEPT.exists():
+        for path in sorted(KEPT.glob("*.txt")):
+            cases[f"kept {path.stem}"] = _grow(path.read_text(), size)
+    return cases
+
+
+def time_one(text: str, runs: int = 3) -> float:
+    """Best of ``runs`` wall-clock milliseconds to parse and sign ``text``."""
+    best = float("inf")
+    for _ in range(runs):
+        start = time.perf_counter()
+        signatures.compute(kind="crash", trace_text=text, target="bench")
+        best = min(best, time.perf_counter() - start)
+    return best * 1000
+
+
+def search(seconds: float, size: int) -> None:
+    """Look for slow inputs with Hypothesis, steered by time; keep the slowest one found."""
+    from hypothesis import HealthCheck, given, settings, target
+    from hypothesis import strategies as st
+
+    slowest: list[tuple[float, str]] = []
+    deadline = time.monotonic() + seconds
+
+    @settings(max_examples=10_000, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(st.lists(st.tuples(st.sampled_from(PIECES), st.integers(1, 4000)), min_size=1, max_size=6))
+    def probe(parts):
+        if time.monotonic() > deadline:
+            return
+        text = "".join(piece * count for piece, count in parts)
+        text = _grow(text, size)
+        elapsed = time_one(text, runs=1)
+        target(elapsed)
+        slowest.append((elapsed, "".join(piece * count for piece, count in parts)[:4096]))
+        slowest.sort(reverse=True)
+        del slowest[3:]
+
+    probe()
+    KEPT.mkdir(parents=True, exist_ok=True)
+    for rank, (elapsed, text) in enumerate(slowest):
+        (KEPT / f"found_{rank}.txt").write_text(text)
+        print(f"search kept a case of {elapsed:.1f} ms as tests/data/parse_worst/found_{rank}.txt")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--quick", action="store_true", help="32 KiB cases, no search")
+    parser.add_argument("--search", type=float, default=60.0, help="seconds of search for slow inputs")
+    args = parser.parse_args()
+    size = 32 * 1024 if args.quick else SIZE
+    if not args.quick and args.search > 0:
+        search(args.search, size)
+    results = sorted(((time_one(text), name) for name, text in shapes(size).items()), reverse=True)
+    print(f"{'ms':>8}  case ({size // 1024} KiB each)")
+    for elapsed, name in results[:15]:
+        print(f"{elapsed:8.1f}  {name}")
+    print(f"parse_max_ms={results[0][0]:.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

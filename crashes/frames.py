@@ -1,0 +1,296 @@
+"""Frame normalisation and the default ignore lists, per language.
+
+A frame key must survive what changes between two hits of the same bug:
+where the code is checked out, which build made the binary, the line
+numbers, the arguments and template instantiations, compiler-generated
+suffixes, Rust symbol hashes, lambda numbering. And frames that belong to a
+runtime, a standard library, a sanitizer or the fuzzing harness say nothing
+about which bug it is, so they are skipped.
+
+The rules of signature algorithm v2 (v1's are frozen in
+``crashes/v1/frames.py``). Changing a rule changes signatures: once v2 is
+released, add a new algorithm version rather than editing these.
+"""
+
+from __future__ import annotations
+
+import re
+
+from crashes.model import Frame
+
+_PACKAGES = re.compile(r"^.*/(?:site|dist)-packages/")
+_STDLIB = re.compile(r"^.*/lib/python\d+(?:\.\d+)?/")
+
+# Languages whose printed function names carry the whole identity (package,
+# class, method); Python's do not (every module has a `main` and `__init__`).
+_PYTHON_IGNORED_FILES = (
+    re.compile(r"/lib/python\d+(\.\d+)?/(?!.*(site|dist)-packages/)"),  # standard library
+    re.compile(r"^<frozen "),
+    re.compile(r"^<string>$"),
+    re.compile(r"(^|/)engines/pyfunc/"),  # fuzzweb's own harness
+    re.compile(r"(site|dist)-packages/(atheris|_pytest|pluggy|hypothesis)/"),
+)
+
+# Entry points and request loops every crash of a tool passes through: mypy's
+# command line and the dmypy daemon's loop (its maintainers read a daemon
+# crash by the failing site below them), console scripts' <module>.
+_PYTHON_IGNORED_FRAMES = re.compile(
+    r"(?:^|/)(?:dmypy_server\.py:(?:serve|run_command)|main\.py:(?:main|run_build|console_entry)|"
+    r"__main__\.py:(?:console_entry|main|<module>)|bin/[\w.-]+:<module>|runpy\.py:\w+)$"
+)
+
+_IGNORED_FUNCTIONS = {
+    "jvm": re.compile(
+        r"^(java\.|javax\.|jdk\.internal\.|sun\.|kotlin\.(collections|coroutines|jvm|internal|sequences|io|text)\.|"
+        r"kotlin\.(ExceptionsKt|PreconditionsKt|StandardKt|LazyKt|SynchronizedLazyImpl|UnsafeLazyImpl)|"
+        r"org\.junit\.|junit\.|com\.intellij\.rt\.)"
+    ),
+    "dotnet": re.compile(r"^(System\.|Microsoft\.(CSharp|VisualStudio|Extensions|Win32)\.)"),
+    "native": re.compile(
+        r"^(__asan|__ubsan|__msan|__tsan|__lsan|__sanitizer|__interceptor_|___interceptor_|__interception|"
+        r"__GI_|__libc_|__pthread|_dl_|__assert_fail|__assert_perror_fail|__restore_rt|__kernel_|"
+        r"raise$|abort$|gsignal$|_start$|start_thread$|clone3?$|"
+        r"(std::|__gnu_cxx::|__cxxabiv1::)|operator new|operator delete|"
+        r"(malloc|calloc|realloc|free|memcpy|memmove|memset|memcmp|strlen|strcmp|strcpy|strncpy)$|"
+        r"fuzzer::|LLVMFuzzerTestOneInput$|rust_fuzzer_test_input$|libfuzzer_sys::|"
+        r"llvm::sys::|llvm::report_fatal_error|llvm::llvm_unreachable_internal|llvm_unreachable_internal|"
+        r"llvm::PrettyStackTrace|llvm::CrashRecoveryContext|llvm::function_ref|"
+        r"llvm::(legacy::)?PassManager|llvm::FPPassManager|llvm::MPPassManager|llvm::detail::PassModel|"
+        r"llvm::MachineFunctionPass::runOnFunction|"
+        r"internal_error$|fancy_abort$|crash_signal$|diagnostic_impl$|diagnostic_report_diagnostic$|"
+        r"diagnostic_context::|error_at$|internal_error_at|_fatal_insn|"
+        r"rust_begin_unwind|rust_panic|__rust_|std::panicking|core::panicking|core::panic|"
+        # rustc's diagnostics and query plumbing: every ICE passes through them.
+        r"rustc_errors::|rustc_middle::util::bug|rustc_span::|rustc_query_system::|rustc_query_impl::|"
+        r"rustc_interface::|rustc_driver|rustc_data_structures::|rustc_middle::ty::context::tls|"
+        r"rustc_middle::query::plumbing|rustc_middle::ty::query::|std::thread::|std::sys::|<unknown>$|"
+        # The backtrace crate capturing the backtrace, and std's own printing of it.
+        r"backtrace::|std::sys_common::|std::io::|std::backtrace|"
+        r"core::result::unwrap_failed|core::option::(expect|unwrap)_failed|core::ops::function::|"
+        r"core::fmt::|std::rt::|std::sys|alloc::|"
+        r"BaseThreadInitThunk$|RtlUserThreadStart$|KiUserExceptionDispatcher|"
+        r"runtime\.|testing\.)"
+        # Anywhere in the name: crash handlers, whatever namespace they are in.
+        r"|(PrintStackTrace|SignalHandler|CrashRecoverySignalHandler|RunSignalHandlers)"
+    ),
+}
+_IGNORED_FUNCTIONS["rust"] = _IGNORED_FUNCTIONS["native"]
+_IGNORED_FUNCTIONS["go"] = re.compile(r"^(runtime\.|runtime/|testing\.|panic$|reflect\.|sync\.|internal/)")
+# Native frames compiled from the C library or the compiler's runtime sources.
+_IGNORED_NATIVE_FILES = re.compile(
+    r"(^|/)glibc[-/]|(^|/)sysdeps/|/libgcc/|/compiler-rt/lib/|/libsanitizer/|(^|/)Fuzzer\w*\.cpp$"
+)
+_IGNORED_MODULES = re.compile(
+    r"(libc\.so|libc-|libstdc\+\+|libc\+\+|libgcc_s|libpthread|ld-linux|libclang_rt\.|"
+    r"libasan|libubsan|libtsan|libmsan|linux-vdso)"
+)
+
+_RUST_HASH = re.compile(r"::h[0-9a-f]{16}$|::\{\{closure\}\}|\{\{closure\}\}")
+_JVM_LAMBDA = re.compile(r"\$\$Lambda\$\d+/0x[0-9a-f]+|\$lambda-?\d*|\$lambda\$\d+|lambda\$(\w+)\$\d+|\$\d+")
+_DOTNET_SUFFIX = re.compile(r"<(\w+)>[a-z]__\w+|\+<>c__DisplayClass\w+|\+<>c|`\d+|\[[^\]]*\]")
+_COMPILER_SUFFIX = re.compile(r"\.(isra|constprop|part|cold|lto_priv|localalias)(\.\d+)*|\.\d+$")
+_GO_FUNC_SUFFIX = re.compile(r"\.func\d+(\.\d+)*|\.gowrap\d+|\.deferwrap\d+|(?<=\.init)\.\d+$")
+# A vendored copy is the same code: github.com/a/b/vendor/github.com/c/d.F -> github.com/c/d.F.
+_GO_VENDOR = re.compile(r"^.*/vendor/")
+
+
+_NAMELESS = {"", "??", "???", "<unknown>", "<unknown function>"}
+# Names every program has: only the target says which program's they are.
+_AMBIGUOUS = {"main", "main.main", "<module>", "__main__", "run", "start", "_start", "main.init", "WinMain", "wmain"}
+
+
+def _strip_balanced(text: str, opening: str, closing: str) -> str:
+    """Drop every balanced ``opening ... closing`` group, nested ones included, in one pass.
+
+    An unmatched ``opening`` (a name cut off mid-template) is kept with
+    everything after it, as a regex substitution would have kept it.
+    """
+    if opening not in text:
+        return text
+    kept: list[str] = []
+    depth = 0
+    pending: list[str] = []  # text inside groups not yet closed
+    for char in text:
+        if char == opening:
+            depth += 1
+            pending.append(char)
+        elif char == closing and depth:
+            depth -= 1
+            pending.append(char)
+            if depth == 0:
+                pending.clear()
+        elif depth:
+            pending.append(char)
+        else:
+            kept.append(char)
+    return "".join(kept) + "".join(pending)
+
+
+def _unwrap_impl(name: str) -> str:
+    """``<A<T> as Trait>::f`` or ``<A<T>>::f`` -> ``A<T>::f``."""
+    if not name.startswith("<"):
+        return name
+    depth = 0
+    for index, char in enumerate(name):
+        depth += {"<": 1, ">": -1}.get(char, 0)
+        if depth == 0:
+            inner, rest = name[1:index], name[index + 1 :]
+            return inner.split(" as ", 1)[0] + rest
+    return name
+
+
+def normalize_path(path: str) -> str:
+    """Drop machine-specific prefixes: install trees, home and build directories."""
+    path = path.replace("\\", "/")
+    if path.startswith("<"):
+        return path
+    if _PACKAGES.match(path):
+        return _PACKAGES.sub("", path)
+    if _STDLIB.match(path):
+        return "stdlib/" + _STDLIB.sub("", path)
+    # Elsewhere the checkout's location is arbitrary (/home/a/src, /tmp/ci);
+    # the last two components say which file it is.
+    return "/".join(path.rstrip("/").split("/")[-2:])
+
+
+def normalize_function(name: str, language: str) -> str:
+    """The stable part of a printed function name."""
+    name = name.strip()
+    if language in ("native", "rust"):
+        # rustc's own crates carry a hash in brackets: std[5204e9590b4985ef].
+        name = re.sub(r"\[[0-9a-f]{8,}\]", "", name)
+        name = re.sub(r"\{closure#\d+\}|\{shim:[^}]*\}", "{closure}", name)
+        # "<Foo as core::fmt::Display>::fmt" names Foo's method; keep Foo.
+        name = re.sub(r"<([^<>]+?) as [^<>]+>", r"\1", name)
+        # "<zip::ZipArchive<R>>::new": an inherent impl, same idea.
+        name = _unwrap_impl(name)
+    if language in ("native", "rust", "dotnet"):
+        # Rust hashes first: `::h…` would otherwise survive as a path segment.
+        name = _RUST_HASH.sub("", name)
+        name = _strip_balanced(_strip_balanced(name, "(", ")"), "<", ">").strip()
+        name = re.sub(r"\s*(const|volatile|&|&&)\s*$", "", name)
+        # Drop a return type: "void foo::bar" -> "foo::bar".
+        if " " in name and language == "native":
+            name = name.rsplit(" ", 1)[-1]
+        name = _COMPILER_SUFFIX.sub("", name)
+    if language == "go":
+        name = re.sub(r"\([^()]*\)$", "", name)  # arguments: (0xc000010000, 0x3)
+        name = re.sub(r"\(\*?([\w.]+)\)", r"\1", name)  # method receivers: (*Server).Serve
+        name = re.sub(r"\[[^\]]*\]", "", name)  # generic instantiation: Map[...]
+        name = _GO_FUNC_SUFFIX.sub("", _GO_VENDOR.sub("", name))
+    if language == "jvm":
+        name = _JVM_LAMBDA.sub("", name)
+    if language == "dotnet":
+        name = _DOTNET_SUFFIX.sub(r"\1", name)
+    return name.strip(" .:")
+
+
+def frame_key(frame: Frame, language: str, name: str | None = None, target: str = "") -> str | None:
+    """A frame's normalised key, or None when the frame names nothing (``??``).
+
+    Names every program has (``main``, Go's ``main.main``) are namespaced by
+    ``target``: two programs' ``main`` say nothing about a shared bug.
+    """
+    if language == "python":
+        return f"{normalize_path(frame.file)}:{frame.function}"
+    if frame.function.strip() not in _NAMELESS:
+        function = normalize_function(frame.function, language) if name is None else name
+        if function in _AMBIGUOUS:
+            return f"{target or '?'}:{function}"
+        if function:
+            return function
+    if frame.file:
+        return normalize_path(frame.file).rsplit("/", 1)[-1]
+    return None
+
+
+# A program's own reporting helpers (jerry_fatal, g_assertion_message_expr,
+# my_abort): where a crash is reported, not where it happened.
+_REPORTING_HELPER = re.compile(
+    r"(?i)^(?:[a-z0-9]+_)*(?:fatal|abort|assert|assertion|panic|die|croak|bug|unreachable)(?:_[a-z0-9]+)*$"
+)
+
+
+def is_ignored(frame: Frame, language: str, extra: tuple[re.Pattern, ...] = (), name: str | None = None) -> bool:
+    """True for frames of runtimes, standard libraries, sanitizers and harnesses.
+
+    ``name`` is the frame's normalised function name, if already known.
+    """
+    if language == "python":
+        path = frame.file.replace("\\", "/")
+        if any(p.search(path) for p in _PYTHON_IGNORED_FILES):
+            return True
+        if _PYTHON_IGNORED_FRAMES.search(f"{path}:{frame.function}"):
+            return True
+    else:
+        pattern = _IGNORED_FUNCTIONS.get(language)
+        if name is None:
+            name = normalize_function(frame.function, language)
+        if pattern is not None and pattern.search(name):
+            return True
+        if language in ("native", "rust", "go") and _REPORTING_HELPER.match(re.split(r"::|\.", name)[-1] or ""):
+            return True
+        if frame.module and _IGNORED_MODULES.search(frame.module):
+            return True
+        if language in ("native", "rust") and frame.file and _IGNORED_NATIVE_FILES.search(frame.file):
+            return True
+    return any(p.search(frame.function) or p.search(frame.file) for p in extra)
+
+
+_MAX_PERIOD = 4
+# Frames read for a signature at most, and characters of a name normalised:
+# past these a stack is all runtime frames or a hostile one.
+MAX_FRAMES = 512
+MAX_NAME = 1000
+
+
+def fold_push(folded: list[str], key: str, max_period: int = _MAX_PERIOD) -> None:
+    """Append ``key`` to ``folded`` unless it completes a repeat of the block of up to four before it.
+
+    ``a b b b c`` -> ``a b c``; ``x y x y x y z`` -> ``x y z``; so recursion
+    that overflowed at different depths hashes the same. Constant work per
+    key: a 10,000-deep recursion folds in linear time.
+    """
+    folded.append(key)
+    for period in range(1, max_period + 1):
+        if len(folded) >= 2 * period and folded[-period:] == folded[-2 * period : -period]:
+            del folded[-period:]
+            return
+
+
+def fold_recursion(keys: list[str], max_period: int = _MAX_PERIOD) -> list[str]:
+    """``keys`` with repeated blocks folded (see :func:`fold_push`)."""
+    folded: list[str] = []
+    for key in keys:
+        fold_push(folded, key, max_period)
+    return folded
+
+
+def significant_frames(
+    frames, language: str, top_n: int, extra: tuple[re.Pattern, ...] = (), target: str = ""
+) -> tuple[str, ...]:
+    """Normalised keys of the top ``top_n`` frames of the target's own code.
+
+    Frames are read innermost first and only as far as needed: a 50-frame
+    LLVM stack dump or a 1,000-deep recursion costs little more than the
+    frames that end up in the signature. Names repeat a lot in such stacks,
+    so each distinct frame is normalised once per call.
+    """
+    seen: dict[tuple[str, str, str], tuple[bool, str | None]] = {}
+    folded: list[str] = []
+    # Keys deeper than one block from the end are never folded away again.
+    wanted = top_n + 2 * _MAX_PERIOD
+    for frame in frames[:MAX_FRAMES]:
+        memo_key = (frame.function, frame.file, frame.module)
+        if memo_key not in seen:
+            name = None if language == "python" else normalize_function(frame.function[:MAX_NAME], language)
+            seen[memo_key] = (is_ignored(frame, language, extra, name), frame_key(frame, language, name, target))
+        ignored, key = seen[memo_key]
+        if ignored or key is None:
+            continue
+        fold_push(folded, key)
+        if len(folded) >= wanted:
+            break
+    # Nothing but runtime frames: no frames at all. (v1 kept the runtime's
+    # frames then, and every abort() in a project shared one bucket.)
+    return tuple(folded[:top_n])

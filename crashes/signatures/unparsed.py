@@ -1,0 +1,145 @@
+"""What identifies a crash report no parser understood, and which messages identify nothing.
+
+v1 grouped an unparsed report by its first line. Real reports start with a
+shell prompt, a build step or a stock sentence ("error: INTERNAL ERROR --
+Please try using mypy master", "PLEASE submit a bug report"), so unrelated
+crashes shared a bucket. Here the identity line is the most specific line
+that says what went wrong; a report with none gets a bucket of its own
+(keyed by its whole masked text), never one shared by a stock sentence.
+"""
+
+from __future__ import annotations
+
+import re
+
+from crashes.traces.text import lines_of, mask_message
+
+# Lines every crash of a tool prints, whatever the bug: never an identity.
+STOCK_LINES = re.compile(
+    r"(?i)(?:please (?:try|report|submit|file|include|run|use)|report (?:this|a) bug|bug report|"
+    r"internal error -- |the compiler unexpectedly panicked|we would appreciate|"
+    r"run with `?RUST_BACKTRACE|note: (?:rustc|compiler flags|some of the compiler flags|cargo)|"
+    r"^\s*(?:version|rustc|go version|gcc version|clang version|target|thread model|installeddir)\b|"
+    r"^\s*\$ |^\s*[\w.-]+@[\w.-]+[:~]|^\s*\(gdb\)|core dumped|^\s*(?:aborted|segmentation fault|killed)\s*$|"
+    r"could not compile|build failed|^\s*error: aborting due to|^\s*(?:compiling|downloading|running|finished)\b|"
+    r"go build failed|^\s*#\s*[\w./-]+\s*$|stack dump:|program arguments:|dropping into pdb|"
+    r"--show-traceback|^\s*(?:warning|note|help|info)\b|"
+    # A tool's generic crash banner: the bug is named elsewhere, if at all.
+    r"this is a bug|daemon crashed|the '?impossible'? happened|completely unexpected|crashed thread|unexpected signal|"
+    r"runtime error\s*$|^\s*\w+: runtime error\s*$|exception type:|exception codes:|termination reason:|"
+    # Go's runtime on memory corruption: every cause prints the same.
+    r"found bad pointer in go heap|unexpected signal during runtime execution|^\s*\[signal )"
+)
+# Words that say a line reports the failure.
+_FAILURE = re.compile(
+    r"(?i)(?:[a-z](?:Exception|Error)\b)|\b(?:error|exception|panic\w*|fatal|assert\w*|abort\w*|fault|failed|failure|crash\w*|"
+    r"unreachable|signal|sig[a-z]{3,4}|overflow|invalid|unexpected|cannot|can't|unable|not)\b"
+)
+# Messages that name a kind of crash, not a bug: alone they must not bucket.
+GENERIC_MESSAGES = re.compile(
+    r"(?i)^(?:ice: )?(?:internal compiler error: )?(?:panic: )?(?:runtime error: )?(?:"
+    r"invalid memory address or nil pointer dereference|index out of range.*|slice bounds out of range.*|"
+    r"nil map|integer divide by zero|stack overflow|out of memory|concurrent map .*|"
+    r"called '\?' on (?:a|an) '\?' value.*|explicit panic|unexpected panic|box<(?:dyn )?any>|"
+    r"attempt to \w+ with overflow|assertion failed(?:: '\?')?|unreachable|not (?:yet )?implemented|"
+    r"object reference not set to an instance of an object\.?|segmentation fault|sigsegv|sigabrt|sigbus|"
+    r"sigfpe|segv|deadly signal|timeout|killed|aborted|illegal instruction|bus error|"
+    r"no errors encountered even though .*|unexpected error.*|"
+    r"(?:[\w.]+\.)?(?:nullreferenceexception|nullpointerexception|argumentexception|"
+    r"invalidoperationexception|indexoutofrangeexception|keynotfoundexception|assertionerror|"
+    r"illegalstateexception|illegalargumentexception|runtimeexception|exception|error))$"
+)
+# Identity and frames of an unknown format are near the top of a report.
+MAX_LINES = 2000
+_INLINE_CODE = re.compile(r"^`+|`+$")
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
+# Words every crash report uses: a line made only of these names no bug.
+_VOCABULARY = frozenset(
+    """the and that this with for from not was has have had are were been but you your our its into onto
+    when while where which what there here can could would should will may might must did does error
+    errors fatal exception panic panicked thread signal code addr address runtime failed failure fault
+    segmentation violation crash crashed occurred unexpected unknown internal invalid memory pointer
+    null nil dereference value type object main program process aborted abort core dumped killed
+    happened bug report please issue version line file column stack trace backtrace sigsegv sigabrt
+    sigbus sigill sigfpe unhandled uncaught caught raised error_code compiler none true false undefined""".split()  # noqa: SIM905 - a word list reads better as words
+)
+_MIN_CONTENT_WORDS = 2
+
+
+def is_generic(message: str) -> bool:
+    """True when a masked crash message names a kind of crash but no particular bug."""
+    return not message.strip() or bool(GENERIC_MESSAGES.match(message.strip()))
+
+
+def names_something(masked: str, words_wanted: int = 2) -> bool:
+    """True when a masked line has ``words_wanted`` words beyond what every crash report says."""
+    # An exception's name is its crash type, not what it is about ("KeyError: None").
+    words = {word.lower() for word in _WORD.findall(masked) if not word.endswith(("Error", "Exception"))}
+    return len(words - _VOCABULARY) >= max(words_wanted, _MIN_CONTENT_WORDS)
+
+
+def identity_line(text: str) -> str:
+    """The masked line of ``text`` that best says what failed, or "" when no line does.
+
+    The first line that reports a failure, is not a stock sentence, and
+    keeps enough words once masked to tell one crash from another.
+    """
+    for line in lines_of(text, MAX_LINES):
+        stripped = _INLINE_CODE.sub("", line.strip())
+        if not stripped or not _FAILURE.search(stripped):
+            continue
+        stock = STOCK_LINES.search(stripped)
+        if stock:
+            # "error: cannot format x.py: INTERNAL ERROR: … Please report a bug": keep what precedes the stock part.
+            stripped = stripped[: stock.start()].strip()
+        if not stripped or not _FAILURE.search(stripped) or STOCK_LINES.search(stripped):
+            continue
+        masked = mask_message(stripped, 200, quoted=False)
+        if is_generic(masked) or not names_something(masked) or _GENERIC_FRAME.match(stripped):
+            continue
+        return masked
+    return ""
+
+
+# Frame lines of formats no parser knows (Zig, Crystal, GHC, Nim, a gdb
+# backtrace without its "#0"): "0xADDR in FUNC", "at FUNC (", "FUNC +OFFSET".
+_GENERIC_FRAME = re.compile(
+    r"^\s*(?:\[?0x[0-9a-fA-F]+\]?\s+(?:in\s+)?(?P<a>[*\w:.<>~$]{3,200})"
+    r"|0x[0-9a-fA-F]+ in (?P<b>[\w:.<>~$]{3,200})"
+    r"|at (?P<c>[\w:.<>~$]{3,200}) ?\("
+    r"|(?P<d>[*\w:.<>~$]{3,200}) \+\d+\s*$"
+    # macOS crash reports and unsymbolized LLVM dumps: "3  libfoo.dylib  0x00007fff… name + 90".
+    r"|\d+\s+\S+\s+0x[0-9a-fA-F]+ (?P<e>[*\w:.<>~$]{3,200}) \+ \d+)"
+)
+_RUNTIME_FRAME = re.compile(
+    r"(?i)(?:^_?_?libc|^_start$|^main$|raise|abort|sigfault|signal|handler|backtrace|callstack|panic|kill|"
+    r"^_?_?pthread|^_sigtramp|^dyld|^start$|^thread_start|"
+    r"^std[.:]|^core[.:]|^__|^\?\?$|^start_thread$|^clone)"
+)
+
+
+def generic_frames(text: str, limit: int) -> tuple[str, ...]:
+    """Function names of the first frame-like lines no parser claimed, past crash handlers."""
+    found: list[str] = []
+    for line in lines_of(text, MAX_LINES):
+        if "0x" not in line and "at " not in line and "+" not in line:
+            continue
+        if "0x" in line and " + " in line and (mac := _GENERIC_FRAME.match(line.strip())) and mac["e"]:
+            name = mac["e"].lstrip("*")
+            if not _RUNTIME_FRAME.search(name) and name not in found:
+                found.append(name)
+                if len(found) >= limit:
+                    break
+            continue
+        cut = line.find(": 0x")
+        # "file:12:3: 0xADDR in FUNC": read from the address on, not with a lazy prefix.
+        match = _GENERIC_FRAME.match(line[cut + 2 :] if cut != -1 else line)
+        if not match:
+            continue
+        name = next(group for group in match.groups() if group).lstrip("*")
+        if _RUNTIME_FRAME.search(name) or name in found:
+            continue
+        found.append(name)
+        if len(found) >= limit:
+            break
+    return tuple(found)

@@ -1,0 +1,150 @@
+"""The fuzzy stage: how alike a new crash is to a bucket that exists, and why.
+
+Exact signatures split one bug when two reports differ in what is hashed:
+one stack goes a frame deeper, a caller was inlined, a message names
+another type. For a signature seen for the first time, the candidates are
+the buckets of the same target and kind that share its crash site or one
+of its top frames (an index lookup, never a scan); each is scored here.
+
+The score weighs frames by position, in the spirit of TraceSim (Vasiliev
+et al., 2020): frames near the crash count most, a frame matched at the
+same depth more than one matched further away. ClusterFuzz's rule (two top
+frames in order, or string similarity above 0.8) was measured against it
+on the development split (``bench/dedup_quality.py --thresholds``) and
+merged more different bugs for the same recall. A different crash type
+caps the score below any threshold: the same frames failing in two ways
+are two bugs as often as one.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+# Chosen on the development split of tests/data/dedup_split.json
+# (bench/dedup_quality.py --thresholds prints F1 per threshold).
+THRESHOLD = 0.72
+# Below any threshold a target can learn (triage.decisions): a different crash type never joins.
+NEVER_JOINS = 0.49
+# How fast a frame's weight falls with its depth.
+_DECAY = 0.35
+# Frames compared at most, and how far apart two matching frames may sit.
+_DEPTH = 8
+_SHIFT = 2
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What the fuzzy stage knows of a crash or a bucket."""
+
+    kind: str
+    trace_format: str
+    crash_type: str
+    frames: tuple[str, ...]
+    site: str = ""
+    # The crash message, masked, when it names something (not "Object
+    # reference not set…"): how a report without frames finds its bucket.
+    message: str = ""
+
+    def lookup_keys(self) -> tuple[str, ...]:
+        """What candidates are found by: the site, the top three frames, and the crash type with its message."""
+        keys = [f"site {self.site}"] if self.site else []
+        if self.message:
+            keys.append(message_key(self.message))
+        return tuple(keys + list(self.frames[:3]))
+
+
+def message_key(message: str) -> str:
+    """The lookup key of a (masked) crash message; crash types are compared after the lookup."""
+    return f"message {message}"[:300]
+
+
+@dataclass(frozen=True)
+class Match:
+    """A score from 0 to 1 and the frames that made it."""
+
+    score: float
+    matched: tuple[str, ...] = ()
+
+
+def _weight(depth: int) -> float:
+    return math.exp(-_DECAY * depth)
+
+
+def frame_similarity(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[float, tuple[str, ...]]:
+    """Position-weighted overlap of two frame lists (1.0: the same top frames in the same order)."""
+    a, b = a[:_DEPTH], b[:_DEPTH]
+    if not a or not b:
+        return 0.0, ()
+    total = sum(_weight(i) for i in range(len(a))) + sum(_weight(j) for j in range(len(b)))
+    gained, matched, used = 0.0, [], set()
+    last = -1
+    for i, frame in enumerate(a):
+        # In order: a frame matches one after the previous match, close to the same depth.
+        for j in range(max(last + 1, i - _SHIFT), min(len(b), i + _SHIFT + 1)):
+            if j not in used and b[j] == frame:
+                gained += (_weight(i) + _weight(j)) * (1.0 - 0.15 * abs(i - j))
+                used.add(j)
+                matched.append(frame)
+                last = j
+                break
+    return gained / total, tuple(matched)
+
+
+# A report with no frames whose crash type and message are a bucket's: as
+# sure as a match of the top frames (the message is specific, or it would
+# not have been kept).
+MESSAGE_MATCH = 0.8
+
+
+def similarity(new: Shape, bucket: Shape) -> Match:
+    """How alike ``new`` is to ``bucket``: 0 for another kind or format, up to 1.
+
+    A report without frames or format (only its message was read) is
+    compared by crash type and message with buckets of any format.
+    """
+    if new.kind != bucket.kind:
+        return Match(0.0)
+    frameless = not new.frames or not bucket.frames
+    # A pasted message without its type ("Cyclic reference found while…") matches any type.
+    same_type = not new.crash_type or new.crash_type.rsplit(".", 1)[-1] == bucket.crash_type.rsplit(".", 1)[-1]
+    if frameless and new.message and new.message == bucket.message and same_type:
+        return Match(MESSAGE_MATCH, (message_key(new.message),))
+    if new.trace_format != bucket.trace_format:
+        return Match(0.0)
+    same_site = bool(new.site) and new.site == bucket.site
+    if frameless and same_site and new.crash_type == bucket.crash_type:
+        # The same site and message, one report printed without its backtrace (RUST_BACKTRACE unset).
+        return Match(MESSAGE_MATCH, (f"site {new.site}",))
+    frames, matched = frame_similarity(new.frames, bucket.frames)
+    if same_site:
+        matched = (f"site {new.site}", *matched)
+    score = 0.3 * same_site + (0.7 if same_site else 1.0) * frames
+    if new.crash_type != bucket.crash_type:
+        score = min(score * 0.5, NEVER_JOINS)
+    return Match(round(min(score, 1.0), 3), matched)
+
+
+def best_match(
+    new: Shape, candidates: list[tuple[object, Shape]], threshold: float = THRESHOLD
+) -> tuple[object, Match] | None:
+    """The candidate most like ``new`` at or above ``threshold`` (ties: the first given), or None."""
+    best = None
+    for key, shape in candidates:
+        match = similarity(new, shape)
+        if match.score >= threshold and (best is None or match.score > best[1].score):
+            best = (key, match)
+    return best
+
+
+def shape_of(signature) -> Shape:
+    """The fuzzy stage's view of a :class:`crashes.model.Signature` (v2 on)."""
+    site = next((frame[5:] for frame in signature.frames if frame.startswith("site ")), "")
+    return Shape(
+        kind=signature.kind,
+        trace_format=signature.trace_format,
+        crash_type=signature.fuzzy_crash_type,
+        frames=tuple(signature.similarity_frames),
+        site=site,
+        message=signature.fuzzy_message,
+    )

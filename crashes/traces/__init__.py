@@ -1,0 +1,39 @@
+"""Stack-trace parsers of signature v2: one module per format, tried in registry order.
+
+Each format module exposes ``recognize(text) -> bool`` and
+``parse(text) -> ParsedTrace``, pure functions over the text that
+:func:`crashes.traces.extract.clean` made canonical. A new format or a
+changed rule here changes v2 signatures only until v2 is released with it;
+after that, it belongs in a new version (v1's parsers are frozen in
+``crashes/v1/traces``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from crashes.model import Frame, ParsedTrace
+from crashes.traces import dotnet, extract, faulthandler, gcc, gdb, go, jvm, libfuzzer, llvm, python, rust, sanitizer
+
+# Ordered: the first format that recognizes a text parses it, so the most
+# specific come first. A sanitizer report often sits inside libFuzzer output
+# and names the real error; atheris prints a Python traceback inside
+# libFuzzer output; rustc's and Go's ICEs say "internal compiler error" as
+# GCC's do, so they are tried before GCC; LLVM's stack dump after every
+# other compiler that may embed LLVM; gdb's generic frames near the end.
+REGISTRY = (sanitizer, python, libfuzzer, rust, go, jvm, dotnet, gcc, llvm, gdb, faulthandler)
+
+__all__ = ["Frame", "ParsedTrace", "REGISTRY", "parse"]
+
+
+def parse(text: str) -> ParsedTrace | None:
+    """Clean ``text`` and parse it with the first format that recognizes it, or return None."""
+    return parse_cleaned(extract.clean(text))
+
+
+def parse_cleaned(cleaned: extract.Cleaned) -> ParsedTrace | None:
+    """Parse text :func:`crashes.traces.extract.clean` already made canonical."""
+    for module in REGISTRY:
+        if module.recognize(cleaned.text):
+            return replace(module.parse(cleaned.text), repairs=cleaned.repairs)
+    return None

@@ -1,0 +1,122 @@
+""".NET exceptions, as printed by the runtime and by Dafny (and Boogie under it).
+
+``Unhandled exception. System.AggregateException: ... ---> System.NullReferenceException: ...``
+``   at Microsoft.Dafny.Resolver.ResolveExpression(Expression expr) in /src/Resolver.cs:line 17686``
+.NET prints the innermost exception's stack first (then ``--- End of inner
+exception stack trace ---`` and the outer one's); that inner exception is
+the root cause and the crash. ``Process terminated. Assertion failed.`` is
+a Debug.Assert. Frames with long parameter lists arrive hard-wrapped by
+terminals and issue forms (``at Foo.Bar(List`1 a,`` / ``Type b) in …``):
+they are joined back before reading.
+"""
+
+from __future__ import annotations
+
+import re
+
+from crashes.model import Frame, ParsedTrace
+from crashes.traces.text import MAX_LINE
+
+FORMAT = "dotnet"
+_TOKEN = re.compile(r"[\w.`]+")
+_LOCATION = re.compile(r" in (?P<file>.+):line (?P<line>\d+)\s*$")
+_END_INNER = "--- End of inner exception stack trace ---"
+_FUNCTION = re.compile(r"^[\w.`<>+$\[\],|]+(?:\s*\[[^\]]{0,200}\])?$")
+_MAX_WRAPPED = 4
+
+
+def _exception_names(text: str) -> list[tuple[str, str]]:
+    """(type, message) of every .NET exception named in ``text``, in order.
+
+    Tokens first, then a check of each: a regular expression with a
+    repeated dotted group backtracks quadratically over long words.
+    """
+    found = []
+    for line in text.split("\n"):
+        line = line[:MAX_LINE]
+        if "Exception" not in line and "Error" not in line and "Assertion failed" not in line:
+            continue
+        if "Assertion failed" in line and ("Process terminated" in line or line.strip().startswith("Assertion failed")):
+            found.append(("Debug.Assert", ""))
+            continue
+        for token in _TOKEN.finditer(line):
+            name = token.group(0).rstrip(".")
+            parts = name.split(".")
+            if len(parts) < 2 or not parts[-1][:1].isupper() or not name.endswith(("Exception", "Error")):
+                continue
+            rest = line[token.end() :]
+            message = rest[1:].strip() if rest.startswith(":") else ""
+            found.append((name, message))
+    return found
+
+
+def _frame(line: str) -> Frame | None:
+    """``at Ns.Type.Method(args) in file:line N`` without backtracking: split at the parentheses."""
+    stripped = line.strip()
+    if not stripped.startswith("at "):
+        return None
+    body = stripped[3:]
+    opening = body.find("(")
+    closing = body.find(")", opening)
+    if opening <= 0 or closing == -1 or not _FUNCTION.match(body[:opening].strip()):
+        return None
+    location = _LOCATION.search(body[closing:])
+    return Frame(
+        function=body[: closing + 1],
+        file=location["file"] if location else "",
+        line=int(location["line"]) if location else None,
+    )
+
+
+def _joined(lines: list[str]) -> list[str]:
+    """Frames wrapped over several lines, joined back (up to a few lines each)."""
+    joined: list[str] = []
+    pending = 0
+    for line in lines:
+        line = line[:MAX_LINE]
+        if pending and joined:
+            joined[-1] += " " + line.strip()
+            pending = pending - 1 if ")" not in line else 0
+            continue
+        joined.append(line)
+        stripped = line.strip()
+        if stripped.startswith("at ") and "(" in stripped and ")" not in stripped:
+            pending = _MAX_WRAPPED
+    return joined
+
+
+def recognize(text: str) -> bool:
+    """True for .NET ``at Ns.Type.Method(...)`` frames next to a .NET exception."""
+    if "at " not in text:
+        return False
+    has_frame = any(_frame(line) for line in text.split("\n") if line.lstrip().startswith("at "))
+    return has_frame and bool(_exception_names(text))
+
+
+def parse(text: str) -> ParsedTrace:
+    """Parse the innermost exception and the first stack (which is its stack)."""
+    lines = _joined(text.split("\n"))
+    first_frame = next((i for i, line in enumerate(lines) if _frame(line)), len(lines))
+    # Outer ---> inner ---> innermost: the last exception named before the
+    # first frame is the innermost.
+    exceptions = _exception_names("\n".join(lines[:first_frame]))
+    innermost = exceptions[-1] if exceptions else None
+    frames = []
+    for line in lines[first_frame:]:
+        if line.strip().startswith(_END_INNER):
+            break
+        frame = _frame(line)
+        if frame:
+            frames.append(frame)
+    causes = tuple(
+        ParsedTrace(format=FORMAT, crash_type=name, message=message, language="dotnet")
+        for name, message in exceptions[:-1]
+    )
+    return ParsedTrace(
+        format=FORMAT,
+        crash_type=innermost[0] if innermost else "",
+        message=innermost[1] if innermost else "",
+        frames=tuple(frames),
+        causes=causes,
+        language="dotnet",
+    )

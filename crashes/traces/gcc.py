@@ -1,0 +1,76 @@
+"""GCC internal compiler errors (and those of compilers built on GCC: gccrs, gdc, gfortran).
+
+``file.c:3:1: internal compiler error: in fold_convert_loc, at fold-const.cc:2567``
+followed by a backtrace of ``0x8f2a3b fold_convert_loc(...)`` lines, each
+with its source on the next line. GCC's bugmasters call two ICEs the same
+when they fail ``in FUNCTION, at FILE`` (the line moves between releases)
+and their backtraces agree, so that is the crash type and the site. A
+``Segmentation fault`` or a ``tree check`` ICE names no function of its
+own: there the backtrace after ``crash_signal`` decides.
+"""
+
+from __future__ import annotations
+
+import re
+
+from crashes.model import Frame, ParsedTrace
+from crashes.traces.text import MAX_LINE, find_lines, mask_message
+
+FORMAT = "gcc-ice"
+_ICE = re.compile(r"^(?:.*?: )?internal compiler error: (?P<error>.+)$")
+_IN_AT = re.compile(r"in (?P<function>[\w:~<>]+)(?:,| \(?[^,]*\)?,) at (?P<file>[\w./+-]+?)(?::\d+)?\s*$")
+_FRAME = re.compile(r"^\s*0x[0-9a-fA-F]+\s+(?P<function>\S.*?)\s*$")
+_SOURCE = re.compile(r"^\s+(?P<file>\S+?):(?P<line>\d+)\s*$")
+_PASS = re.compile(r"^during (?P<pass>.+ pass: \S+)")
+
+
+def recognize(text: str) -> bool:
+    """True for a GCC internal compiler error."""
+    if "internal compiler error" not in text:
+        return False
+    # rustc's and Go's ICEs were claimed by their own parsers, earlier in the registry.
+    return bool(find_lines(text, _ICE, 1, "internal compiler error"))
+
+
+def parse(text: str) -> ParsedTrace:
+    """Parse the ICE line and the backtrace after it."""
+    lines = text.split("\n")
+    index = next(
+        i for i, line in enumerate(lines) if "internal compiler error: " in line and _ICE.match(line[:MAX_LINE])
+    )
+    error = _ICE.match(lines[index][:MAX_LINE])["error"].strip()
+    in_at = _IN_AT.search(error)
+    site = ""
+    if in_at:
+        site = in_at["function"]
+        # "tree check: expected tree_list, have identifier_node in foo, at tree.h:3411" keeps its check.
+        head = error[: in_at.start()].strip()
+        crash_type = (
+            f"internal compiler error: {mask_message(head, 80) + ' ' if head else ''}in {site}, at {in_at['file']}"
+        )
+    else:
+        crash_type = f"internal compiler error: {mask_message(error, 120)}"
+    frames: list[Frame] = []
+    following = lines[index + 1 :]
+    for position, line in enumerate(following):
+        match = _FRAME.match(line[:MAX_LINE])
+        if not match:
+            continue
+        source = _SOURCE.match(following[position + 1][:MAX_LINE]) if position + 1 < len(following) else None
+        frames.append(
+            Frame(
+                function=match["function"],
+                file=source["file"] if source else "",
+                line=int(source["line"]) if source else None,
+            )
+        )
+    stage = find_lines(text, _PASS, 1, "during ")
+    message = error + (f" (during {stage[0]['pass']})" if stage else "")
+    return ParsedTrace(
+        format=FORMAT,
+        crash_type=crash_type,
+        message=message,
+        frames=tuple(frames),
+        language="native",
+        site=site,
+    )

@@ -1,0 +1,71 @@
+"""gdb backtraces (``bt``), as pasted from a debugging session or a core dump.
+
+``#0  0x00007ffff7a42428 in __GI_raise (sig=sig@entry=6) at ../sysdeps/unix/sysv/linux/raise.c:54``
+``#3  0x0000555555554abc in main () at test.c:10``
+The crash type is the signal gdb reported; without one, a stack that
+starts in raise/abort/pthread_kill is an abort (SIGABRT).
+"""
+
+from __future__ import annotations
+
+import re
+
+from crashes.model import Frame, ParsedTrace
+from crashes.traces.text import MAX_LINE
+
+FORMAT = "gdb"
+_FRAME = re.compile(
+    r"^#(?P<index>\d+)\s+(?:0x[0-9a-fA-F]+ in )?(?P<function>[^\s(]+) \((?P<args>.*?)\)"
+    r"(?: at (?P<file>\S+?):(?P<line>\d+)| from (?P<module>\S+))?\s*$"
+)
+_SIGNAL = re.compile(
+    r"(?:Program (?:received|terminated with) signal|Thread \d+ .{0,200}? received signal) (?P<signal>SIG\w+)"
+)
+_ABORTING = re.compile(r"(raise|abort|pthread_kill)")
+
+
+def recognize(text: str) -> bool:
+    """True for gdb ``bt`` output."""
+    if "#" not in text:
+        return False
+    frames = sum(1 for line in text.split("\n") if line.startswith("#") and _FRAME.match(line[:MAX_LINE]))
+    # Two frames are enough when the head ("#0", the signal) was cut off.
+    return frames >= 2 or (frames == 1 and ("#0  " in text or "(gdb)" in text or bool(_signal(text))))
+
+
+def _signal(text: str) -> str:
+    for line in text.split("\n"):
+        if "signal" in line:
+            match = _SIGNAL.search(line[:MAX_LINE])
+            if match:
+                return match["signal"]
+    return ""
+
+
+def parse(text: str) -> ParsedTrace:
+    """Parse the signal and the backtrace (the first thread's, if several)."""
+    frames: list[Frame] = []
+    for line in text.split("\n"):
+        if "#" not in line:
+            continue
+        match = _FRAME.match(line[:MAX_LINE].strip())
+        if not match:
+            continue
+        if match["index"] == "0" and frames:
+            break  # a second thread's backtrace
+        frames.append(
+            Frame(
+                function=match["function"],
+                file=match["file"] or "",
+                line=int(match["line"]) if match["line"] else None,
+                module=match["module"] or "",
+            )
+        )
+    signal = _signal(text)
+    if signal:
+        crash_type = signal
+    elif any(_ABORTING.search(frame.function) for frame in frames[:4]):
+        crash_type = "SIGABRT"
+    else:
+        crash_type = "unknown"
+    return ParsedTrace(format=FORMAT, crash_type=crash_type, frames=tuple(frames), language="native")

@@ -1,0 +1,138 @@
+"""JVM stack traces: Java, Kotlin (including the Kotlin compiler's internal errors).
+
+``Exception in thread "main" java.lang.X: message``, ``\\tat pkg.Cls.method(File.kt:12)``,
+``Caused by: ...``, ``... N more``. The crash is the root cause, the last
+``Caused by`` that has frames of its own: frameworks and compilers wrap
+every failure in the same few exceptions (the Kotlin compiler's
+``BackendException: Exception during IR lowering`` wraps them all), so the
+outermost exception's stack would put unrelated bugs into one bucket.
+"""
+
+from __future__ import annotations
+
+import re
+
+from crashes.model import Frame, ParsedTrace
+from crashes.traces.text import MAX_LINE
+
+FORMAT = "jvm"
+_LOCATION = (
+    r"(?:[\w$.-]+\.(?:java|kt|kts|scala|groovy|clj|aj)(?::\d+)?|Unknown Source|Native Method|Compiled Code|<generated>)"
+)
+_FRAME = re.compile(
+    r"^\s*at\s+(?:[\w.-]+(?:@[\w.-]+)?/)*(?P<function>[\w$.<>\-]+)\((?P<location>" + _LOCATION + r")\)"
+    r"(?:\s*~?\[[^\]]*\])?\s*$"
+)
+_CAUSED_BY = re.compile(r"^\s*Caused by: (?P<type>[\w$.]+)(?::\s?(?P<message>.*))?$")
+_SUPPRESSED = re.compile(r"^\s*Suppressed: ")
+_TOKEN = re.compile(r"[\w$.]+")
+_EXCEPTION_WORDS = ("Exception", "Error", "Throwable", "Failure", "Exit")
+
+
+def _exception(line: str) -> tuple[str, str] | None:
+    """The first JVM exception class named in ``line`` and the message after it.
+
+    Tokens first, then a check of each: a pattern with a repeated dotted
+    group backtracks quadratically over a long word.
+    """
+    if not any(word in line for word in _EXCEPTION_WORDS):
+        return None
+    for token in _TOKEN.finditer(line):
+        name = token.group(0).rstrip(".")
+        parts = name.split(".")
+        if len(parts) < 2 or not parts[-1][:1].isupper() or not any(word in parts[-1] for word in _EXCEPTION_WORDS):
+            continue
+        if token.start() and line[token.start() - 1] not in ' \t:"':
+            continue
+        rest = line[token.end() :]
+        if rest and not rest.startswith(":"):
+            continue
+        return name, rest[1:].strip()
+    return None
+
+
+def recognize(text: str) -> bool:
+    """True if ``text`` holds JVM ``at pkg.Cls.method(File.java:N)`` frames."""
+    if "at " not in text:
+        return False
+    return any(_FRAME.match(line[:MAX_LINE]) for line in text.split("\n") if line.lstrip().startswith("at "))
+
+
+_MORE = re.compile(r"^\s*\.\.\. (?P<count>\d+) (?:more|common frames omitted)\s*$")
+
+
+class _Block:
+    def __init__(self, crash_type: str, message: str):
+        self.crash_type = crash_type
+        self.message = message
+        self.frames: list[Frame] = []
+        self.omitted = 0
+
+
+def _frame(match: re.Match) -> Frame:
+    file, _, line = match["location"].partition(":")
+    return Frame(function=match["function"], file=file, line=int(line) if line.isdigit() else None)
+
+
+def _full_stack(blocks: list[_Block]) -> list[Frame]:
+    """The root cause's whole stack: "... N more" stands for the last N frames
+    of the exception it caused, which are where the target's own code often is."""
+    stack: list[Frame] = []
+    for block in blocks:
+        inherited = stack[len(stack) - block.omitted :] if block.omitted else []
+        stack = block.frames + inherited if block.frames else stack
+    return stack
+
+
+def parse(text: str) -> ParsedTrace:
+    """Parse the exception chain; the root cause is the crash."""
+    blocks: list[_Block] = []
+    header: tuple[str, str] | None = None
+    skipping_suppressed = False
+    for line in text.split("\n"):
+        line = line[:MAX_LINE]
+        frame = _FRAME.match(line) if "at " in line else None
+        if frame:
+            if skipping_suppressed:
+                continue
+            if not blocks or (header is not None and blocks[-1].frames):
+                blocks.append(_Block(*(header or ("", ""))))
+                header = None
+            elif header is not None and not blocks[-1].frames:
+                blocks[-1].crash_type, blocks[-1].message = header
+                header = None
+            blocks[-1].frames.append(_frame(frame))
+            continue
+        caused = _CAUSED_BY.match(line)
+        if caused:
+            skipping_suppressed = False
+            blocks.append(_Block(caused["type"], (caused["message"] or "").strip()))
+            header = None
+            continue
+        if _SUPPRESSED.match(line):
+            skipping_suppressed = True
+            continue
+        more = _MORE.match(line)
+        if more and blocks and not skipping_suppressed:
+            blocks[-1].omitted = int(more["count"])
+            continue
+        exception = _exception(line.strip())
+        # The first line naming an exception before a run of frames heads it.
+        if exception and (not blocks or blocks[-1].frames) and header is None:
+            header = exception
+    if not blocks:
+        return ParsedTrace(format=FORMAT, crash_type=header[0] if header else "", language="jvm")
+    root = blocks[-1]
+    frames = _full_stack(blocks)
+    causes = tuple(
+        ParsedTrace(format=FORMAT, crash_type=b.crash_type, message=b.message, frames=tuple(b.frames), language="jvm")
+        for b in blocks[:-1]
+    )
+    return ParsedTrace(
+        format=FORMAT,
+        crash_type=root.crash_type,
+        message=root.message,
+        frames=tuple(frames),
+        causes=causes,
+        language="jvm",
+    )

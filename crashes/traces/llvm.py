@@ -1,0 +1,141 @@
+"""Crashes of Clang, LLVM tools and other LLVM-based compilers (Swift, Rust's LLVM, Zig).
+
+LLVM's triagers read an assertion by its text and the function it failed in
+(``clang: …/Foo.cpp:12: void clang::Sema::Bar(…): Assertion `x' failed.``,
+or macOS's ``Assertion failed: (x), function Bar, file Foo.cpp, line 12.``),
+an ``UNREACHABLE executed at FILE:LINE!`` by its file and message, an ``LLVM
+ERROR: …`` by its masked message, and then by the first frames of the stack
+dump after the signal-handler frames (which every crash shares and which
+the frame rules drop). Frames come symbolized (``#3 0x… clang::Sema::Foo(…)
+(/usr/bin/clang+0x…)``) or not (``3  opt  0x… llvm::Foo() + 39``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from crashes.model import Frame, ParsedTrace
+from crashes.traces.native_frames import parse_frame
+from crashes.traces.text import MAX_LINE, find_lines, mask_message
+
+FORMAT = "llvm"
+_MARKERS = (
+    "PLEASE submit a bug report",
+    "Please submit a bug report",
+    "Stack dump:",
+    "LLVM ERROR:",
+    "UNREACHABLE executed",
+)
+_WHERE = re.compile(r"^(?:\S+: )?(?P<where>\S+?):\d+: ")
+_MAC_ASSERTION = re.compile(
+    r"^Assertion failed: \((?P<expr>.*)\), function (?P<function>[^,]+), file (?P<where>[^,]+),"
+)
+_UNREACHABLE = re.compile(r"^UNREACHABLE executed at (?P<where>\S+?):\d+!?")
+_FATAL = re.compile(r"^(?:\S+: )?LLVM ERROR: (?P<error>.+)$")
+_UNSYMBOLIZED = re.compile(r"^\s*(?P<index>\d+)\s+(?P<module>\S+)\s+0x[0-9a-fA-F]+\s*(?P<function>.*)$")
+_OFFSET = re.compile(r"\s+\+\s+\d+\s*$")
+
+
+def recognize(text: str) -> bool:
+    """True for an LLVM tool's crash report, or a C assertion failure (glibc's or macOS's) of any program."""
+    if any(marker in text for marker in _MARKERS):
+        return True
+    # A stack dump whose head was cut off still shows LLVM's signal handlers.
+    if ("PrintStackTrace" in text or "SignalHandler" in text) and sum(
+        1 for line in text.split("\n") if parse_frame(line) is not None
+    ) >= 3:
+        return True
+    return "Assertion" in text and bool(
+        _assertion(text.split("\n")) or find_lines(text, _MAC_ASSERTION, 1, "Assertion failed")
+    )
+
+
+def _frames(lines: list[str]) -> tuple[Frame, ...]:
+    start = next((i for i, line in enumerate(lines) if "Stack dump" in line), 0)
+    frames = []
+    for line in lines[start:]:
+        line = line[:MAX_LINE]
+        frame = parse_frame(line)
+        if frame is None:
+            match = _UNSYMBOLIZED.match(line)
+            if match:
+                frame = Frame(function=_OFFSET.sub("", match["function"]), module=match["module"])
+        if frame is not None:
+            frames.append(frame)
+    return tuple(frames)
+
+
+# Assertions inside LLVM's casting and container templates fail for whoever
+# called them with a bad value: LLVM's triagers read the caller, so these are
+# no site and the frames below decide.
+_HELPER_SITE = re.compile(
+    r"(?:^|::)(?:cast|dyn_cast|isa|cast_or_null|dyn_cast_or_null|isa_impl_cl|operator\*|operator->|operator\[\]|"
+    r"getValue|get|front|back|value)$|(?:^|::)(?:ArrayRef|SmallVector\w*|DenseMap\w*|Optional|Expected|PointerUnion|"
+    r"ilist_\w+|iterator_\w+)(?:<|::)|^std::|^__gnu_cxx::"
+)
+
+
+def _function_name(signature: str) -> str:
+    """``bool clang::interp::copyComposite(clang::interp::InterpState&, …)`` -> ``clang::interp::copyComposite``."""
+    depth, end = 0, len(signature)
+    for index, char in enumerate(signature):
+        if char == "(" and depth == 0:
+            end = index
+            break
+        depth += {"<": 1, ">": -1}.get(char, 0)
+    head = signature[:end].strip()
+    return head.rsplit(" ", 1)[-1] if " " in head and not head.endswith(">") else head
+
+
+def _assertion(lines: list[str]) -> list[dict]:
+    """glibc's ``file:line: function: Assertion `expr' failed.``, split by hand (no backtracking over the line)."""
+    for line in lines:
+        line = line[:MAX_LINE]
+        cut = line.find(": Assertion `")
+        if cut == -1:
+            continue
+        where = _WHERE.match(line[:cut])
+        expr = line[cut + len(": Assertion `") :]
+        end = expr.rfind("' failed")
+        # A line wrapped before its "file:line:" keeps no trustworthy function: the frames decide.
+        function = line[where.end() : cut] if where else ""
+        return [{"function": function, "expr": expr[:end] if end != -1 else expr, "line": line}]
+    return []
+
+
+def parse(text: str) -> ParsedTrace:
+    """Parse the crash reason and the stack dump."""
+    lines = text.split("\n")
+    assertion = _assertion(lines) or find_lines(text, _MAC_ASSERTION, 1, "Assertion failed")
+    unreachable = find_lines(text, _UNREACHABLE, 1, "UNREACHABLE")
+    fatal = find_lines(text, _FATAL, 1, "LLVM ERROR")
+    site = ""
+    if assertion:
+        match = assertion[0]
+        crash_type = f"Assertion `{match['expr'].strip()}' failed"
+        site = _function_name(match["function"])
+        if _HELPER_SITE.search(site):
+            site = ""
+        message = (match["line"] if isinstance(match, dict) else match.group(0)).strip()
+    elif unreachable:
+        where = unreachable[0]["where"].replace("\\", "/").rsplit("/", 1)[-1]
+        index = next(i for i, line in enumerate(lines) if line.startswith("UNREACHABLE executed"))
+        # The message is the line before ("undeduced type in IR-generation").
+        said = lines[index - 1].strip() if index else ""
+        crash_type = f"UNREACHABLE: {mask_message(said, 120)}"
+        site = where
+        message = said
+    elif fatal:
+        crash_type = f"LLVM ERROR: {mask_message(fatal[0]['error'], 160)}"
+        message = fatal[0]["error"].strip()
+    else:
+        crash_type = "SEGV"
+        message = ""
+    return ParsedTrace(
+        format=FORMAT,
+        crash_type=crash_type,
+        message=message,
+        frames=_frames(lines),
+        language="native",
+        site=site,
+    )

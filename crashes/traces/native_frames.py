@@ -1,0 +1,65 @@
+"""Frame lines shared by sanitizer, libFuzzer and LLVM symbolizer output.
+
+``    #3 0x4f3c2a in png_read_row /src/libpng/pngread.c:123:5``
+``    #4 0x7f8e1ae7fc86 in __libc_start_main (/lib/x86_64-linux-gnu/libc.so.6+0x21c86)``
+``    #5 0x5567506cb5e9  (/usr/bin/clang+0x2c4e5e9)``
+``  #0 0x000055d2e1f3b2a8 llvm::sys::PrintStackTrace(llvm::raw_ostream&, int) (/usr/bin/clang+0x2c4e2a8)``
+"""
+
+from __future__ import annotations
+
+import re
+
+from crashes.model import Frame
+from crashes.traces.text import MAX_LINE
+
+# ThreadSanitizer leaves the address out: "#0 xmalloc /sol/src/util.c:198 (sol+0x45b8e7)".
+# Greedy `rest` and the module found with rfind, not a lazy pattern: LLVM
+# stack dumps have 300-character lines, and lazy matching made this the
+# slowest step of bucketing.
+FRAME = re.compile(r"^\s*#(?P<index>\d+)\s+(?:0x[0-9a-fA-F]+\s*)?(?:in\s+)?(?P<rest>.*)")
+_MODULE = re.compile(r"\((?P<module>[^()\s]*?)(?:\+0x[0-9a-fA-F]+)\)$")
+_SOURCE = re.compile(r"^(?P<file>\S+?):(?P<line>\d+)(?::\d+)?$")
+# A source file named without a line ("cxa_noexception.cpp"), as libFuzzer's
+# own frames are printed.
+_BARE_FILE = re.compile(r"^\S+\.(?:c|cc|cpp|cxx|h|hh|hpp|inc|rs|go|m|mm|s|S)$")
+
+
+def parse_frame(line: str) -> Frame | None:
+    """Parse one ``#N 0x...`` frame line, or return None if it is not one."""
+    if "#" not in line:
+        return None
+    match = FRAME.match(line[:MAX_LINE])
+    if not match:
+        return None
+    rest = match["rest"].rstrip()
+    module = ""
+    if rest.endswith(")"):
+        opening = rest.rfind("(")
+        trailing = _MODULE.match(rest, opening) if opening != -1 else None
+        if trailing:
+            module, rest = trailing["module"], rest[:opening].rstrip()
+    if rest.startswith("("):
+        # "#5 0x55d2… (/usr/bin/clang+0x2c4e5e9)" cut before its closing parenthesis: no name.
+        return Frame(function="", module=rest.strip("()"))
+    function, _, location = rest.rpartition(" ")
+    source = _SOURCE.match(location)
+    if source and not location.endswith(")"):
+        return Frame(function=function.strip(), file=source["file"], line=int(source["line"]), module=module)
+    if (location.startswith("/") or _BARE_FILE.match(location)) and function:
+        return Frame(function=function.strip(), file=location, module=module)
+    return Frame(function=rest.strip(), module=module)
+
+
+def first_stack(lines: list[str], start: int = 0) -> tuple[tuple[Frame, ...], int]:
+    """The first run of ``#N`` frames at or after ``start``; return it and where it ended."""
+    frames: list[Frame] = []
+    index = start
+    while index < len(lines):
+        frame = parse_frame(lines[index])
+        if frame is not None:
+            frames.append(frame)
+        elif frames:
+            break
+        index += 1
+    return tuple(frames), index

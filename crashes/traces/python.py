@@ -1,0 +1,163 @@
+"""CPython tracebacks, including chains and SyntaxError.
+
+Handles ``During handling of the above exception`` and ``The above exception
+was the direct cause`` chains (the last exception printed is the crash),
+``[Previous line repeated N more times]``, 3.11 ``^^^^`` position markers,
+and SyntaxError's frame without a function name.
+"""
+
+from __future__ import annotations
+
+import re
+
+from crashes.model import Frame, ParsedTrace
+from crashes.traces.text import MAX_LINE
+
+FORMAT = "python"
+_HEADER = "Traceback (most recent call last):"
+_FRAME = re.compile(r'^\s*File "(?P<file>[^"]*)", line (?P<line>\d+)(?:, in (?P<function>.+))?\s*$')
+_REPEATED = re.compile(r"^\s*\[Previous line repeated (?P<count>\d+) more times?\]\s*$")
+_EXCEPTION = re.compile(r"^(?P<type>[A-Za-z_][\w.]*)(?::\s?(?P<message>.*))?$")
+_CHAIN_SEPARATORS = (
+    "During handling of the above exception, another exception occurred:",
+    "The above exception was the direct cause of the following exception:",
+)
+# A "[Previous line repeated ...]" count can be huge; folding recursion only
+# needs a few copies, and expanding all of them would let a trace eat memory.
+_MAX_REPEAT = 50
+_MAX_MESSAGE_LINES = 50
+# Indented tracebacks read at their own indentation, at most (each copy costs a pass).
+_MAX_INDENTED = 8
+
+
+def recognize(text: str) -> bool:
+    """True if ``text`` holds a Python traceback, even one whose header was cut off."""
+    if _HEADER in text:
+        return True
+    if 'File "' not in text:
+        return False
+    # Headless: two frames, or one frame followed by an exception line.
+    frames = 0
+    for line in text.split("\n"):
+        if 'File "' in line and _FRAME.match(line[:MAX_LINE]):
+            frames += 1
+            if frames >= 2:
+                return True
+        elif frames and ("Error" in line or "Exception" in line) and _EXCEPTION.match(line[:MAX_LINE].rstrip()):
+            return True
+    return False
+
+
+def _is_marker(line: str) -> bool:
+    stripped = line.strip()
+    return bool(stripped) and set(stripped) <= set("^~-")
+
+
+def _parse_block(lines: list[str], start: int) -> tuple[ParsedTrace | None, int]:
+    """Parse one traceback starting at ``lines[start]``; return it and the next index."""
+    frames: list[Frame] = []
+    index = start
+    if index < len(lines) and lines[index].strip() == _HEADER:
+        index += 1
+    while index < len(lines):
+        line = lines[index]
+        frame = _FRAME.match(line[:MAX_LINE])
+        if frame:
+            source = ""
+            if (
+                index + 1 < len(lines)
+                and lines[index + 1].startswith("    ")
+                and not _FRAME.match(lines[index + 1][:MAX_LINE])
+            ):
+                source = lines[index + 1].strip()
+                index += 1
+                while index + 1 < len(lines) and _is_marker(lines[index + 1]):
+                    index += 1
+            frames.append(
+                Frame(
+                    function=frame["function"] or "<module>",
+                    file=frame["file"],
+                    line=int(frame["line"]),
+                    source=source,
+                )
+            )
+            index += 1
+            continue
+        repeated = _REPEATED.match(line)
+        if repeated and frames:
+            frames.extend([frames[-1]] * min(int(repeated["count"]), _MAX_REPEAT))
+            index += 1
+            continue
+        if line.startswith((" ", "\t")) or not line.strip():
+            index += 1
+            continue
+        exception = _EXCEPTION.match(line[:MAX_LINE].rstrip())
+        if not exception:
+            # A log line in the middle of the frames, or the end of a trace
+            # whose exception line was cut off.
+            ahead = lines[index + 1 : index + 4]
+            if frames and any(_FRAME.match(following[:MAX_LINE]) for following in ahead):
+                index += 1
+                continue
+            if frames:
+                return ParsedTrace(format=FORMAT, crash_type="", frames=tuple(reversed(frames))), index + 1
+            return None, index + 1
+        message_lines = [exception["message"] or ""]
+        index += 1
+        # A message can run over several lines, up to a blank line, the next
+        # chain separator or the next traceback.
+        while index < len(lines) and len(message_lines) < _MAX_MESSAGE_LINES:
+            following = lines[index]
+            if not following.strip() or following.strip() == _HEADER or following.strip() in _CHAIN_SEPARATORS:
+                break
+            message_lines.append(following)
+            index += 1
+        trace = ParsedTrace(
+            format=FORMAT,
+            crash_type=exception["type"],
+            message="\n".join(message_lines).strip(),
+            frames=tuple(reversed(frames)),
+        )
+        return trace, index
+    if frames:
+        return ParsedTrace(format=FORMAT, crash_type="", frames=tuple(reversed(frames))), index
+    return None, index
+
+
+def parse(text: str) -> ParsedTrace:
+    """Parse the traceback(s) in ``text``; the last exception of a chain is the crash."""
+    lines = text.split("\n")
+    traces: list[ParsedTrace] = []
+    index = 0
+    while index < len(lines):
+        stripped = lines[index].strip()
+        if stripped == _HEADER and lines[index][:1] in (" ", "\t") and len(traces) < _MAX_INDENTED:
+            # A traceback inside another tool's output (pip, tox, a CI log) is
+            # indented as a whole: read it at its own indentation.
+            indent = len(lines[index]) - len(lines[index].lstrip())
+            block = [line[indent:] if line[:indent].isspace() else line for line in lines[index:]]
+            trace, consumed = _parse_block(block, 0)
+            index += max(consumed, 1)
+            if trace is not None:
+                traces.append(trace)
+            continue
+        if stripped == _HEADER or ('File "' in lines[index] and _FRAME.match(lines[index][:MAX_LINE])):
+            trace, index = _parse_block(lines, index)
+            if trace is not None:
+                traces.append(trace)
+            continue
+        index += 1
+    if not traces:
+        return ParsedTrace(format=FORMAT, crash_type="", language="python")
+    # The crash is the last exception printed; a fragment after it whose
+    # exception line was cut off only counts when there is nothing else.
+    complete = [trace for trace in traces if trace.crash_type]
+    last = complete[-1] if complete else traces[-1]
+    return ParsedTrace(
+        language="python",
+        format=FORMAT,
+        crash_type=last.crash_type,
+        message=last.message,
+        frames=last.frames,
+        causes=tuple(traces[:-1]),
+    )

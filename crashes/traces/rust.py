@@ -1,0 +1,180 @@
+"""Rust panics, and rustc's internal compiler errors, identified the way rustc's triagers do.
+
+A panic is ``thread 'main' panicked at src/main.rs:4:5:`` + message (1.73+)
+or ``thread 'main' panicked at 'message', src/main.rs:4:5`` (older), then
+maybe ``stack backtrace:`` with ``  12: crate::module::function::h0123…``.
+
+rustc's ICEs are triaged by where the compiler gave up and what it said:
+the panic location or the ``bug!`` location quoted in ``error: internal
+compiler error: compiler/rustc_x/src/y.rs:12:34: message`` (file, without
+the line, which moves between nightlies), the message with its types,
+names and numbers masked, and the query that was running (``query stack
+during panic: #0 [typeck] …``). ``Box<dyn Any>`` panics, ``unexpected
+panic`` and the ``delayed bug`` banners carry no identity of their own: the
+real message is the ICE line before them, or the delayed bug's location.
+"""
+
+from __future__ import annotations
+
+import re
+
+from crashes.model import Frame, ParsedTrace
+from crashes.traces.text import find_lines, mask_message
+
+FORMAT = "rust"
+_PANIC_NEW = re.compile(
+    # A custom panic hook (ruff's, cargo's) prints it without the thread.
+    r"^\s*(?:thread '(?P<thread>[^'\n]{0,200})' )?panicked at (?P<file>(?:[A-Za-z]:)?[^\s:'][^\s:]{0,300}):"
+    r"(?P<line>\d+):\d+:?\s*$"
+)
+_PANIC_OLD = re.compile(
+    r"^\s*thread '(?P<thread>[^'\n]{0,200})' panicked at '(?P<message>.*)', "
+    r"(?P<file>(?:[A-Za-z]:)?[^\s:]{1,300}):(?P<line>\d+)(?::\d+)?"
+)
+_ICE = re.compile(r"^\s*(?:error|ERROR): internal compiler error: (?P<message>.+)$")
+_ICE_LOCATION = re.compile(r"^(?P<file>[\w./\\-]{1,300}\.rs):\d+:\d+: (?P<message>.*)$")
+_DELAYED_AT = re.compile(r"^\s*=?\s*note: delayed at (?P<file>[\w./\\-]{1,300}\.rs):\d+")
+_QUERY = re.compile(r"^\s*#(?P<index>\d+) \[(?P<query>\w+)\]")
+_FRAME = re.compile(r"^\s*(?P<index>\d+):\s+(?:0x[0-9a-fA-F]+ - )?(?P<function>\S.*?)\s*$")
+_AT = re.compile(r"^\s+at (?P<file>.+?):(?P<line>\d+)(?::\d+)?\s*$")
+# Messages that name no bug: the real one is elsewhere in the report.
+_GENERIC_PANICS = re.compile(
+    r"^(?:Box<(?:dyn )?Any>|unexpected panic|aborting due to .*|"
+    r"no errors encountered even though .*delayed.*|"
+    r"(?:`?delayed_span_bug`?|delayed bug).*|"
+    r"failed to process buffered lint here.*|"
+    r"rustc_errors::ExplicitBug|explicit panic)$"
+)
+# Panic locations that are only where a panic is raised, not why.
+_RAISING_FILES = re.compile(
+    r"(?:^|/)(?:library/(?:core|std|alloc)|lib(?:core|std|alloc|collections)/|rustc_errors/src|"
+    r"rustc_middle/src/util/bug\.rs|"
+    r"rustc_span/src/lib\.rs|/rustc/[0-9a-f]+/library)"
+)
+
+
+_RUST_FRAME = re.compile(r"^\s*\d+:\s+(?:0x[0-9a-fA-F]+ - )?(?:<?[\w]+(?:::|\[))")
+
+
+def recognize(text: str) -> bool:
+    """True for a Rust panic, a rustc ICE, or a Rust backtrace whose head was cut off."""
+    if "panicked at" not in text and "internal compiler error" not in text:
+        # Headless: a run of "N: crate::path" frames with "at /rustc/…" or "at src/…" lines.
+        if " at " not in text or "::" not in text:
+            return False
+        return len(find_lines(text, _RUST_FRAME, 3, "::")) >= 3 and ("/rustc/" in text or ".rs:" in text)
+    if "panicked at" in text and (find_lines(text, _PANIC_NEW, 1) or find_lines(text, _PANIC_OLD, 1)):
+        return True
+    # Another compiler's ICE (gcc, go) is not rustc's: rustc says so in its notes.
+    return bool(find_lines(text, _ICE, 1)) and ("rustc" in text or "rust-lang" in text or ".rs:" in text)
+
+
+def _backtrace(lines: list[str]) -> tuple[Frame, ...]:
+    frames: list[Frame] = []
+    # Without its "stack backtrace:" header (cut off), the frames start at once;
+    # a panic hook may print "Backtrace:" with the first frame on the same line.
+    started = not any("stack backtrace:" in line or "Backtrace:" in line for line in lines)
+    for line in lines:
+        if not started:
+            header = line.find("stack backtrace:") if "stack backtrace:" in line else line.find("Backtrace:")
+            if header == -1:
+                continue
+            started = True
+            line = line[header:].split(":", 1)[1]
+            if not line.strip():
+                continue
+        at = _AT.match(line)
+        if at and frames:
+            last = frames[-1]
+            frames[-1] = Frame(function=last.function, file=at["file"], line=int(at["line"]))
+            continue
+        frame = _FRAME.match(line)
+        if frame:
+            frames.append(Frame(function=frame["function"]))
+        elif frames and line.strip() and not line.startswith(" "):
+            break
+    return tuple(frames)
+
+
+_VERSIONED_CRATE = re.compile(r"-\d+\.\d+[\w.+-]*$")
+
+
+def _strip_dir(path: str) -> str:
+    """A source path without where it was checked out or which version it was.
+
+    ``/rustc/<hash>/compiler/rustc_x/src/y.rs`` -> ``compiler/rustc_x/src/y.rs``;
+    ``~/.cargo/registry/src/index-hash/zip-0.5.6/src/read.rs`` -> ``zip/src/read.rs``;
+    ``src/main.rs`` stays.
+    """
+    path = path.replace("\\", "/")
+    for anchor in ("/compiler/", "/src/librustc", "/library/", "/src/lib"):
+        index = path.find(anchor)
+        if index > 0:
+            return path[index + 1 :]
+    parts = path.split("/")
+    if "src" in parts[1:]:
+        at = len(parts) - 1 - parts[::-1].index("src")
+        crate = parts[at - 1] if at else ""
+        # A registry crate's folder names it (zip-0.5.6); a checkout's folder
+        # is wherever the reporter cloned it, unless the path is relative to
+        # the workspace (crates/foo/src).
+        absolute = path.startswith("/") or re.match(r"^[A-Za-z]:/", path)
+        # A workspace member ("…/crates/ruff_linter/src") is named wherever it was checked out.
+        member = at >= 2 and parts[at - 2] in ("crates", "compiler", "components", "packages", "libs")
+        crate = _VERSIONED_CRATE.sub("", crate) if _VERSIONED_CRATE.search(crate) or not absolute or member else ""
+        return "/".join([crate, *parts[at:]] if crate else parts[at:])
+    return "/".join(parts[-2:])
+
+
+def parse(text: str) -> ParsedTrace:
+    """Parse the panic (or ICE) and its backtrace; the first panic is the crash."""
+    lines = text.split("\n")
+    panic_file, panic_line, message = "", None, ""
+    for index, line in enumerate(lines):
+        if "panicked at" not in line:
+            continue
+        new = _PANIC_NEW.match(line)
+        if new:
+            panic_file, panic_line = new["file"], int(new["line"])
+            message = lines[index + 1].strip() if index + 1 < len(lines) else ""
+            break
+        old = _PANIC_OLD.match(line)
+        if old:
+            panic_file, panic_line, message = old["file"], int(old["line"]), old["message"].strip()
+            break
+    ice_messages = [m["message"].strip() for m in find_lines(text, _ICE, 8)]
+    delayed = find_lines(text, _DELAYED_AT, 1)
+    queries = [m["query"] for m in find_lines(text, _QUERY, 3)]
+    frames = list(_backtrace(lines))
+
+    site, what = "", message
+    # An ICE line that quotes the location of its bug!() names the site.
+    for ice in ice_messages:
+        located = _ICE_LOCATION.match(ice)
+        if located:
+            site, what = _strip_dir(located["file"]), located["message"]
+            break
+    if not site and delayed:
+        site = _strip_dir(delayed[0]["file"])
+        what = next((m for m in ice_messages if not _GENERIC_PANICS.match(m)), what)
+    if not site and panic_file and not _RAISING_FILES.search(panic_file.replace("\\", "/")):
+        site = _strip_dir(panic_file)
+    if not what or _GENERIC_PANICS.match(what):
+        what = next((m for m in ice_messages if not _GENERIC_PANICS.match(m)), what)
+    is_ice = bool(ice_messages) or "'rustc' panicked" in text
+    crash_type = ("ICE: " if is_ice else "") + mask_message(what, limit=160)
+    if site:
+        frames.insert(0, Frame(function="", file=site, line=None, source="panic site"))
+    elif panic_file:
+        # The caller of unwrap/expect: counts only where nothing better is known.
+        frames.append(Frame(function="", file=_strip_dir(panic_file), line=panic_line))
+    query_frames = tuple(Frame(function=f"query {query}", source="query") for query in queries[:2])
+    return ParsedTrace(
+        format="rustc-ice" if is_ice else FORMAT,
+        crash_type=crash_type,
+        message=what,
+        frames=tuple(frames),
+        language="rust",
+        site=site,
+        context=tuple(f.function for f in query_frames),
+    )

@@ -1,0 +1,59 @@
+"""Linear-time text helpers the parsers share.
+
+Hostile traces have megabyte lines, runs of spaces and no newlines at all.
+A ``re.MULTILINE`` search with a lazy ``.+?\\s*$`` is quadratic on such a
+line, so parsers look at one line at a time, only at lines holding a
+literal the pattern needs, and only at the first :data:`MAX_LINE`
+characters of each.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+# No frame or message line we read is longer; anything past it is noise.
+MAX_LINE = 2000
+
+_HEX = re.compile(r"0x[0-9a-fA-F]+")
+_QUOTED = re.compile(r"`[^`\n]{0,200}`|'[^'\n]{0,200}'|\"[^\"\n]{0,200}\"")
+_PATH = re.compile(r"(?:[A-Za-z]:)?(?:[\\/][\w.+@-]{1,100}){2,}[\\/]?")
+_NUMBER = re.compile(r"\d+(?!x\?)")  # not the 0 of a masked 0x?
+_SPACE = re.compile(r"\s+")
+
+
+def lines_of(text: str, limit: int | None = None) -> Iterator[str]:
+    """The first ``limit`` lines of ``text`` (all by default), each cut to :data:`MAX_LINE` characters."""
+    for number, line in enumerate(text.split("\n")):
+        if limit is not None and number >= limit:
+            return
+        yield line[:MAX_LINE]
+
+
+def find_lines(text: str, pattern: re.Pattern, limit: int, needle: str = "") -> list[re.Match]:
+    """Up to ``limit`` matches of ``pattern`` at the start of a line (``needle``: a literal the line must hold)."""
+    found = []
+    for line in text.split("\n"):
+        if needle and needle not in line:
+            continue
+        match = pattern.match(line[:MAX_LINE])
+        if match:
+            found.append(match)
+            if len(found) >= limit:
+                break
+    return found
+
+
+def mask_message(message: str, limit: int = 200, quoted: bool = True) -> str:
+    """A message with what varies between hits masked: addresses, paths, numbers and (``quoted``) quoted names.
+
+    A compiler's message quotes the user's program (mask it); an
+    application's ``cannot import name 'x'`` quotes the bug (keep it).
+    """
+    message = message[: limit * 4]
+    message = _HEX.sub("0x?", message)
+    if quoted:
+        message = _QUOTED.sub("'?'", message)
+    message = _PATH.sub("<path>", message)
+    message = _NUMBER.sub("N", message)
+    return _SPACE.sub(" ", message).strip()[:limit]

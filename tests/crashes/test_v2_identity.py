@@ -1,0 +1,220 @@
+"""Signature v2 on real crash reports from public trackers (tests/data/dedup: each record names its source).
+
+Pairs a project's maintainers called one bug must share a signature; the
+repairs of pasted text are checked on real traces as they would be pasted
+(synthetic variants live here, never in the scored corpus).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from crashes import signatures
+from crashes.traces import extract, parse
+
+CORPUS = Path(__file__).resolve().parents[1] / "data" / "dedup"
+TRACES = Path(__file__).resolve().parents[1] / "traces"
+
+
+def _records() -> dict[str, dict]:
+    found = {}
+    for path in sorted(CORPUS.glob("**/*.jsonl")):
+        for line in path.read_text().splitlines():
+            if line.strip():
+                record = json.loads(line)
+                found[record["id"]] = record
+    return found
+
+
+RECORDS = _records()
+
+
+def _sign(record_id: str, target: str = "t"):
+    return signatures.compute(kind="crash", trace_text=RECORDS[record_id]["trace"], target=target)
+
+
+# Duplicates as their maintainers linked them (evidence in each record).
+SAME_BUG = [
+    ("alacritty/alacritty#111", "alacritty/alacritty#213"),  # Rust panic: same message at the same site
+    ("fish-shell/fish-shell#11444", "fish-shell/fish-shell#11766"),  # Rust index out of bounds
+    ("rust-lang/rustfmt#3679", "rust-lang/rustfmt#3702"),  # rustfmt ICE, entered unreachable code
+    ("spyder-ide/spyder#22811", "spyder-ide/spyder#22905"),  # Python traceback, different checkouts
+    ("pylint-dev/pylint#7011/c1", "pylint-dev/pylint#7268"),  # Python, two reporters
+    ("php/php-src#16323", "php/php-src#16453"),  # AddressSanitizer use-after-free
+    ("JabRef/jabref#5015", "JabRef/jabref#5016"),  # JVM root cause
+    ("crystal-lang/crystal#4166", "crystal-lang/crystal#4139"),  # unparsed: keyed on its specific line
+]
+
+
+@pytest.mark.parametrize(("first", "second"), SAME_BUG)
+def test_duplicates_land_in_one_bucket(first, second):
+    from crashes import similarity
+
+    one, other = _sign(first), _sign(second)
+    # The exact signature, or the fuzzy stage (rustfmt#3702 was posted without its backtrace).
+    joined = similarity.similarity(similarity.shape_of(other), similarity.shape_of(one)).score
+    assert one.digest == other.digest or joined >= similarity.THRESHOLD
+
+
+def test_different_bugs_with_one_stock_message_stay_apart():
+    # Zig's compiler says "reached unreachable code" for many bugs: a stock line is no identity.
+    zig = [rid for rid in RECORDS if rid.startswith("ziglang/zig#")]
+    unreachable = [rid for rid in zig if "panic: reached unreachable code" in RECORDS[rid]["trace"]]
+    bugs = {RECORDS[rid]["bug"] for rid in unreachable}
+    assert len(bugs) >= 2
+    digests = {RECORDS[rid]["bug"]: _sign(rid).digest for rid in unreachable}
+    assert len(set(digests.values())) == len(bugs)
+
+
+def test_mypy_reports_cut_before_the_exception_do_not_share_the_entry_frames():
+    # Both show only mypy's outer frames (main, build): every mypy crash has them.
+    cut = [rid for rid in ("python/mypy#16182", "python/mypy#13671") if rid in RECORDS]
+    assert len(cut) == 2
+    assert _sign(cut[0]).digest != _sign(cut[1]).digest
+
+
+def test_rustc_ice_is_keyed_by_site_message_and_query():
+    signature = signatures.compute(
+        kind="crash", trace_text=(TRACES / "rust" / "ice_defid_expect_local.txt").read_text()
+    )
+    assert signature.trace_format == "rustc-ice"
+    assert signature.frames[0].startswith("site ") and signature.frames[0].endswith(".rs")
+    assert any(frame.startswith("query ") for frame in signature.frames)
+    assert "DefId(" not in signature.crash_type  # program-specific names masked
+
+
+def test_gcc_ice_is_keyed_by_function_and_file_without_line():
+    parsed = parse((TRACES / "gcc" / "vrp_compute_live_loop_exits.txt").read_text())
+    assert parsed.format == "gcc-ice"
+    assert parsed.site == "compute_live_loop_exits"
+    assert parsed.crash_type.endswith("at tree-ssa-loop-manip.c")
+
+
+def test_llvm_assertion_names_its_function():
+    parsed = parse((TRACES / "clang" / "assert_bytecode_copycomposite.txt").read_text())
+    assert parsed.crash_type == "Assertion `SrcDesc->isPrimitiveArray()' failed"
+    assert parsed.site == "clang::interp::copyComposite"
+
+
+def test_go_compiler_ice_skips_the_fatalf_helpers():
+    record = next(
+        r for r in RECORDS.values() if "base.FatalfAt" in r["trace"] and "internal compiler error" in r["trace"]
+    )
+    parsed = parse(record["trace"])
+    assert parsed.format == "go-ice"
+    assert parsed.frames and "Fatal" not in parsed.frames[0].function and "debug.Stack" not in parsed.frames[0].function
+
+
+def test_ambiguous_frames_are_namespaced_by_target():
+    text = (TRACES / "go" / "index_out_of_range_main.txt").read_text()
+    one = signatures.compute(kind="crash", trace_text=text, target="a")
+    other = signatures.compute(kind="crash", trace_text=text, target="b")
+    assert "a:main.main" in one.frames
+    assert one.digest != other.digest
+
+
+PASTED = (TRACES / "python" / "chained_direct_cause.txt").read_text()
+
+
+@pytest.mark.parametrize(
+    ("pasted", "repair"),
+    [
+        ("```\n" + PASTED + "\n```", "Markdown code fences removed"),
+        ("\n".join("> " + line for line in PASTED.splitlines()), "Markdown quoting removed"),
+        ("\n".join("    " + line for line in PASTED.splitlines()), "indentation removed"),
+        (PASTED.replace("\n", "\r\n"), "CRLF line ends"),
+        ("- " + "\n  ".join(PASTED.splitlines()), "list marker removed"),
+        (PASTED.replace("Traceback", "\x1b[31mTraceback\x1b[0m"), "terminal colours removed"),
+    ],
+)
+def test_pasted_forms_are_repaired_and_sign_the_same(pasted, repair):
+    plain = signatures.compute(kind="crash", trace_text=PASTED)
+    repaired = signatures.compute(kind="crash", trace_text=pasted)
+    assert repair in " ".join(repaired.repairs)
+    assert repaired.digest == plain.digest
+
+
+def test_hard_wrapped_frames_are_joined():
+    text = (TRACES / "sanitizer" / "asan_heap_use_after_free_mxml_get_first_child.txt").read_text()
+    width = 72
+    wrapped = "\n".join(line[i : i + width] for line in text.splitlines() for i in range(0, max(len(line), 1), width))
+    cleaned = extract.clean(wrapped)
+    assert any("unwrapped at column 72" in repair for repair in cleaned.repairs)
+    assert (
+        signatures.compute(kind="crash", trace_text=wrapped).digest
+        == signatures.compute(kind="crash", trace_text=text).digest
+    )
+
+
+def test_head_cut_python_traceback_still_parses():
+    lines = PASTED.splitlines()
+    headless = "\n".join(line for line in lines if not line.startswith("Traceback"))
+    parsed = parse(headless)
+    assert parsed is not None and parsed.format == "python" and parsed.crash_type == "RuntimeError"
+
+
+def test_wrapped_dotnet_frame_is_joined():
+    text = (TRACES / "dotnet" / "dafny_nullref_checkislvalue.txt").read_text()
+    first = next(line for line in text.splitlines() if line.strip().startswith("at ") and ", " in line)
+    cut = first.index(", ") + 1
+    wrapped = text.replace(first, first[:cut] + "\n" + " " * 6 + first[cut:].lstrip())
+    assert parse(wrapped).frames == parse(text).frames
+
+
+def test_unparsed_report_with_only_stock_lines_is_alone():
+    stock = "error: INTERNAL ERROR -- Please try using mypy master on GitHub:\nPlease report a bug at https://x\n"
+    one = signatures.compute(kind="crash", trace_text=stock + "while checking module alpha\n")
+    other = signatures.compute(kind="crash", trace_text=stock + "while checking package beta\n")
+    assert one.digest != other.digest
+    assert "a bucket of its own" in " ".join(one.repairs)
+
+
+def test_dmypy_crash_is_keyed_by_its_failing_site_not_the_daemon_loop():
+    # python/mypy#15795 as posted: the daemon's serve/run_command frames are in every daemon crash.
+    signature = _sign("python/mypy#15795")
+    assert signature.crash_type == "AssertionError"
+    assert signature.frames == ("mypy/dmypy_server.py:cmd_recheck",)
+
+
+def test_mypy_internal_error_is_keyed_by_the_failing_site():
+    # python/mypy#11209: "error: INTERNAL ERROR -- Please try…" banner, then a traceback of compiled mypy.
+    signature = _sign("python/mypy#11209")
+    assert signature.crash_type == "AssertionError"
+    assert signature.frames[0] == "mypy/semanal.py:defer"
+    assert not any("main" in frame for frame in signature.frames)
+
+
+def test_dafny_exception_is_the_innermost_with_its_own_frames():
+    # dafny-lang/dafny#2828: AggregateException ---> NullReferenceException, frames in Microsoft.Dafny.
+    parsed = parse(RECORDS["dafny-lang/dafny#2828"]["trace"])
+    assert parsed.format == "dotnet" and parsed.crash_type == "System.NullReferenceException"
+    assert parsed.frames[0].function.startswith("Microsoft.Dafny.Resolver.SeqTypeArgToBeResolved.ToString")
+    assert [cause.crash_type for cause in parsed.causes] == ["System.AggregateException"]
+
+
+def test_a_frameless_report_finds_the_bucket_of_its_type_and_message():
+    from crashes import similarity
+
+    with_stack = signatures.compute(
+        kind="crash", trace_text=(TRACES / "dotnet" / "dafny_nullref_checkislvalue.txt").read_text()
+    )
+    typed = "System.InvalidOperationException: Cyclic reference found while evaluating the Style property"
+    stack = similarity.Shape(
+        "crash", "dotnet", "System.InvalidOperationException", with_stack.similarity_frames, "", ""
+    )
+    bucket = similarity.Shape(
+        "crash", "dotnet", "System.InvalidOperationException", stack.frames, "", typed.split(": ", 1)[1]
+    )
+    alone = signatures.compute(kind="crash", trace_text="Me too. Version: 0.99.1\n" + typed + "\n")
+    assert alone.method == "message" and alone.crash_type == "System.InvalidOperationException"
+    match = similarity.similarity(similarity.shape_of(alone), bucket)
+    assert match.score >= similarity.THRESHOLD
+    # A generic message names nothing: no join by it.
+    generic = signatures.compute(
+        kind="crash",
+        trace_text="System.NullReferenceException: Object reference not set to an instance of an object.\n",
+    )
+    assert generic.fuzzy_message == ""

@@ -1,0 +1,105 @@
+"""The fuzzy stage: a near-identical crash joins the bucket it resembles, recorded, shown and undoable."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from triage.ingest import findings_ingest
+from triage.merge import bucket_merge_undo
+from triage.models import Bucket, BucketMove
+from triage.submission import Submission
+
+pytestmark = pytest.mark.django_db
+
+# One .NET crash (tests/traces/dotnet/dafny_boogie_nullref_predicatecmd.txt, dafny-lang/dafny),
+# reported twice: once with the full stack, once reaching the same failing frames from another caller.
+FRAMES = [
+    "Microsoft.Boogie.PredicateCmd.Resolve(ResolutionContext rc)",
+    "Microsoft.Boogie.AssumeCmd.Resolve(ResolutionContext rc)",
+    "Microsoft.Boogie.StmtList.Resolve(ResolutionContext rc)",
+    "Microsoft.Boogie.Implementation.Resolve(ResolutionContext rc)",
+    "Microsoft.Boogie.Program.Resolve(ResolutionContext rc)",
+]
+
+
+def _trace(frames: list[str]) -> str:
+    body = "\n".join(f"   at {frame}" for frame in frames)
+    return f"Unhandled exception. System.NullReferenceException: Object reference not set.\n{body}\n"
+
+
+def _submit(trace: str, target: str = "dafny") -> Submission:
+    return Submission(kind="crash", target=target, engine="external", trace=trace)
+
+
+def test_near_duplicate_joins_and_can_be_undone(client, admin_user):
+    first = findings_ingest(submissions=[_submit(_trace(FRAMES))]).stored[0]
+    # The third frame differs: a different exact signature, the same bug.
+    other = [*FRAMES[:2], "Microsoft.Boogie.StmtList.ResolveBlocks(ResolutionContext rc)", *FRAMES[3:]]
+    second = findings_ingest(submissions=[_submit(_trace(other))]).stored[0]
+
+    assert second.finding.bucket_id == first.finding.bucket_id
+    assert not second.new_bucket
+    move = BucketMove.objects.get(by_fuzzy_match=True)
+    assert move.target_id == first.finding.bucket_id and 0.7 < move.score < 1.0
+    assert "Microsoft.Boogie.PredicateCmd.Resolve" in move.matched_frames
+    joined = Bucket.objects.get(pk=move.source_id)
+    assert joined.status == "duplicate" and joined.duplicate_of_id == first.finding.bucket_id
+
+    client.force_login(admin_user)
+    page = client.get(reverse("triage:bucket", args=[joined.pk])).content.decode()
+    assert "Joined by the fuzzy stage" in page and f"{move.score:.2f}" in page
+    assert "Microsoft.Boogie.PredicateCmd.Resolve" in page and "undo-duplicate-form" in page
+
+    bucket_merge_undo(source_id=joined.pk, user=admin_user)
+    joined.refresh_from_db()
+    assert joined.status == "new" and joined.findings.count() == 1
+    # Undone for good: the same crash again stays in its own bucket.
+    again = findings_ingest(submissions=[_submit(_trace(other) + "\n")]).stored[0]
+    assert again.finding.bucket_id == joined.pk
+
+
+def test_other_target_or_crash_type_never_joins():
+    findings_ingest(submissions=[_submit(_trace(FRAMES))])
+    other = [*FRAMES[:2], "Microsoft.Boogie.StmtList.ResolveBlocks(ResolutionContext rc)", *FRAMES[3:]]
+    elsewhere = findings_ingest(submissions=[_submit(_trace(other), target="boogie")]).stored[0]
+    assert elsewhere.new_bucket
+    cast = _trace(other).replace("NullReferenceException", "InvalidCastException")
+    assert findings_ingest(submissions=[_submit(cast)]).stored[0].new_bucket
+    assert not BucketMove.objects.filter(by_fuzzy_match=True).exists()
+
+
+def _bucket(frames: list[str], target: str = "dafny") -> int:
+    return findings_ingest(submissions=[_submit(_trace(frames), target)]).stored[0].finding.bucket_id
+
+
+def test_maintainers_decisions_become_pairs_and_a_target_threshold(admin_user):
+    from triage.decisions import decision_pairs, target_threshold, target_threshold_learn
+    from triage.merge import bucket_merge, bucket_split
+    from triage.models import FuzzyThreshold
+
+    # Crashes sharing their top two frames: the fuzzy stage keeps them apart (score under 0.72).
+    tails = [[f"{name}.One()", f"{name}.Two()"] for name in "ABCDE"]
+    ids = [_bucket([*FRAMES[:2], *tail]) for tail in tails]
+    assert len(set(ids)) == 5 and not BucketMove.objects.exists()
+    # The maintainers merge them all: the same bug, every time.
+    for source in ids[1:]:
+        bucket_merge(source_id=source, target_id=ids[0], user=admin_user)
+    assert [(p.same, p.why) for p in decision_pairs(target="dafny")] == [(True, "merged by a maintainer")] * 4
+    assert target_threshold("dafny") == pytest.approx(0.72)
+
+    learned = target_threshold_learn(target="dafny")
+    assert learned is not None and learned.threshold < 0.72
+    assert (learned.decisions, learned.agreed, learned.agreed_by_default) == (4, 4, 0)
+    assert target_threshold("dafny") == learned.threshold
+    # Another crash like those now joins by itself, at the learned threshold.
+    joined = findings_ingest(submissions=[_submit(_trace([*FRAMES[:2], "F.One()", "F.Two()"]))]).stored[0]
+    assert joined.finding.bucket_id == ids[0]
+    # Reverting is unticking it.
+    FuzzyThreshold.objects.filter(target="dafny").update(active=False)
+    assert target_threshold("dafny") == pytest.approx(0.72)
+
+    # A split says "different bugs": a pair too.
+    moved = Bucket.objects.get(pk=ids[0]).findings.order_by("pk").last()
+    split = bucket_split(source_id=ids[0], finding_ids=[moved.pk], user=admin_user)
+    assert (split.pk, False, "split") in [(p.second_id, p.same, p.why) for p in decision_pairs()]

@@ -1,0 +1,93 @@
+"""The fuzzy stage of bucketing: a new signature may join an existing bucket it closely resembles.
+
+Exact signatures (crashes.signatures) split one bug when two reports of it
+differ in what is hashed. For each bucket a batch opened, the candidates
+are the buckets of the same target, kind and trace format sharing its
+crash site or a top frame (the GIN index on ``fuzzy_keys``: never a scan),
+scored by :func:`crashes.similarity.similarity`. Above the threshold the new
+bucket is merged into the best one as a maintainer's merge would be, but
+recorded as the fuzzy stage's, with its score and matched frames: the
+bucket page shows it and one click undoes it. Below it, the closest show as
+likely duplicates (triage.lookalike).
+"""
+
+from __future__ import annotations
+
+from crashes import similarity
+from triage.models import Bucket, Method, Status
+
+# Candidates scored per new bucket at most (the most recently hit first).
+CANDIDATES = 50
+
+
+def bucket_shape(bucket: Bucket) -> similarity.Shape:
+    """The fuzzy stage's view of a stored bucket."""
+    site = next((frame[5:] for frame in bucket.key_frames or () if frame.startswith("site ")), "")
+    message_key = next((key for key in bucket.fuzzy_keys or () if key.startswith("message ")), "")
+    return similarity.Shape(
+        kind=bucket.kind,
+        trace_format=bucket.trace_format,
+        # A bucket keyed on a pasted line has that line as its crash type: no type to compare.
+        crash_type="" if bucket.method == Method.MESSAGE and " " in bucket.crash_type else bucket.crash_type,
+        frames=tuple(bucket.fuzzy_frames or ()),
+        site=site,
+        message=message_key.removeprefix("message "),
+    )
+
+
+def bucket_fuzzy_candidates(bucket: Bucket, *, exclude: set[int]) -> list[Bucket]:
+    """Buckets of the same target, kind and format sharing a lookup key with ``bucket``, by index."""
+    keys = list(bucket.fuzzy_keys or ())
+    if not keys:
+        return []
+    candidates = Bucket.objects.filter(
+        kind=bucket.kind,
+        target=bucket.target,
+        duplicate_of__isnull=True,
+        restricted_to__isnull=True,
+        fuzzy_keys__has_any_keys=keys,
+    )
+    if bucket.fuzzy_frames:
+        # Frames are compared within a format; a report with none, by its message, with any.
+        candidates = candidates.filter(trace_format=bucket.trace_format)
+    return list(
+        candidates.exclude(pk__in=exclude)
+        .only("pk", "kind", "trace_format", "crash_type", "key_frames", "fuzzy_frames", "fuzzy_keys")
+        .order_by("-last_seen")[:CANDIDATES]
+    )
+
+
+def buckets_fuzzy_join(*, bucket_ids: list[int]) -> dict[int, int]:
+    """Merge each new bucket into the most similar existing one above the threshold; {merged: kept}."""
+    from triage.decisions import target_threshold  # decisions -> here
+    from triage.merge import bucket_merge  # merge -> rebucket -> ingest -> here
+
+    joined: dict[int, int] = {}
+    if not bucket_ids:
+        return joined
+    fresh = Bucket.objects.filter(
+        pk__in=bucket_ids,
+        method__in=(Method.STACK, Method.MESSAGE),
+        status=Status.NEW,
+        signature_version__gte=2,
+        restricted_to__isnull=True,
+    ).exclude(fuzzy_keys=[])
+    thresholds: dict[str, float] = {}
+    for bucket in fresh.order_by("pk"):
+        shape = bucket_shape(bucket)
+        candidates = bucket_fuzzy_candidates(bucket, exclude={bucket.pk, *joined})
+        if not candidates:
+            continue
+        if bucket.target not in thresholds:
+            thresholds[bucket.target] = target_threshold(bucket.target)
+        best = similarity.best_match(
+            shape, [(other.pk, bucket_shape(other)) for other in candidates], threshold=thresholds[bucket.target]
+        )
+        if best is None:
+            continue
+        target_id, match = best
+        move = bucket_merge(
+            source_id=bucket.pk, target_id=target_id, user=None, score=match.score, matched=match.matched
+        )
+        joined[bucket.pk] = move.target_id
+    return joined
