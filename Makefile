@@ -2,6 +2,8 @@
 PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
+CF_VENV := .venv-clusterfuzz
+CLUSTERFUZZ_VERSION := 2.6.0
 
 .PHONY: run test worker lint format bench-deps kotlin
 QUEUES ?= engine-pyfunc engine-diff-c engine-diff-python engine-diff-kotlin reduce
@@ -27,11 +29,13 @@ kotlin: $(KOTLIN)/.installed
 
 # Without npm or java the Kotlin target is simply not offered; the rest runs.
 run: $(VENV)/.installed
+	bash scripts/ensure_bubblewrap.sh
 	-@$(MAKE) --no-print-directory kotlin
 	$(PY) -m fuzzweb.devstack
 
 # A worker for another machine: same DATABASE_URL and REDIS_URL as the dashboard.
 worker: $(VENV)/.installed
+	bash scripts/ensure_bubblewrap.sh
 	$(PY) manage.py rqworker $(QUEUES)
 
 test: $(VENV)/.installed
@@ -45,5 +49,12 @@ format: $(VENV)/.installed
 	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check --fix .
 
-bench-deps: $(VENV)/.installed
+bench-deps: $(VENV)/.installed $(CF_VENV)/.installed-$(CLUSTERFUZZ_VERSION)
 	$(PY) -m pip install --quiet -r bench/requirements.txt
+
+# ClusterFuzz's own grouping (bench/clusterfuzz_grouping.py) in a venv of its
+# own: clusterfuzz pins redis<5, the project needs redis 8.
+$(CF_VENV)/.installed-$(CLUSTERFUZZ_VERSION):
+	test -x $(CF_VENV)/bin/python || $(PYTHON) -m venv $(CF_VENV)
+	$(CF_VENV)/bin/python -m pip install --quiet clusterfuzz==$(CLUSTERFUZZ_VERSION)
+	touch $@

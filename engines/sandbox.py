@@ -1,21 +1,153 @@
-"""Resource limits and process-group handling for running untrusted code.
+"""Running untrusted code: bubblewrap confinement, resource limits, process-group handling.
 
-Fuzzed code can segfault, hang, fork or allocate without bound. Each child
-runs in its own session (so the whole group can be killed at once), in a
-fresh temporary directory, with a scrubbed environment and rlimits on CPU
-time, address space, file size and process count. What the child does to
-itself is a finding; it must never take the worker down.
+Fuzzed code can segfault, hang, fork or allocate without bound, and it can
+also read, write and connect: a function that deletes a path or opens a
+socket is one random call away. Every child therefore runs
+
+- under bubblewrap (:func:`confine`): new user, PID, network, IPC, UTS and
+  cgroup namespaces, no capabilities, a new session, killed with its
+  parent; the system directories, the Python installation and the code it
+  needs bound read-only; a fresh ``/proc``, ``/dev`` and a size-capped
+  ``/tmp``; its own scratch directory as the only writable place; no
+  environment beyond an allow-list. It sees no other process, no network
+  (loopback included: Redis and PostgreSQL are out of reach), no project
+  secrets (``var/`` is masked) and nothing of the worker's home;
+- with rlimits on CPU time, address space, file size and process count,
+  and a pids cgroup where the kernel allows one;
+- in its own process group, killed whole on timeout (killing bubblewrap
+  kills everything in the PID namespace, ``setsid`` grandchildren too).
+
+What the child does to itself is a finding; it must never take the worker
+down. Where bubblewrap is missing, nothing untrusted runs:
+:class:`SandboxUnavailable` says what to install.
 """
 
 from __future__ import annotations
 
 import contextlib
+import glob
 import itertools
 import os
 import resource
+import shutil
 import signal
+import sys
 import time
 from dataclasses import dataclass
+
+PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# System directories a program, a compiler or an interpreter needs, read-only.
+# (/etc is not bound whole: only the few files below.)
+_SYSTEM_DIRECTORIES = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt")
+_ETC_FILES = (
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d",
+    "/etc/alternatives",
+    "/etc/localtime",
+    "/etc/passwd",
+    "/etc/group",
+    "/etc/nsswitch.conf",
+    "/etc/java-*",
+)
+# Inside the project, what a child must never read: the secret key, the
+# SQLite database, the embedded Redis, the repository.
+_PROJECT_SECRETS = ("var", ".git")
+TMP_BYTES = 256 * 1024 * 1024
+
+
+class SandboxUnavailable(RuntimeError):
+    """bubblewrap is not installed or cannot create namespaces here: untrusted code does not run."""
+
+
+def bubblewrap() -> str:
+    """The bubblewrap executable, or :class:`SandboxUnavailable` saying what to install."""
+    found = os.environ.get("FUZZWEB_BWRAP") or shutil.which("bwrap")
+    if not found:
+        raise SandboxUnavailable(
+            "bubblewrap (bwrap) is needed to run untrusted code; install it (Debian: apt-get install bubblewrap)"
+        )
+    return found
+
+
+def _readonly_roots(extra: tuple[str, ...]) -> list[str]:
+    """Directories bound read-only: the system, the Python running us, the project, and ``extra``."""
+    roots = [path for path in _SYSTEM_DIRECTORIES if os.path.exists(path)]
+    roots += sorted({sys.prefix, sys.base_prefix, os.path.dirname(os.path.realpath(sys.executable)), PROJECT_ROOT})
+    roots += [os.path.abspath(path) for path in extra if path and os.path.exists(path)]
+    return roots
+
+
+def confine(
+    argv: list[str],
+    *,
+    scratch: str,
+    environment: dict[str, str],
+    readable: tuple[str, ...] = (),
+    network: bool = False,
+) -> list[str]:
+    """``argv`` wrapped in bubblewrap: see the module docstring for what the child can and cannot do.
+
+    ``scratch`` is bound read-write and is the working directory;
+    ``readable`` are extra paths (a target's own code) bound read-only.
+    """
+    args = [bubblewrap(), "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--clearenv"]
+    if network:
+        args.append("--share-net")
+    for name, value in sorted(environment.items()):
+        args += ["--setenv", name, value]
+    # The private /tmp first: a target's own code may live under the host's /tmp
+    # and is bound on top of it.
+    args += ["--proc", "/proc", "--dev", "/dev", "--size", str(TMP_BYTES), "--tmpfs", "/tmp"]
+    for root in _readonly_roots(readable):
+        # --ro-bind-try: /lib32 and friends may be missing, symlinks are followed.
+        args += ["--ro-bind-try", root, root]
+    for pattern in _ETC_FILES:
+        for path in glob.glob(pattern):
+            args += ["--ro-bind-try", path, path]
+    for secret in _PROJECT_SECRETS:
+        if os.path.exists(os.path.join(PROJECT_ROOT, secret)):
+            args += ["--tmpfs", os.path.join(PROJECT_ROOT, secret)]
+    args += ["--bind", scratch, scratch, "--chdir", scratch]
+    # bubblewrap builds the tree on a tmpfs root: read-only once built, so the
+    # scratch directory and the private /tmp are the only writable places.
+    args += ["--remount-ro", "/", "--", *argv]
+    return args
+
+
+def descendant(pid: int, marker: str, depth: int = 4) -> int | None:
+    """The host pid of the deepest process under ``pid`` whose command line holds ``marker``, or None.
+
+    The deepest: bubblewrap's own processes carry the command in their
+    arguments too; the program is below them.
+    """
+    found = None
+    frontier = [pid]
+    for _ in range(depth):
+        children = []
+        for parent in frontier:
+            try:
+                with open(f"/proc/{parent}/task/{parent}/children") as handle:
+                    children += [int(child) for child in handle.read().split()]
+            except OSError:
+                continue
+        for child in children:
+            try:
+                with open(f"/proc/{child}/cmdline", "rb") as handle:
+                    if marker.encode() in handle.read():
+                        found = child
+            except OSError:
+                continue
+        frontier = children
+    return found
+
+
+def exit_status(returncode: int) -> int:
+    """A confined child's status as Popen reports an unconfined one: 128 + N (bubblewrap's report of signal N) -> -N."""
+    if 128 < returncode < 128 + 65:
+        return 128 - returncode
+    return returncode
+
 
 # Only these variables survive into the child: enough for Python to start and
 # find the target, nothing that leaks credentials (DATABASE_URL, tokens, ...).

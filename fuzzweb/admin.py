@@ -8,9 +8,15 @@ from fuzzweb.roles import ROLES, role_of, role_set
 
 @admin.register(ApiToken)
 class ApiTokenAdmin(admin.ModelAdmin):
-    list_display = ("name", "user", "prefix", "scope", "created_at", "last_used_at", "revoked_at")
+    list_display = ("name", "user", "prefix", "scope", "replay", "created_at", "last_used_at", "revoked_at")
     readonly_fields = ("prefix", "token_hash", "created_at", "last_used_at")
-    list_filter = ("revoked_at", "scope")
+    list_filter = ("revoked_at", "scope", "replay")
+
+    def get_readonly_fields(self, request, obj=None):
+        # The replay right makes this server run code from outside: admins only.
+        if request.user.has_perm("triage.restrict_bucket"):
+            return self.readonly_fields
+        return (*self.readonly_fields, "replay")
 
 
 def _role_action(role: str):

@@ -23,6 +23,11 @@ class ApiToken(models.Model):
     # Tokens made before scopes existed could do both; they keep that.
     scope = models.CharField(max_length=8, choices=Scope.choices, default=Scope.WRITE)
     token_hash = models.CharField(max_length=64, unique=True)
+    # Findings sent with this token may be re-run here (reduced, verified): code
+    # from outside runs, in the sandbox. Only an admin grants it (the admin site).
+    replay = models.BooleanField(
+        default=False, help_text="Findings it sends may be re-run (reduced, verified) in the sandbox here."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)

@@ -83,6 +83,9 @@ if [ ! -x "$FUZZWEB_CHROMIUM" ]; then
     apt_install chromium || fail "Chromium is needed for the browser tests. Install it (Debian: apt-get install chromium) or set FUZZWEB_CHROMIUM."
 fi
 
+# Every untrusted execution runs under bubblewrap.
+bash scripts/ensure_bubblewrap.sh || fail "bubblewrap is needed (Debian: apt-get install bubblewrap)."
+
 # The differential engines' tests run real compilers and interpreters:
 # Csmith programs through gcc, clang and tcc; generated Python through PyPy.
 # Reduction of C programs runs C-Vise (C-Reduce is its fallback).

@@ -2,7 +2,7 @@ import django_rq
 from django import forms
 from django.contrib import admin, messages
 
-from triage.models import Bucket, BucketEvent, Comment, FiledIssue, Finding, Label, Tracker
+from triage.models import Bucket, BucketEvent, Comment, FiledIssue, Finding, FuzzyThreshold, Label, Tracker
 from triage.visibility import visible_buckets, visible_by_bucket
 
 
@@ -109,3 +109,15 @@ class FiledIssueAdmin(VisibleBucketsOnly, Kept, admin.ModelAdmin):
     """Read-only: the daily filing limit counts these rows."""
 
     list_display = ("url", "tracker", "bucket", "user", "created_at")
+
+
+@admin.register(FuzzyThreshold)
+class FuzzyThresholdAdmin(admin.ModelAdmin):
+    """Thresholds learned from decisions (triage.decisions): shown here, reverted by deleting or unticking."""
+
+    list_display = ("target", "threshold", "active", "decisions", "agreed", "agreed_by_default", "learned_at")
+    list_editable = ("active",)
+    readonly_fields = ("target", "threshold", "decisions", "agreed", "agreed_by_default", "learned_at")
+
+    def has_add_permission(self, request, obj=None):
+        return False

@@ -53,3 +53,11 @@ def findings_expire_job() -> int:
 
     close_old_connections()
     return findings_expire(older_than_days=settings.FUZZWEB_RETENTION_DAYS)
+
+
+def thresholds_learn_job() -> int:
+    """Daily: per-target fuzzy thresholds from maintainers' merges, splits and undos (triage.decisions)."""
+    from triage.decisions import thresholds_learn
+
+    close_old_connections()
+    return len(thresholds_learn())

@@ -65,6 +65,14 @@ class Bucket(models.Model):
     key_frames = models.JSONField(default=list, help_text="Normalised frames the signature hashes.")
     method = models.CharField(max_length=16, choices=Method.choices, default=Method.STACK, db_index=True)
     trace_format = models.CharField(max_length=32, blank=True)
+    # The target of the finding that opened it: the fuzzy stage (triage.fuzzy)
+    # compares a new crash only with buckets of its own target.
+    target = models.CharField(max_length=255, blank=True)
+    # What the fuzzy stage compares (crashes.similarity): the normalised top
+    # frames, and the keys candidates are found by (site and top frames),
+    # behind a GIN index so that finding them never reads every bucket.
+    fuzzy_frames = models.JSONField(default=list, blank=True)
+    fuzzy_keys = models.JSONField(default=list, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.NEW, db_index=True)
     hit_count = models.PositiveBigIntegerField(default=0)
     first_seen = models.DateTimeField()
@@ -194,6 +202,10 @@ class Finding(models.Model):
     created_at = models.DateTimeField(db_index=True)
     last_seen = models.DateTimeField()
     origin = models.CharField(max_length=16, choices=Origin.choices, default=Origin.FUZZER)
+    # Whether a worker may ever re-run it (reduce, verify). Campaign findings of
+    # this installation may; findings from the API only when the token was
+    # given the replay right by an admin (triage.receive).
+    replay_allowed = models.BooleanField(default=True)
     # When it last reproduced on every verification run here; null: never verified.
     verified_at = models.DateTimeField(null=True, blank=True)
     # Set when retention (triage.retention) dropped its testcase, trace and outputs. The row
@@ -329,6 +341,12 @@ class BucketMove(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField(auto_now_add=True)
     undone_at = models.DateTimeField(null=True, blank=True)
+    # Who decided: a maintainer, or the fuzzy stage with its score and the
+    # frames that matched. Maintainers' merges, splits and undone fuzzy
+    # matches are the labelled pairs bench/dedup_quality.py --decisions reads.
+    by_fuzzy_match = models.BooleanField(default=False)
+    score = models.FloatField(null=True, blank=True)
+    matched_frames = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-pk"]
@@ -418,3 +436,25 @@ class FiledIssue(models.Model):
 
     def __str__(self) -> str:
         return self.url
+
+
+class FuzzyThreshold(models.Model):
+    """A target's own fuzzy-stage threshold, learned from its maintainers' merges, splits and undos.
+
+    Shown in the admin with the decisions it came from; deleting the row
+    (or unticking ``active``) reverts the target to the global threshold.
+    """
+
+    target = models.CharField(max_length=255, unique=True)
+    threshold = models.FloatField()
+    active = models.BooleanField(default=True)
+    decisions = models.PositiveIntegerField(help_text="Labelled pairs it was learned from.")
+    agreed = models.PositiveIntegerField(help_text="Of those, how many it decides as the maintainers did.")
+    agreed_by_default = models.PositiveIntegerField(help_text="How many the global threshold decides right.")
+    learned_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["target"]
+
+    def __str__(self) -> str:
+        return f"{self.target}: {self.threshold:.2f}"

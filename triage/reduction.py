@@ -27,7 +27,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from triage import signatures
+from crashes import signatures
 from triage.ingest import content_hash, prepare_finding
 from triage.models import Bucket, Finding, Origin, Reduction, ReductionState
 from triage.rebucket import representative_of
@@ -47,6 +47,11 @@ JOB_MARGIN_SECONDS = 900
 
 def case_for(finding: Finding, bucket: Bucket) -> Case:
     """How to re-run ``finding`` here; raises CannotReproduce when nothing on this machine can."""
+    if not finding.replay_allowed:
+        raise CannotReproduce(
+            "this finding came through the API with a token that may not make this server run code: "
+            "it is stored and bucketed, never re-run (an admin can give a token the replay right)"
+        )
     if bucket.signature_version != signatures.CURRENT.VERSION:
         raise CannotReproduce(f"the bucket was signed by algorithm v{bucket.signature_version}: re-bucket it first")
     options = signature_options(finding.target)
@@ -145,11 +150,14 @@ def reductions_for_new_buckets(bucket_ids: list[int]) -> int:
 
 
 def replayable(finding: Finding) -> bool:
-    """Whether a worker could re-run ``finding`` at all: a program run on backends, or a call with its values.
+    """Whether a worker may and can re-run ``finding``: allowed, and a program on backends or a call with values.
 
-    Findings pushed by external fuzzers are not (nothing here knows how to
-    run their target); a maintainer can still upload a smaller version.
+    Findings from the API are re-run only when their token had the replay
+    right (``replay_allowed``); a maintainer can still upload a smaller
+    version, which is theirs and runs in the sandbox.
     """
+    if not finding.replay_allowed:
+        return False
     return bool(finding.backends) or (finding.engine == "pyfunc" and "values" in finding.metadata)
 
 

@@ -46,6 +46,8 @@ class Submission:
     versions: dict[str, str] = field(default_factory=dict)
     metadata: dict = field(default_factory=dict)
     hits: int = 1  # failing executions this submission stands for
+    # False for findings from the API without the replay right: stored and bucketed, never re-run.
+    replay_allowed: bool = True
 
 
 def submission_from_engine(finding: events.Finding, engine: str) -> Submission:

@@ -24,7 +24,6 @@ from triage.reduction import reduction_again, reduction_request
 from triage.reduction_panel import reduction_context
 from triage.reports import FORMATS, bucket_pytest, render_report, report_data, report_filename
 from triage.selectors import FindingQuery
-from triage.signatures.v1 import message_text, normalize_message
 from triage.trackers import filed_today, issue_text
 from triage.visibility import bucket_visible_or_404, can_restrict, visible_buckets
 
@@ -96,6 +95,7 @@ def _bucket_page(request, bucket: Bucket, upload_form: UploadForm | None = None,
         "reported_lookalikes": reported_lookalikes,
         "trackers": [(t, filed_today(t)) for t in Tracker.objects.all()],
         "duplicates": list(visible_buckets(request.user, bucket.duplicates.order_by("pk").only("pk", "title"))),
+        "fuzzy_match": selectors.bucket_fuzzy_match(bucket),
         "restrict_form": RestrictForm.for_user(request.user, bucket) if can_restrict(request.user) else None,
     }
     if finding is not None and finding.backends:
@@ -105,10 +105,7 @@ def _bucket_page(request, bucket: Bucket, upload_form: UploadForm | None = None,
         context["input_html"] = highlighted(finding.testcase, finding.testcase_language)
         context["reproducer_html"] = highlighted(finding.reproducer, "bash")
         context["trace_html"] = highlighted(finding.trace, trace_language(finding.trace_format))
-        if bucket.method == "message":
-            # What the signature hashed, as it hashed it.
-            text = message_text(finding.message, finding.trace, finding.crash_type)
-            context["grouped_message"] = normalize_message(text)
+        context["why"] = selectors.finding_grouping(finding)
     return render(request, "triage/bucket_detail.html", context, status=status)
 
 

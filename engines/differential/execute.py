@@ -1,23 +1,43 @@
-"""Run one command of a backend under limits, and measure what it did.
+"""Run one command of a backend in the sandbox, under limits, and measure what it did.
 
 Compilers and generated programs are untrusted in the same way fuzz targets
-are: they can crash, loop or eat memory. Each command runs in its own
-session with rlimits and a wall-clock timeout; ``os.wait4`` gives its CPU
-time and peak memory.
+are: they can crash, loop, eat memory, read files or connect. Each command
+runs under bubblewrap (:func:`engines.sandbox.confine`: the work directory
+is the only writable place, no network) in its own session with rlimits and
+a wall-clock timeout. Inside, a few lines of Python start it and report its
+peak memory with ``wait4`` (outside, ``wait4`` would only see bubblewrap),
+then leave with its status, so a signal still reads as a signal.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import signal
 import subprocess
+import sys
 import time
 from dataclasses import dataclass
 
 from engines import sandbox
 
 OUTPUT_LIMIT = 256 * 1024
+_USAGE_FILE = ".rusage"
+# Runs inside the sandbox: start the command, wait, write its peak memory, die as it died.
+_MEASURE = (
+    "import os,signal,sys,time\n"
+    "t=time.monotonic()\n"
+    "pid=os.fork()\n"
+    "if pid==0:\n"
+    " try: os.execvp(sys.argv[1],sys.argv[1:])\n"
+    " except OSError as e: sys.stderr.write(f'{sys.argv[1]}: {e.strerror}\\n'); os._exit(127)\n"
+    "_,status,usage=os.wait4(pid,0)\n"
+    f"open('{_USAGE_FILE}','w').write(f'{{usage.ru_maxrss}} {{time.monotonic()-t}}')\n"
+    "if os.WIFSIGNALED(status):\n"
+    " signal.signal(os.WTERMSIG(status),signal.SIG_DFL); os.kill(os.getpid(),os.WTERMSIG(status))\n"
+    "os._exit(os.WEXITSTATUS(status))\n"
+)
 
 
 @dataclass(frozen=True)
@@ -54,15 +74,26 @@ def run(
 ) -> Run:
     """Run ``command`` in ``workdir``; output goes through files, so a flood cannot block it."""
     out_path, err_path = os.path.join(workdir, ".stdout"), os.path.join(workdir, ".stderr")
+    usage_path = os.path.join(workdir, _USAGE_FILE)
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(usage_path)
+    env = sandbox.scrubbed_environment(environment)
+    confined = sandbox.confine(
+        [sys.executable, "-S", "-c", _MEASURE, *command],
+        scratch=workdir,
+        environment=env,
+        readable=tuple(os.path.dirname(part) for part in command[:1] if os.path.isabs(part)),
+    )
     started = time.monotonic()
     with open(out_path, "wb") as out, open(err_path, "wb") as err:
         process = subprocess.Popen(  # noqa: S603 - the backend table is the project's own
-            command,
+            confined,
             cwd=workdir,
             stdin=subprocess.DEVNULL,
             stdout=out,
             stderr=err,
-            env=sandbox.scrubbed_environment(environment),
+            # bubblewrap's own init keeps this environment: scrubbed too.
+            env=env,
             start_new_session=True,
             preexec_fn=lambda: sandbox.apply_limits(limits),
         )
@@ -83,5 +114,25 @@ def run(
     elif os.WIFSIGNALED(status):
         returncode = -os.WTERMSIG(status)
     else:
-        returncode = os.WEXITSTATUS(status)
-    return Run(returncode, _read(out_path), _read(err_path), seconds, usage.ru_maxrss)
+        returncode = sandbox.exit_status(os.WEXITSTATUS(status))
+        if returncode == -signal.SIGXCPU:
+            returncode = None
+    peak_kb, inside_seconds = _measured(usage_path)
+    # The program's own time, without the sandbox's start (a few tens of ms
+    # that would blur "far faster than the others" for short runs).
+    if returncode is not None and inside_seconds is not None:
+        seconds = min(seconds, inside_seconds)
+    return Run(returncode, _read(out_path), _read(err_path), seconds, peak_kb)
+
+
+def _measured(path: str) -> tuple[int, float | None]:
+    """Peak memory (KiB) and seconds the wrapper inside reported; (0, None) if it died first.
+
+    The program could overwrite the file, lying about itself only.
+    """
+    try:
+        with open(path) as handle:
+            peak, elapsed = handle.read(64).split()
+        return max(0, int(peak)), max(0.0, float(elapsed))
+    except (OSError, ValueError):
+        return 0, None

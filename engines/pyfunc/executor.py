@@ -101,6 +101,12 @@ class Child:
         paths = [os.path.abspath(p) for p in self.search_path]
         command = [sys.executable, "-m", "engines.pyfunc.child", self.module]
         command += [str(request_r), str(response_w), self.selection, *paths]
+        environment = sandbox.scrubbed_environment({"PYTHONPATH": PROJECT_ROOT})
+        # The target's own code, read-only: its search path, or the folder of a source file.
+        readable = tuple(paths) + (
+            (os.path.dirname(os.path.abspath(self.module)),) if self.module.endswith(".py") else ()
+        )
+        command = sandbox.confine(command, scratch=self.workdir, environment=environment, readable=readable)
         limits = self.limits
         self.cap = sandbox.ProcessCap.create(limits.processes)
         cap = self.cap
@@ -118,7 +124,8 @@ class Child:
                 stderr=stderr,
                 pass_fds=(request_r, response_w),
                 cwd=self.workdir,
-                env=sandbox.scrubbed_environment({"PYTHONPATH": PROJECT_ROOT}),
+                # bubblewrap's own init keeps this environment: scrubbed too.
+                env=environment,
                 start_new_session=True,
                 preexec_fn=prepare_child,
             )
@@ -193,8 +200,10 @@ class Child:
 
     def _timed_out(self) -> Outcome:
         # Ask for a Python stack before killing, so a hang has a signature.
+        # The interpreter runs under bubblewrap: signal it, not bubblewrap.
+        interpreter = sandbox.descendant(self.process.pid, "engines.pyfunc.child")
         try:
-            os.kill(self.process.pid, signal.SIGUSR1)
+            os.kill(interpreter or self.process.pid, signal.SIGUSR1)
             time.sleep(0.1)
         except ProcessLookupError:
             pass
@@ -214,6 +223,7 @@ class Child:
         except subprocess.TimeoutExpired:
             sandbox.kill_group(self.process.pid)
             returncode = self.process.wait()
+        returncode = sandbox.exit_status(returncode)
         if returncode < 0:
             crash_type = sandbox.signal_name(returncode)
             message = f"interpreter killed by {crash_type}"

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from crashes import signatures, traces
 from engines import events, sandbox
 from engines.demo import textkit
 from engines.pyfunc.engine import Config, TargetError, run
-from triage import signatures, traces
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 

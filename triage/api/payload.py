@@ -62,6 +62,34 @@ def _backends(value, errors: dict[str, str]) -> tuple[Backend, ...]:
     return tuple(backends)
 
 
+# Metadata keys that would choose what a worker imports or runs: only this
+# installation's own campaigns record them.
+_WORKER_CHOICES = ("search_path", "setup_modules", "setup", "call")
+# Encoded values (engines.pyfunc.state) that name code: an Enum member, a
+# constructor call, a registered generator. Any of them makes the child
+# import and call whatever the submitter named.
+_CODE_TAGS = frozenset(("M", "B", "G"))
+_MAX_DEPTH = 64
+
+
+def _names_code(value, depth: int = 0) -> bool:
+    if depth > _MAX_DEPTH:
+        return True  # nesting this deep is not a value the engine writes
+    if isinstance(value, dict):
+        return any(key in _CODE_TAGS or _names_code(item, depth + 1) for key, item in value.items())
+    if isinstance(value, list):
+        return any(_names_code(item, depth + 1) for item in value)
+    return False
+
+
+def _refuse_code_references(metadata: dict, errors: dict) -> None:
+    for key in _WORKER_CHOICES:
+        if key in metadata:
+            errors[f"metadata.{key}"] = "refused: it would choose what a worker imports or runs"
+    if "values" in metadata and _names_code(metadata["values"]):
+        errors["metadata.values"] = "refused: values that name code (Build, Member, generator references)"
+
+
 def parse_submission(data) -> Submission:
     """Validate one finding object; raise :class:`InvalidPayload` listing every problem."""
     if not isinstance(data, dict):
@@ -110,6 +138,8 @@ def parse_submission(data) -> Submission:
     metadata = data.get("metadata", {})
     if not isinstance(metadata, dict):
         errors["metadata"] = "must be an object"
+    else:
+        _refuse_code_references(metadata, errors)
     if kind == "crash" and not any(data.get(f) for f in ("trace", "message", "crash_type")):
         errors["trace"] = "a crash needs its trace or crash output (or at least a message or crash_type)"
     hits = data.get("hits", 1)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from django.http import JsonResponse
 from django.urls import reverse
@@ -13,6 +14,7 @@ from triage.api.openapi import openapi_document
 from triage.api.payload import InvalidPayload, bulk_items, parse_submission
 from triage.ingest import Stored, findings_ingest
 from triage.reduction import reductions_for_new_buckets
+from triage.submission import Submission
 
 # Large enough for a 50 MB trace plus its JSON escaping; the trace itself is
 # stored truncated (with a note), the request is not refused.
@@ -42,6 +44,12 @@ def _json_body(request):
         raise BadBody(f"malformed JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
 
 
+def _with_replay_right(request, submission: Submission) -> Submission:
+    """A finding from the API may be re-run here only if an admin gave its token the replay right."""
+    token = getattr(request, "api_token", None)
+    return replace(submission, replay_allowed=bool(token is not None and token.replay))
+
+
 def _describe(item: Stored) -> dict:
     return {
         "finding": item.finding.pk,
@@ -56,7 +64,7 @@ def _describe(item: Stored) -> dict:
 @require_POST
 def finding_create(request):
     try:
-        submission = parse_submission(_json_body(request))
+        submission = _with_replay_right(request, parse_submission(_json_body(request)))
     except BadBody as error:
         return api_error(400, str(error))
     except InvalidPayload as error:
@@ -79,7 +87,7 @@ def findings_bulk(request):
     valid, rejected = [], []
     for index, item in enumerate(items):
         try:
-            valid.append((index, parse_submission(item)))
+            valid.append((index, _with_replay_right(request, parse_submission(item))))
         except InvalidPayload as error:
             rejected.append({"index": index, "error": "invalid finding", "fields": error.errors})
     # Valid findings are stored even when others in the batch are not.
