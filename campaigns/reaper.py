@@ -37,7 +37,7 @@ def _job_exists(job_id: str) -> bool:
     if not job_id:
         return False
     try:
-        job = Job.fetch(job_id, connection=django_rq.get_connection("default"))
+        job = Job.fetch(job_id, connection=django_rq.get_connection("default"), serializer=settings.RQ_SERIALIZER)
     except NoSuchJobError:
         return False
     return job.get_status(refresh=False) not in ("failed", "stopped", "canceled")

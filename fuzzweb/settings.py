@@ -49,8 +49,9 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
-    "django_rq",
+    # Before django_rq: its rqworker command is fuzzweb's (JSON jobs, see below).
     "fuzzweb",
+    "django_rq",
     "campaigns",
     "triage",
 ]
@@ -125,12 +126,19 @@ REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 # One queue per engine ("engine-pyfunc"), so a machine serves only the
 # engines it has the tools for; "default" for short work (reaper, re-bucketing).
 FUZZWEB_ENGINES = ["pyfunc", "diff-c", "diff-python", "diff-kotlin"]
+# Jobs are written to Redis as JSON, never pickle: anything that can write to
+# Redis (a sandbox escape, a leaked password) could otherwise plant a pickle
+# that runs as code on every worker. Every job takes ids and returns plain data.
+RQ_SERIALIZER = "rq.serializers.JSONSerializer"
 RQ_QUEUES = {
-    "default": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 600},
-    **{f"engine-{engine}": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 24 * 3600} for engine in FUZZWEB_ENGINES},
+    "default": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 600, "SERIALIZER": RQ_SERIALIZER},
+    **{
+        f"engine-{engine}": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 24 * 3600, "SERIALIZER": RQ_SERIALIZER}
+        for engine in FUZZWEB_ENGINES
+    },
     # Reductions get workers of their own (make run starts one): a worker busy
     # with a day-long campaign shard would leave new buckets unreduced.
-    "reduce": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 3600},
+    "reduce": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 3600, "SERIALIZER": RQ_SERIALIZER},
 }
 # Every new bucket's testcase is reduced in the background, within this budget.
 # Rate limits (fuzzweb.ratelimit): failed logins per address and per user name
