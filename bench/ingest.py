@@ -12,8 +12,10 @@ Starts the dashboard (manage.py runserver) on a fresh PostgreSQL database
 instead of 10,000 (FuzzManager's cost grows with the bucket count, so the
 quick ratio is the smaller one).
 
-Last line: findings_per_s=<x> buckets_100=<x> buckets_100000=<x> vs_fuzzmanager_matching=<ratio>
-(findings_per_s is the lower of the two; each is the best of two interleaved runs.)
+Last line: findings_per_s=<x> buckets_100=<x> buckets_100000=<x> vs_fuzzmanager_matching=<ratio> hostile_request_ms=<x>
+(findings_per_s is the lower of the two; each is the best of two interleaved runs. One finding in ten
+is a new bug, which goes through the fuzzy stage. hostile_request_ms: the slowest answer to one POST of
+each of the three 256 KiB traces bench/parse_worst.py finds slowest to parse.)
 
     .venv/bin/python bench/ingest.py [--quick]     (make bench-deps first)
 """
@@ -71,17 +73,25 @@ def _corpus() -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines()]
 
 
+# One finding in this many is a bug never seen before: it opens a bucket and
+# goes through the fuzzy stage's candidate lookup (triage.fuzzy).
+NEW_BUG_EVERY = 10
+
+
 def _findings(corpus: list[dict], count: int, rng: random.Random) -> list[dict]:
-    """``count`` distinct findings: real traces, each with a fresh testcase."""
+    """``count`` distinct findings: real traces, each with a fresh testcase, and some new bugs."""
     findings = []
     for index in range(count):
         record = corpus[index % len(corpus)]
+        trace = record["trace"]
+        if index % NEW_BUG_EVERY == 0:
+            trace = _other_bug(trace, rng.randrange(10**9))
         findings.append(
             {
                 "kind": "crash",
                 "target": f"bench-{record['format']}",
                 "engine": "bench",
-                "trace": record["trace"],
+                "trace": trace,
                 "testcase": f"input {index} {rng.random()}",
                 "versions": {"build": "bench"},
             }
@@ -89,20 +99,81 @@ def _findings(corpus: list[dict], count: int, rng: random.Random) -> list[dict]:
     return findings
 
 
+# Bucket columns the seeding sets itself, as SQL over ``n`` (1..count); every
+# other concrete column gets its model default (see _default_columns).
+_SEEDED_BUCKET_COLUMNS = {
+    "signature": "lpad(to_hex(n), 64, '0')",
+    "signature_version": "1",
+    "kind": "'crash'",
+    "crash_type": "'Synthetic'",
+    "title": "'synthetic bucket ' || n",
+    # Targets and lookup keys like real ones, so that the fuzzy stage's GIN
+    # lookups search a full index: keys shared by a few dozen buckets each.
+    "target": "'bench-' || (ARRAY['python','jvm','rust','go','gcc','clang','sanitizer','dotnet'])[1 + mod(n, 8)]",
+    "fuzzy_keys": "jsonb_build_array('frame ' || mod(n, 4001), 'frame ' || mod(n, 3989), 'site ' || mod(n, 5003))",
+    "fuzzy_frames": "jsonb_build_array('frame ' || mod(n, 4001), 'frame ' || mod(n, 3989))",
+    "first_seen": "now()",
+    "last_seen": "now()",
+}
+
+
+def _default_columns(model, seeded: dict[str, str], connection) -> tuple[list[str], list[str], list]:
+    """Column names, SQL expressions and parameters for one INSERT ... SELECT into ``model``'s table.
+
+    ``seeded`` maps column names to SQL; every other concrete column gets the
+    field's own default, prepared for the database as the ORM would save it,
+    so a column added to the model later (with a default, or nullable) needs
+    no change here. Columns with a database default are left to it.
+    """
+    from django.db.models import NOT_PROVIDED
+
+    columns, expressions, params = [], [], []
+    missing = set(seeded)
+    for field in model._meta.concrete_fields:
+        column = field.column
+        if column in seeded:
+            columns.append(connection.ops.quote_name(column))
+            expressions.append(seeded[column])
+            missing.discard(column)
+            continue
+        if field.db_returning or getattr(field, "generated", False):
+            continue  # the identity id, generated columns: the database computes them
+        if getattr(field, "db_default", NOT_PROVIDED) is not NOT_PROVIDED:
+            continue  # the database fills it
+        if getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False):
+            columns.append(connection.ops.quote_name(column))
+            expressions.append("now()")
+            continue
+        if not field.null and field.get_default() is None:
+            raise RuntimeError(
+                f"{model._meta.label}.{field.name} is NOT NULL without a default: "
+                f"add it to the seeded columns of bench/ingest.py"
+            )
+        columns.append(connection.ops.quote_name(column))
+        expressions.append("%s")
+        params.append(field.get_db_prep_save(field.get_default(), connection))
+    if missing:
+        raise RuntimeError(f"{model._meta.label} has no column(s) {', '.join(sorted(missing))} any more")
+    return columns, expressions, params
+
+
 def _seed_buckets(count: int) -> None:
     """Empty the tables, then store ``count`` synthetic buckets (in SQL: 100,000
     bucket objects through the ORM would take longer than the measurement)."""
     from django.db import connection
 
+    from triage.models import Bucket, BucketEvent, Finding
+
+    tables = ", ".join(connection.ops.quote_name(m._meta.db_table) for m in (Finding, BucketEvent, Bucket))
+    columns, expressions, params = _default_columns(Bucket, _SEEDED_BUCKET_COLUMNS, connection)
     with connection.cursor() as cursor:
-        cursor.execute("TRUNCATE triage_finding, triage_bucketevent, triage_bucket RESTART IDENTITY CASCADE")
-        cursor.execute(
-            "INSERT INTO triage_bucket (signature, signature_version, kind, crash_type, title, key_frames, "
-            "method, trace_format, status, hit_count, first_seen, last_seen) "
-            "SELECT lpad(to_hex(n), 64, '0'), 1, 'crash', 'Synthetic', 'synthetic bucket ' || n, '[]', "
-            "'stack', '', 'new', 0, now(), now() FROM generate_series(1, %s) AS n",
-            [count],
-        )
+        cursor.execute(f"TRUNCATE {tables} RESTART IDENTITY CASCADE")
+        if count:
+            cursor.execute(
+                f"INSERT INTO {connection.ops.quote_name(Bucket._meta.db_table)} ({', '.join(columns)}) "  # noqa: S608 - names from the model
+                f"SELECT {', '.join(expressions)} FROM generate_series(1, %s) AS n",
+                [*params, count],
+            )
 
 
 def _post_all(url: str, token: str, findings: list[dict]) -> float:
@@ -142,28 +213,34 @@ def _other_bug(trace: str, k: int) -> str:
     return _IDENTIFIER.sub(lambda m: f"{m.group(1)}_b{k}", trace)
 
 
-def _bucketing_ratio(corpus, crashes: int, stored: int) -> tuple[float, float]:
+def _bucketing_ratio(corpus, crashes: int, stored: int) -> tuple[float, float | None]:
     """Seconds to bucket one new crash with ``stored`` buckets, for both systems.
 
     Both get the same buckets, made from the corpus's real traces with
     their functions renamed (so each is a distinct bug), and the same new
-    crashes, taken evenly across every format of the corpus.
+    crashes, taken evenly across every format of the corpus. FuzzManager's
+    figure is None where it is not installed (``make bench-deps``): the
+    quick mode of ``make test`` runs without it.
     """
     from django.db import connection
     from django.utils import timezone
-    from FTB.ProgramConfiguration import ProgramConfiguration
-    from FTB.Signatures.CrashInfo import CrashInfo
 
-    from triage import signatures
+    from crashes import signatures
     from triage.ingest import buckets_by_signature
     from triage.models import Bucket
 
-    config = ProgramConfiguration("target", "x86-64", "linux")
+    try:
+        from FTB.ProgramConfiguration import ProgramConfiguration
+        from FTB.Signatures.CrashInfo import CrashInfo
+    except ImportError:
+        ProgramConfiguration = CrashInfo = None
+    config = ProgramConfiguration("target", "x86-64", "linux") if ProgramConfiguration else None
     _seed_buckets(0)
     now = timezone.now()
     rows, fm_signatures = {}, []
     k = 0
-    while len(rows) < stored or len(fm_signatures) < stored:
+    fm_wanted = stored if config else 0
+    while len(rows) < stored or len(fm_signatures) < fm_wanted:
         trace = _other_bug(corpus[k % len(corpus)]["trace"], k)
         k += 1
         if len(rows) < stored:
@@ -176,7 +253,7 @@ def _bucketing_ratio(corpus, crashes: int, stored: int) -> tuple[float, float]:
                 first_seen=now,
                 last_seen=now,
             )
-        if len(fm_signatures) < stored:
+        if len(fm_signatures) < fm_wanted:
             fm_signature = CrashInfo.fromRawCrashData([], trace.splitlines(), config).createCrashSignature()
             if fm_signature is not None:
                 fm_signatures.append(fm_signature)
@@ -194,6 +271,8 @@ def _bucketing_ratio(corpus, crashes: int, stored: int) -> tuple[float, float]:
             signature = signatures.compute(kind="crash", trace_text=trace)
             buckets_by_signature([signature.digest])
     fuzzweb = (time.perf_counter() - started) / (rounds * len(new))
+    if config is None:
+        return fuzzweb, None
 
     started = time.perf_counter()
     for trace in new:
@@ -203,6 +282,29 @@ def _bucketing_ratio(corpus, crashes: int, stored: int) -> tuple[float, float]:
                 break
     fuzzmanager = (time.perf_counter() - started) / len(new)
     return fuzzweb, fuzzmanager
+
+
+def _hostile_request(base: str, token: str) -> float:
+    """Slowest answer, in ms, to one POST of each of the worst 256 KiB traces of bench/parse_worst.py."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from parse_worst import SIZE, shapes, time_one
+
+    cases = shapes(SIZE)
+    worst = sorted(cases, key=lambda name: time_one(cases[name], runs=1), reverse=True)[:3]
+    slowest = 0.0
+    for name in worst:
+        body = json.dumps({"kind": "crash", "target": "hostile", "trace": cases[name]}).encode()
+        request = urllib.request.Request(
+            base + "api/v1/findings",
+            data=body,
+            headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"},
+        )
+        started = time.perf_counter()
+        with urllib.request.urlopen(request, timeout=300) as response:  # noqa: S310 - our own server
+            response.read()
+        slowest = max(slowest, (time.perf_counter() - started) * 1000)
+    print(f"hostile 256 KiB traces (the 3 slowest to parse), one request each: slowest {slowest:.0f} ms")
+    return slowest
 
 
 def main() -> int:
@@ -220,10 +322,15 @@ def main() -> int:
     _setup_django(url)
     from django.contrib.auth import get_user_model
 
+    from fuzzweb.models import Scope
+    from fuzzweb.roles import TRIAGER_GROUP, role_set
     from fuzzweb.tokens import api_token_create
 
+    # Ingesting is a change: the token's account must be a triager (a viewer's
+    # posts get 403), and the token needs the ingest scope.
     user = get_user_model().objects.create_user("bench")
-    token = api_token_create(user=user, name="bench")[1]
+    role_set(user=user, role=TRIAGER_GROUP)
+    token = api_token_create(user=user, name="bench", scope=Scope.INGEST)[1]
 
     port = _free_port()
     server = subprocess.Popen(
@@ -248,21 +355,28 @@ def main() -> int:
         for buckets in (100, 100_000, 100, 100_000):
             runs[buckets].append(_throughput(base, token, corpus, buckets, count, rng))
         small, large = max(runs[100]), max(runs[100_000])
+        hostile_ms = _hostile_request(base, token)
     finally:
         server.terminate()
         server.wait()
 
     stored = 2_000 if options.quick else 10_000
     fuzzweb, fuzzmanager = _bucketing_ratio(corpus, crashes, stored)
-    ratio = fuzzmanager / fuzzweb
-    print(
-        f"bucketing one crash at {stored:,} buckets: fuzzweb {fuzzweb * 1e3:.3f} ms, "
-        f"FuzzManager {fuzzmanager * 1e3:.1f} ms ({ratio:.0f}x)"
-    )
+    if fuzzmanager is None:
+        ratio = "n/a"
+        print(
+            f"bucketing one crash at {stored:,} buckets: fuzzweb {fuzzweb * 1e3:.3f} ms (FuzzManager: make bench-deps)"
+        )
+    else:
+        ratio = f"{fuzzmanager / fuzzweb:.1f}"
+        print(
+            f"bucketing one crash at {stored:,} buckets: fuzzweb {fuzzweb * 1e3:.3f} ms, "
+            f"FuzzManager {fuzzmanager * 1e3:.1f} ms ({fuzzmanager / fuzzweb:.0f}x)"
+        )
     print(f"large/small throughput: {large / small:.2f}")
     print(
         f"findings_per_s={min(small, large):.0f} buckets_100={small:.0f} buckets_100000={large:.0f} "
-        f"vs_fuzzmanager_matching={ratio:.1f}"
+        f"vs_fuzzmanager_matching={ratio} hostile_request_ms={hostile_ms:.0f}"
     )
     return 0
 
