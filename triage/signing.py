@@ -10,8 +10,12 @@ from __future__ import annotations
 
 from crashes import signatures
 from triage import text
-from triage.submission import Submission
+from triage.submission import SHORT_FIELDS, Submission
 from triage.target_options import SignatureOptions
+
+
+def _short(value: str, field: str) -> str:
+    return text.clean_short(value, SHORT_FIELDS[field])
 
 
 def cleaned_fields(submission: Submission) -> dict:
@@ -24,19 +28,19 @@ def cleaned_fields(submission: Submission) -> dict:
         size = len(testcase)
     return dict(
         kind=submission.kind,
-        target=text.clean_short(submission.target),
-        engine=text.clean_short(submission.engine),
-        function=text.clean_short(submission.function),
-        stage=text.clean_short(submission.stage),
-        crash_type=text.clean_short(submission.crash_type),
+        target=_short(submission.target, "target"),
+        engine=_short(submission.engine, "engine"),
+        function=_short(submission.function, "function"),
+        stage=_short(submission.stage, "stage"),
+        crash_type=_short(submission.crash_type, "crash_type"),
         message=text.clean(submission.message, text.MESSAGE_LIMIT),
         trace=text.clean(submission.trace, text.TRACE_LIMIT),
         testcase=testcase,
         testcase_bytes=submission.testcase_bytes,
-        testcase_language=text.clean_short(submission.testcase_language) or "text",
+        testcase_language=_short(submission.testcase_language, "testcase_language") or "text",
         testcase_size=size,
         reproducer=text.clean(submission.reproducer, text.INPUT_LIMIT),
-        reference=text.clean_short(submission.reference),
+        reference=_short(submission.reference, "reference"),
         backends=[
             {
                 "name": text.clean_short(b.name),

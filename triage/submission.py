@@ -14,6 +14,21 @@ from engines import events
 KINDS = ("crash", "timeout", "oom", "miscompilation")
 OUTCOMES = ("ok", "rejected", "compiler_crash", "runtime_crash", "timeout", "oom", "wrong_output")
 
+# The one table of sizes a finding may have. One-line fields are the sizes of
+# their columns (tests/unit/test_ingest_limits.py keeps the two equal): the
+# API refuses a longer value naming the field, a campaign's finding is cut to
+# it, so neither ever reaches the database too long.
+SHORT_FIELDS = {
+    "target": 255, "engine": 64, "function": 255, "stage": 255, "crash_type": 255, "reference": 100,
+    "testcase_language": 32,
+}  # fmt: skip
+MAX_TESTCASE_BYTES = 4 * 1024 * 1024
+MAX_METADATA_BYTES = 256 * 1024  # as JSON
+MAX_VERSIONS = 64
+MAX_BACKENDS = 64
+MAX_BACKEND_OUTPUT = 1024 * 1024  # stored clipped far shorter; past this the request is refused
+MAX_HITS = 10**9
+
 
 @dataclass(frozen=True)
 class Backend:

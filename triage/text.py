@@ -35,10 +35,15 @@ def clean(value: bytes | str | None, limit: int) -> str:
     return text
 
 
-def clean_short(value: str | None) -> str:
-    """Clean text for a single-line column (names, types)."""
-    text = clean(value, SHORT_LIMIT * 4).replace("\n", " ")
-    return text[:SHORT_LIMIT]
+def clean_short(value: str | None, limit: int = SHORT_LIMIT) -> str:
+    """Clean text for a single-line column (names, types) of ``limit`` characters.
+
+    Every line break (a bare CR too) becomes a space: one-line fields end up
+    in table cells, code spans and issue titles, where a break would let the
+    text out.
+    """
+    text = clean(value, limit * 4)
+    return " ".join(text.splitlines())[:limit]
 
 
 def preview_bytes(data: bytes, limit: int) -> str:

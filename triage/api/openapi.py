@@ -6,7 +6,16 @@ from triage.api.buckets import API_SORTS, MAX_PAGE
 from triage.api.changes import COMMENT_LIMIT, SETTABLE_STATUSES
 from triage.api.payload import MAX_BULK
 from triage.models import Priority, Status
-from triage.submission import KINDS, OUTCOMES
+from triage.submission import (
+    KINDS,
+    MAX_BACKEND_OUTPUT,
+    MAX_BACKENDS,
+    MAX_HITS,
+    MAX_TESTCASE_BYTES,
+    MAX_VERSIONS,
+    OUTCOMES,
+    SHORT_FIELDS,
+)
 
 _ERROR = {
     "type": "object",
@@ -22,35 +31,40 @@ _FINDING = {
     "required": ["kind", "target"],
     "properties": {
         "kind": {"enum": list(KINDS)},
-        "target": {"type": "string", "maxLength": 255, "minLength": 1},
-        "engine": {"type": "string", "maxLength": 255, "description": "afl++, libfuzzer, csmith, ..."},
-        "function": {"type": "string", "maxLength": 255},
-        "stage": {"type": "string", "maxLength": 255, "description": "compile, run, ... (timeouts, OOMs)"},
-        "crash_type": {"type": "string", "maxLength": 255},
+        "target": {"type": "string", "maxLength": SHORT_FIELDS["target"], "minLength": 1},
+        "engine": {"type": "string", "maxLength": SHORT_FIELDS["engine"], "description": "afl++, libfuzzer, ..."},
+        "function": {"type": "string", "maxLength": SHORT_FIELDS["function"]},
+        "stage": {"type": "string", "maxLength": SHORT_FIELDS["stage"], "description": "compile, run, ..."},
+        "crash_type": {"type": "string", "maxLength": SHORT_FIELDS["crash_type"]},
         "message": {"type": "string"},
         "trace": {"type": "string", "description": "Stack trace or crash output; format auto-detected."},
-        "testcase": {"type": "string", "description": "The testcase as text."},
+        "testcase": {"type": "string", "maxLength": MAX_TESTCASE_BYTES, "description": "The testcase as text."},
         "testcase_base64": {"type": "string", "contentEncoding": "base64", "description": "A binary testcase."},
         "testcase_language": {"type": "string", "pattern": "^[a-z0-9+#._-]{1,32}$", "default": "text"},
         "reproducer": {"type": "string", "description": "A command that reproduces the finding."},
-        "reference": {"type": "string", "maxLength": 255, "description": "Reference backend (miscompilations)."},
+        "reference": {"type": "string", "maxLength": SHORT_FIELDS["reference"], "description": "Reference backend."},
         "backends": {
             "type": "array",
+            "maxItems": MAX_BACKENDS,
             "items": {
                 "type": "object",
                 "additionalProperties": False,
                 "required": ["name", "outcome"],
                 "properties": {
-                    "name": {"type": "string", "minLength": 1},
+                    "name": {"type": "string", "minLength": 1, "maxLength": SHORT_FIELDS["target"]},
                     "outcome": {"enum": list(OUTCOMES)},
-                    "output": {"type": "string"},
-                    "exit_code": {"type": ["integer", "null"]},
+                    "output": {"type": "string", "maxLength": MAX_BACKEND_OUTPUT},
+                    "exit_code": {"type": ["integer", "null"], "minimum": -(2**31), "maximum": 2**31 - 1},
                 },
             },
         },
-        "versions": {"type": "object", "additionalProperties": {"type": ["string", "number"]}},
+        "versions": {
+            "type": "object",
+            "maxProperties": MAX_VERSIONS,
+            "additionalProperties": {"type": ["string", "number"]},
+        },
         "metadata": {"type": "object"},
-        "hits": {"type": "integer", "minimum": 1, "default": 1, "description": "Failing executions it stands for."},
+        "hits": {"type": "integer", "minimum": 1, "maximum": MAX_HITS, "default": 1, "description": "Failing runs."},
     },
 }
 _STORED = {
@@ -115,6 +129,7 @@ def openapi_document(server_url: str) -> dict:
     """The schema, with ``server_url`` as the server."""
     errors = {
         "400": {"description": "Malformed or invalid body", "content": _json("Error")},
+        "413": {"description": "Body over 32 MiB, refused unread", "content": _json("Error")},
         "401": {"description": "Missing, invalid or revoked token", "content": _json("Error")},
     }
     bucket_id = {"name": "id", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}

@@ -9,9 +9,22 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 import re
 
-from triage.submission import KINDS, OUTCOMES, Backend, Submission
+from triage.submission import (
+    KINDS,
+    MAX_BACKEND_OUTPUT,
+    MAX_BACKENDS,
+    MAX_HITS,
+    MAX_METADATA_BYTES,
+    MAX_TESTCASE_BYTES,
+    MAX_VERSIONS,
+    OUTCOMES,
+    SHORT_FIELDS,
+    Backend,
+    Submission,
+)
 
 MAX_BULK = 1000
 _LANGUAGE = re.compile(r"^[a-z0-9+#._-]{1,32}$")
@@ -19,7 +32,6 @@ _STRING_FIELDS = (
     "target", "engine", "function", "stage", "crash_type", "message", "trace",
     "testcase", "reproducer", "reference",
 )  # fmt: skip
-_SHORT = 255
 FIELDS = {
     *_STRING_FIELDS, "kind", "testcase_base64", "testcase_language", "backends", "versions", "metadata", "hits",
 }  # fmt: skip
@@ -37,6 +49,9 @@ def _backends(value, errors: dict[str, str]) -> tuple[Backend, ...]:
     if not isinstance(value, list):
         errors["backends"] = "must be a list of {name, outcome, output, exit_code} objects"
         return ()
+    if len(value) > MAX_BACKENDS:
+        errors["backends"] = f"at most {MAX_BACKENDS} backends (got {len(value)})"
+        return ()
     backends = []
     for index, item in enumerate(value):
         where = f"backends[{index}]"
@@ -46,14 +61,20 @@ def _backends(value, errors: dict[str, str]) -> tuple[Backend, ...]:
         name, outcome = item.get("name"), item.get("outcome")
         if not isinstance(name, str) or not name.strip():
             errors[f"{where}.name"] = "required, a non-empty string"
+        elif len(name) > SHORT_FIELDS["target"]:
+            errors[f"{where}.name"] = f"at most {SHORT_FIELDS['target']} characters"
         if outcome not in OUTCOMES:
             errors[f"{where}.outcome"] = f"must be one of {', '.join(OUTCOMES)}"
         output = item.get("output", "")
         if not isinstance(output, str):
             errors[f"{where}.output"] = "must be a string"
+        elif len(output) > MAX_BACKEND_OUTPUT:
+            errors[f"{where}.output"] = f"at most {MAX_BACKEND_OUTPUT} characters"
         exit_code = item.get("exit_code")
-        if exit_code is not None and (not isinstance(exit_code, int) or isinstance(exit_code, bool)):
-            errors[f"{where}.exit_code"] = "must be an integer or null"
+        if exit_code is not None and (
+            not isinstance(exit_code, int) or isinstance(exit_code, bool) or not -(2**31) <= exit_code < 2**31
+        ):
+            errors[f"{where}.exit_code"] = "must be a 32-bit integer or null"
         unknown = set(item) - {"name", "outcome", "output", "exit_code"}
         if unknown:
             errors[where] = f"unknown field(s): {', '.join(sorted(unknown))}"
@@ -90,6 +111,14 @@ def _refuse_code_references(metadata: dict, errors: dict) -> None:
         errors["metadata.values"] = "refused: values that name code (Build, Member, generator references)"
 
 
+def _json_size(value) -> int:
+    """Bytes of ``value`` as compact JSON; past the cap (or nested past reason) counts as too big."""
+    try:
+        return len(json.dumps(value, separators=(",", ":")))
+    except (RecursionError, ValueError):
+        return MAX_METADATA_BYTES + 1
+
+
 def parse_submission(data) -> Submission:
     """Validate one finding object; raise :class:`InvalidPayload` listing every problem."""
     if not isinstance(data, dict):
@@ -108,9 +137,11 @@ def parse_submission(data) -> Submission:
     for name in _STRING_FIELDS:
         if name in data and not isinstance(data[name], str):
             errors[name] = "must be a string"
-    for name in ("target", "engine", "function", "stage", "crash_type", "reference"):
-        if isinstance(data.get(name), str) and len(data[name]) > _SHORT:
-            errors[name] = f"at most {_SHORT} characters"
+    for name, limit in SHORT_FIELDS.items():
+        if isinstance(data.get(name), str) and len(data[name]) > limit:
+            errors[name] = f"at most {limit} characters (got {len(data[name])})"
+    if isinstance(data.get("testcase"), str) and len(data["testcase"]) > MAX_TESTCASE_BYTES:
+        errors["testcase"] = f"at most {MAX_TESTCASE_BYTES} characters (got {len(data['testcase'])})"
 
     testcase_bytes = None
     if "testcase_base64" in data:
@@ -123,6 +154,11 @@ def parse_submission(data) -> Submission:
                 testcase_bytes = base64.b64decode(data["testcase_base64"], validate=True)
             except (binascii.Error, ValueError):
                 errors["testcase_base64"] = "is not valid base64 (RFC 4648, standard alphabet, with padding)"
+            else:
+                if len(testcase_bytes) > MAX_TESTCASE_BYTES:
+                    errors["testcase_base64"] = (
+                        f"at most {MAX_TESTCASE_BYTES} bytes decoded (got {len(testcase_bytes)})"
+                    )
     language = data.get("testcase_language", "text")
     if not isinstance(language, str) or not _LANGUAGE.match(language):
         errors["testcase_language"] = "must be a short lowercase name such as c, python, kotlin, text"
@@ -135,16 +171,22 @@ def parse_submission(data) -> Submission:
         isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in versions.values()
     ):
         errors["versions"] = "must be an object of name -> version string"
+    elif len(versions) > MAX_VERSIONS:
+        errors["versions"] = f"at most {MAX_VERSIONS} entries (got {len(versions)})"
+    elif any(len(k) > SHORT_FIELDS["target"] or len(str(v)) > SHORT_FIELDS["target"] for k, v in versions.items()):
+        errors["versions"] = f"names and versions of at most {SHORT_FIELDS['target']} characters"
     metadata = data.get("metadata", {})
     if not isinstance(metadata, dict):
         errors["metadata"] = "must be an object"
+    elif _json_size(metadata) > MAX_METADATA_BYTES:
+        errors["metadata"] = f"at most {MAX_METADATA_BYTES} bytes as JSON"
     else:
         _refuse_code_references(metadata, errors)
     if kind == "crash" and not any(data.get(f) for f in ("trace", "message", "crash_type")):
         errors["trace"] = "a crash needs its trace or crash output (or at least a message or crash_type)"
     hits = data.get("hits", 1)
-    if not isinstance(hits, int) or isinstance(hits, bool) or not 1 <= hits <= 10**9:
-        errors["hits"] = "an integer from 1: how many failing executions this finding stands for"
+    if not isinstance(hits, int) or isinstance(hits, bool) or not 1 <= hits <= MAX_HITS:
+        errors["hits"] = f"an integer from 1 to {MAX_HITS}: how many failing executions this finding stands for"
     if errors:
         raise InvalidPayload(errors)
 
