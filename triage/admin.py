@@ -1,3 +1,5 @@
+from urllib.parse import urlsplit
+
 import django_rq
 from django import forms
 from django.contrib import admin, messages
@@ -83,6 +85,7 @@ class TrackerForm(forms.ModelForm):
             "name",
             "kind",
             "api_url",
+            "allow_http",
             "repository",
             "token",
             "title_template",
@@ -93,9 +96,17 @@ class TrackerForm(forms.ModelForm):
         # Kept when left empty on edit, never shown back.
         widgets = {"token": forms.PasswordInput(render_value=False)}
 
-    def clean_token(self):
-        token = self.cleaned_data.get("token")
-        return token or (self.instance.token if self.instance.pk else "")
+    def clean(self):
+        cleaned = super().clean()
+        token, api_url = cleaned.get("token"), cleaned.get("api_url") or ""
+        if not token and self.instance.pk:
+            # The stored token goes only to the host it was entered for: whoever
+            # points the tracker elsewhere types it again.
+            if urlsplit(api_url).netloc == urlsplit(self.instance.api_url).netloc:
+                cleaned["token"] = self.instance.token
+            elif self.instance.token:
+                self.add_error("token", "The API URL now names another host: enter the token again for it.")
+        return cleaned
 
 
 @admin.register(Tracker)

@@ -21,7 +21,7 @@ from django.utils import timezone
 from triage import selectors
 from triage.audit import audit
 from triage.models import Bucket, FiledIssue, Status, Tracker
-from triage.reports import render_markdown, render_with_template, report_data
+from triage.reports import render_markdown, render_with_template, report_data, unlinked
 from triage.status import bucket_transition
 
 TIMEOUT_SECONDS = 15
@@ -42,9 +42,39 @@ class Request:
     body: dict | None = None
 
 
-def _call(request: Request) -> dict:
-    if not request.url.startswith(("https://", "http://")):
-        raise TrackerError(f"not an http(s) URL: {request.url}")
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    """urllib would repeat the request, token header included, wherever a redirect points."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        raise TrackerError(
+            f"{req.get_method()} {req.full_url} was redirected ({code}) to {newurl}; the token is not sent on. "
+            "Update the tracker's API URL if it moved."
+        )
+
+
+_OPENER = urllib.request.build_opener(_NoRedirects)
+
+
+def url_allowed(tracker: Tracker, url: str) -> str | None:
+    """Why the tracker's token may not be sent to ``url``, or None when it may.
+
+    Only to the host (and port) of the tracker's own API URL, and over HTTPS
+    unless an admin allowed plain HTTP for this tracker: an address a
+    tracker's answer names (the sync job's issue URLs) is checked too.
+    """
+    own, target = urllib.parse.urlsplit(tracker.api_url), urllib.parse.urlsplit(url)
+    schemes = ("https", "http") if tracker.allow_http else ("https",)
+    if target.scheme not in schemes:
+        return f"{tracker.name} is HTTPS only (an admin can allow plain HTTP for a trusted network): {url}"
+    if (target.hostname, target.port) != (own.hostname, own.port) or not target.hostname:
+        return f"{url} is not on {tracker.name}'s host ({own.netloc})"
+    return None
+
+
+def _call(tracker: Tracker, request: Request) -> dict:
+    refusal = url_allowed(tracker, request.url)
+    if refusal:
+        raise TrackerError(refusal)
     data = json.dumps(request.body).encode() if request.body is not None else None
     http = urllib.request.Request(  # noqa: S310 - scheme checked above
         request.url, data=data, method=request.method, headers=request.headers
@@ -52,7 +82,7 @@ def _call(request: Request) -> dict:
     if data is not None:
         http.add_header("Content-Type", "application/json")
     try:
-        with urllib.request.urlopen(http, timeout=TIMEOUT_SECONDS) as response:  # noqa: S310 - URL from the admin's tracker
+        with _OPENER.open(http, timeout=TIMEOUT_SECONDS) as response:
             return json.loads(response.read().decode() or "{}")
     except urllib.error.HTTPError as error:
         detail = error.read().decode(errors="replace")[:300]
@@ -93,7 +123,7 @@ def issue_text(tracker: Tracker, bucket: Bucket) -> tuple[str, str]:
     # Plain values, never the model: a template must not reach bucket.tracker.token.
     plain = {field: getattr(bucket, field) for field in ("pk", "id", "title", "kind", "status", "crash_type")}
     title = render_with_template(tracker.title_template or "{{ title }}", {**data, "bucket": plain})
-    title = " ".join(title.split())[:TITLE_LIMIT] or bucket.title[:TITLE_LIMIT]
+    title = unlinked(" ".join(title.split()) or bucket.title)[:TITLE_LIMIT]
     body = render_with_template(tracker.body_template, data) if tracker.body_template else render_markdown(data)
     return title, body
 
@@ -131,7 +161,7 @@ def issue_file(*, bucket_id: int, tracker_id: int, user) -> FiledIssue:
                 "(its daily limit); file this one tomorrow or raise the limit in the admin."
             )
         title, body = issue_text(tracker, bucket)
-        answer = _call(create_request(tracker, title, body))
+        answer = _call(tracker, create_request(tracker, title, body))
         url, api_url = _issue_urls(tracker, answer)
         filed = FiledIssue.objects.create(tracker=tracker, bucket=bucket, url=url, api_url=api_url, user=user)
         Bucket.objects.filter(pk=bucket.pk).update(tracker=tracker, issue_url=url, issue_state="open")
@@ -171,7 +201,7 @@ def issues_sync() -> dict:
         seen.add(filed.bucket_id)
         counts["checked"] += 1
         try:
-            answer = _call(Request("GET", filed.api_url, _headers(tracker)))
+            answer = _call(tracker, Request("GET", filed.api_url, _headers(tracker)))
         except TrackerError:
             counts["errors"] += 1
             continue

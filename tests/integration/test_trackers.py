@@ -105,6 +105,7 @@ def github(fake_tracker):
         name="widget on GitHub",
         kind=Tracker.Kind.GITHUB,
         api_url=fake_tracker.base,
+        allow_http=True,  # the local server speaks plain HTTP
         repository="acme/widget",
         token="gh-secret",
         labels="fuzzing, bug",
@@ -117,6 +118,7 @@ def gitlab(fake_tracker):
         name="cc on GitLab",
         kind=Tracker.Kind.GITLAB,
         api_url=f"{fake_tracker.base}/api/v4",
+        allow_http=True,
         repository="compilers/cc",
         token="gl-secret",
     )
