@@ -15,18 +15,40 @@ from django.template import Context, Engine
 from triage.models import Bucket, Finding
 
 _BACKTICKS = re.compile(r"`+")
+# Every line ending CommonMark knows (a bare CR too) and the ones Unicode adds:
+# any of them inside a one-line field would end its code span or heading.
+_LINE_BREAKS = re.compile(r"[\r\n\v\f\x85\u2028\u2029]+")
+# The sigils GitHub and GitLab turn into mentions and cross-references
+# (@team, #123, GitLab's !merge-request, ~label, %milestone, $snippet, &epic):
+# a zero-width space after one keeps the text readable and pings nobody.
+_REFERENCE = re.compile(r"([@#!~%$&])(?=\w)")
+_ZWSP = "\u200b"
+_LANGUAGE = re.compile(r"[^a-z0-9+#._-]")
+
+
+def _one_line(value: str) -> str:
+    return _LINE_BREAKS.sub(" ", value)
+
+
+def unlinked(value: str) -> str:
+    """``value`` with its mentions and cross-references made inert (issue titles, one-line fields)."""
+    return _REFERENCE.sub(rf"\1{_ZWSP}", value)
 
 
 def _fence(content: str, language: str = "") -> str:
+    # No content can close it (the fence is longer than any backtick run in it);
+    # mentions and references inside a code block notify nobody.
     longest = max((len(run) for run in _BACKTICKS.findall(content)), default=0)
     fence = "`" * max(3, longest + 1)
-    return f"{fence}{language}\n{content.rstrip()}\n{fence}"
+    return f"{fence}{_LANGUAGE.sub('', language.lower())[:32]}\n{content.rstrip()}\n{fence}"
 
 
 def _code(value: str) -> str:
     # An inline code span: backslashes are literal inside it, so instead of
-    # escaping, use a delimiter longer than any backtick run in the value.
-    value = value.replace("\n", " ")
+    # escaping, use a delimiter longer than any backtick run in the value. A
+    # pipe would end a table cell even inside a span (GFM), and a backslash
+    # before it shows outside tables, so pipes become a look-alike bar.
+    value = _one_line(value).replace("|", "\u2223")
     longest = max((len(run) for run in _BACKTICKS.findall(value)), default=0)
     ticks = "`" * (longest + 1)
     pad = " " if value.startswith("`") or value.endswith("`") else ""
@@ -34,8 +56,9 @@ def _code(value: str) -> str:
 
 
 def _inline(value: str) -> str:
-    # Titles and one-line fields: neutralise Markdown and HTML metacharacters.
-    return re.sub(r"([\\`*_{}\[\]<>()#+!|~])", r"\\\1", value.replace("\n", " "))
+    # Titles and one-line fields outside code: neutralise Markdown and HTML
+    # metacharacters, line breaks, mentions and cross-references.
+    return unlinked(re.sub(r"([\\`*_{}\[\]<>()#+!|~])", r"\\\1", _one_line(value)))
 
 
 REPORT_TEXT_LIMIT = 20_000
@@ -175,7 +198,7 @@ def render_markdown(data: dict) -> str:
         lines += ["", "Flags:", "", _fence(json.dumps(data["flags"], indent=2, sort_keys=True), "json")]
     if "campaign" in data:
         lines += ["", "## Campaign", "", _fence(json.dumps(data["campaign"], indent=2, sort_keys=True), "json")]
-    lines += ["", f"_Found by fuzzweb; bucket #{data['bucket']}, signature {_code(data['signature'])}._", ""]
+    lines += ["", f"_Found by fuzzweb (bucket {data['bucket']}), signature {_code(data['signature'])}._", ""]
     return "\n".join(lines)
 
 
@@ -228,10 +251,22 @@ def render_with_template(template_text: str, data: dict) -> str:
     """A tracker's own template (edited in the admin), with the data and ready-made safe blocks.
 
     Autoescape is off (the result is Markdown or text, not HTML); fuzzer text
-    should go in through the ``fenced`` blocks, which no content can close.
+    should go in through the ``fenced`` blocks, which no content can close,
+    and one-line fields through ``code`` or ``inline``.
     """
     fenced = {key: _fence(data.get(key) or "", "text") for key in ("program", "trace", "message", "reproducer")}
-    context = {**data, "data": data, "fenced": fenced, "markdown": render_markdown(data), "text": render_text(data)}
+    one_line = ("title", "crash_type", "target", "function", "engine", "reference")
+    code = {key: _code(str(data.get(key) or "")) for key in one_line}
+    inline = {key: _inline(str(data.get(key) or "")) for key in one_line}
+    context = {
+        **data,
+        "data": data,
+        "fenced": fenced,
+        "code": code,
+        "inline": inline,
+        "markdown": render_markdown(data),
+        "text": render_text(data),
+    }
     return Engine(autoescape=False).from_string(template_text).render(Context(context))
 
 
