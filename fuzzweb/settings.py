@@ -145,6 +145,9 @@ RQ_QUEUES = {
 # in a window, and ingest requests per token per minute.
 FUZZWEB_LOGIN_FAILURES = int(os.environ.get("FUZZWEB_LOGIN_FAILURES", "10"))
 FUZZWEB_LOGIN_WINDOW_SECONDS = int(os.environ.get("FUZZWEB_LOGIN_WINDOW_SECONDS", "900"))
+# Failures for one user name from every address together; a browser the user
+# has logged in from before is not held to it (fuzzweb/login.py).
+FUZZWEB_LOGIN_USER_FAILURES = int(os.environ.get("FUZZWEB_LOGIN_USER_FAILURES", "50"))
 FUZZWEB_INGEST_PER_MINUTE = int(os.environ.get("FUZZWEB_INGEST_PER_MINUTE", "6000"))
 # How often filed issues' open/closed state is read back from GitHub or GitLab.
 FUZZWEB_ISSUE_SYNC_SECONDS = int(os.environ.get("FUZZWEB_ISSUE_SYNC_SECONDS", "900"))
