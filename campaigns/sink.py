@@ -11,14 +11,12 @@ import logging
 import time
 
 from django.db import InterfaceError, OperationalError, close_old_connections, connection
-from django.db.models import F
 from django.utils import timezone
 
 from campaigns.examples import examples_from_engine
 from campaigns.models import Campaign, CampaignStatus, FunctionExamples, ProgramRun, Shard, ShardStatus, StatSample
 from engines import events
-from triage.ingest import findings_ingest
-from triage.reduction import reductions_for_new_buckets
+from triage.receive import findings_receive
 from triage.submission import submission_from_engine
 
 log = logging.getLogger(__name__)
@@ -139,12 +137,7 @@ class ShardSink:
 
         def write():
             submissions = [submission_from_engine(finding, self.engine) for finding in batch]
-            result = findings_ingest(submissions=submissions, campaign_id=self.campaign_id)
-            Campaign.objects.filter(pk=self.campaign_id).update(
-                findings_count=F("findings_count") + sum(finding.hits for finding in batch),
-                new_buckets=F("new_buckets") + len(result.new_buckets),
-            )
-            reductions_for_new_buckets(result.new_buckets)
+            findings_receive(submissions=submissions, campaign_id=self.campaign_id)
 
         if self._attempt(write):
             del self.buffer[: len(batch)]

@@ -28,6 +28,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from crashes import signatures
+from triage.audit import audit
 from triage.ingest import content_hash, prepare_finding
 from triage.models import Bucket, Finding, Origin, Reduction, ReductionState
 from triage.rebucket import representative_of
@@ -110,6 +111,10 @@ def reduction_request(
         reduced_text=text or "",
         reduced_size=len(text) if text is not None else 0,
     )
+    if user is not None:
+        # A person made this server run code: the bucket's history says who, and what.
+        what = f"uploaded {len(text or '')} characters to verify" if text is not None else "asked to reduce again"
+        audit(bucket_id=bucket.pk, user=user, field="reduction", new=reduction.get_source_display(), note=what)
     transaction.on_commit(lambda: reduction_enqueue(reduction))
     return reduction
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 
 from django.http import JsonResponse
 from django.urls import reverse
@@ -12,28 +11,34 @@ from django.views.decorators.http import require_GET, require_POST
 from fuzzweb.api_auth import api_error, token_required
 from triage.api.openapi import openapi_document
 from triage.api.payload import InvalidPayload, bulk_items, parse_submission
-from triage.ingest import Stored, findings_ingest
-from triage.reduction import reductions_for_new_buckets
-from triage.submission import Submission
+from triage.ingest import Stored
+from triage.receive import findings_receive
 
-# Large enough for a 50 MB trace plus its JSON escaping; the trace itself is
-# stored truncated (with a note), the request is not refused.
-MAX_BODY_BYTES = 128 * 1024 * 1024
+# Room for a trace of several MiB with its JSON escaping, or a bulk batch of
+# ordinary findings; a longer trace inside it is stored truncated with a note.
+MAX_BODY_BYTES = 32 * 1024 * 1024
 
 
 class BadBody(Exception):
     """The body is not JSON we can read; the message says why."""
 
+    status = 400
+
+
+class BodyTooLarge(BadBody):
+    status = 413
+
 
 def _json_body(request):
     length = request.META.get("CONTENT_LENGTH")
     if length and length.isdigit() and int(length) > MAX_BODY_BYTES:
-        raise BadBody(f"request body of {int(length)} bytes exceeds the {MAX_BODY_BYTES} byte limit")
+        # Refused from the header alone: nothing of it is read or parsed.
+        raise BodyTooLarge(f"request body of {int(length)} bytes exceeds the {MAX_BODY_BYTES} byte limit")
     # Read the stream directly: Django's DATA_UPLOAD_MAX_MEMORY_SIZE is sized
-    # for forms, not for crash logs.
+    # for forms, not for crash logs. One byte over the limit is enough to know.
     body = request.read(MAX_BODY_BYTES + 1)
     if len(body) > MAX_BODY_BYTES:
-        raise BadBody(f"request body exceeds the {MAX_BODY_BYTES} byte limit")
+        raise BodyTooLarge(f"request body exceeds the {MAX_BODY_BYTES} byte limit")
     if not body:
         raise BadBody("empty body: send a JSON object")
     try:
@@ -42,12 +47,8 @@ def _json_body(request):
         raise BadBody("the body is not UTF-8; encode text as UTF-8 and binary testcases as testcase_base64") from None
     except json.JSONDecodeError as error:
         raise BadBody(f"malformed JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
-
-
-def _with_replay_right(request, submission: Submission) -> Submission:
-    """A finding from the API may be re-run here only if an admin gave its token the replay right."""
-    token = getattr(request, "api_token", None)
-    return replace(submission, replay_allowed=bool(token is not None and token.replay))
+    except RecursionError:
+        raise BadBody("JSON nested too deeply") from None
 
 
 def _describe(item: Stored) -> dict:
@@ -64,14 +65,12 @@ def _describe(item: Stored) -> dict:
 @require_POST
 def finding_create(request):
     try:
-        submission = _with_replay_right(request, parse_submission(_json_body(request)))
+        submission = parse_submission(_json_body(request))
     except BadBody as error:
-        return api_error(400, str(error))
+        return api_error(error.status, str(error))
     except InvalidPayload as error:
         return api_error(400, "invalid finding", fields=error.errors)
-    result = findings_ingest(submissions=[submission])
-    reductions_for_new_buckets(result.new_buckets)
-    stored = result.stored[0]
+    stored = findings_receive(submissions=[submission], token=request.api_token).stored[0]
     return JsonResponse(_describe(stored), status=200 if stored.duplicate else 201)
 
 
@@ -81,20 +80,17 @@ def findings_bulk(request):
     try:
         items = bulk_items(_json_body(request))
     except BadBody as error:
-        return api_error(400, str(error))
+        return api_error(error.status, str(error))
     except InvalidPayload as error:
         return api_error(400, "invalid bulk request", fields=error.errors)
     valid, rejected = [], []
     for index, item in enumerate(items):
         try:
-            valid.append((index, _with_replay_right(request, parse_submission(item))))
+            valid.append((index, parse_submission(item)))
         except InvalidPayload as error:
             rejected.append({"index": index, "error": "invalid finding", "fields": error.errors})
     # Valid findings are stored even when others in the batch are not.
-    result = findings_ingest(submissions=[s for _, s in valid]) if valid else None
-    stored = result.stored if result else []
-    if result:
-        reductions_for_new_buckets(result.new_buckets)
+    stored = findings_receive(submissions=[s for _, s in valid], token=request.api_token).stored if valid else []
     results = [{"index": index, **_describe(item)} for (index, _), item in zip(valid, stored, strict=True)]
     body = {"stored": len(results), "rejected": len(rejected), "results": results, "errors": rejected}
     if rejected:
