@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 
 
@@ -198,7 +199,8 @@ class Finding(models.Model):
     metadata = models.JSONField(default=dict, blank=True)
     signature = models.CharField(max_length=64, db_index=True)
     signature_version = models.PositiveSmallIntegerField()
-    hit_count = models.PositiveIntegerField(default=1)
+    # Big: the API lets one report stand for up to 10**9 runs, and repeats add up.
+    hit_count = models.PositiveBigIntegerField(default=1)
     created_at = models.DateTimeField(db_index=True)
     last_seen = models.DateTimeField()
     origin = models.CharField(max_length=16, choices=Origin.choices, default=Origin.FUZZER)
@@ -410,12 +412,23 @@ class Tracker(models.Model):
     )
     labels = models.CharField(max_length=255, blank=True, help_text="Comma-separated labels given to filed issues.")
     daily_limit = models.PositiveIntegerField(default=10, help_text="At most this many issues filed per day.")
+    allow_http = models.BooleanField(
+        default=False,
+        help_text="Send the token over plain HTTP: only for a tracker on a network you trust. Off: HTTPS only.",
+    )
 
     class Meta:
         ordering = ["name"]
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        super().clean()
+        if self.api_url.startswith("http://") and not self.allow_http:
+            raise ValidationError(
+                {"api_url": "The token would travel in clear: use https://, or allow HTTP for a trusted network."}
+            )
 
     @property
     def can_file(self) -> bool:
