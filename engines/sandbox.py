@@ -15,7 +15,11 @@ socket is one random call away. Every child therefore runs
 - with rlimits on CPU time, address space, file size and process count,
   and a pids cgroup where the kernel allows one;
 - in its own process group, killed whole on timeout (killing bubblewrap
-  kills everything in the PID namespace, ``setsid`` grandchildren too).
+  kills everything in the PID namespace, ``setsid`` grandchildren too);
+- with its scratch directory watched (:class:`ScratchGuard`): past
+  ``SCRATCH_BYTES`` or ``SCRATCH_FILES`` the group is killed and the
+  scratch emptied. RLIMIT_FSIZE caps one file; this caps them all, which
+  a bind-mounted host directory cannot do by itself.
 
 What the child does to itself is a finding; it must never take the worker
 down. Where bubblewrap is missing, nothing untrusted runs:
@@ -32,6 +36,7 @@ import resource
 import shutil
 import signal
 import sys
+import threading
 import time
 from dataclasses import dataclass
 
@@ -54,6 +59,8 @@ _ETC_FILES = (
 # SQLite database, the embedded Redis, the repository.
 _PROJECT_SECRETS = ("var", ".git")
 TMP_BYTES = 256 * 1024 * 1024
+SCRATCH_BYTES = 512 * 1024 * 1024
+SCRATCH_FILES = 20_000
 
 
 class SandboxUnavailable(RuntimeError):
@@ -251,3 +258,80 @@ def signal_name(returncode: int) -> str:
         return signal.Signals(-returncode).name
     except ValueError:
         return f"signal {-returncode}"
+
+
+def scratch_over(path: str, max_bytes: int = SCRATCH_BYTES, max_files: int = SCRATCH_FILES) -> bool:
+    """Whether the tree under ``path`` holds more than ``max_bytes`` (allocated) or ``max_files`` entries.
+
+    Stops counting as soon as either is passed, so a directory of a million
+    files costs no more than one of ``max_files``.
+    """
+    used, entries, pending = 0, 0, [path]
+    while pending:
+        try:
+            listing = os.scandir(pending.pop())
+        except OSError:
+            continue
+        with listing:
+            for entry in listing:
+                entries += 1
+                if entries > max_files:
+                    return True
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        pending.append(entry.path)
+                    else:
+                        used += entry.stat(follow_symlinks=False).st_blocks * 512
+                except OSError:
+                    continue
+                if used > max_bytes:
+                    return True
+    return False
+
+
+def scratch_empty(path: str) -> None:
+    """Remove everything inside ``path``, keeping the directory."""
+    with contextlib.suppress(OSError), os.scandir(path) as listing:
+        for entry in listing:
+            if entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(entry.path, ignore_errors=True)
+            else:
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
+
+
+class ScratchGuard:
+    """Watches a confined process group's scratch directory; past its cap, kills the group and empties it.
+
+    A thread polling every ``interval`` seconds: a program writing as fast
+    as the disk allows gets at most a few hundred MiB past the cap before
+    it dies, and RLIMIT_FSIZE bounds each file meanwhile.
+    """
+
+    def __init__(self, scratch: str, pid: int, *, max_bytes: int | None = None, interval: float = 0.2):
+        self.scratch, self.pid, self.interval = scratch, pid, interval
+        self.max_bytes = SCRATCH_BYTES if max_bytes is None else max_bytes
+        self.tripped = False
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, name=f"scratch-guard-{pid}", daemon=True)
+        self._thread.start()
+
+    def _watch(self) -> None:
+        while not self._stop.wait(self.interval):
+            if scratch_over(self.scratch, self.max_bytes):
+                self.tripped = True
+                kill_group(self.pid)
+                scratch_empty(self.scratch)
+                return
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not threading.current_thread():
+            self._thread.join(timeout=5)
+
+    @property
+    def note(self) -> str:
+        """What the target is told, in its finding, when the guard killed it."""
+        if not self.tripped:
+            return ""
+        return f"killed by fuzzweb: its scratch directory grew past {self.max_bytes // (1024 * 1024)} MiB"

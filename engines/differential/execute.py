@@ -97,6 +97,7 @@ def run(
             start_new_session=True,
             preexec_fn=lambda: sandbox.apply_limits(limits),
         )
+    guard = sandbox.ScratchGuard(workdir, process.pid)
     # Wait on a pidfd: it becomes readable when the process exits, so the
     # timeout needs no polling. wait4 then reaps it with its resource usage.
     pidfd = os.pidfd_open(process.pid)
@@ -107,6 +108,7 @@ def run(
     if not exited:
         sandbox.kill_group(process.pid)
     _, status, usage = os.wait4(process.pid, 0)
+    guard.stop()
     process.returncode = status  # reaped by wait4: keep Popen from waiting again
     seconds = time.monotonic() - started
     if not exited or (os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGXCPU):
@@ -122,6 +124,9 @@ def run(
     # that would blur "far faster than the others" for short runs).
     if returncode is not None and inside_seconds is not None:
         seconds = min(seconds, inside_seconds)
+    if guard.tripped:
+        # The guard emptied the scratch directory, output files included.
+        return Run(returncode, "", guard.note, seconds, peak_kb)
     return Run(returncode, _read(out_path), _read(err_path), seconds, peak_kb)
 
 

@@ -91,6 +91,7 @@ class Child:
         self.workdir: str | None = None
         self.calls = 0
         self.cap: sandbox.ProcessCap | None = None
+        self.guard: sandbox.ScratchGuard | None = None
 
     def start(self) -> dict:
         """Start the child and return its discovery message (functions, skipped)."""
@@ -133,6 +134,7 @@ class Child:
             stderr.close()
             os.close(request_r)
             os.close(response_w)
+        self.guard = sandbox.ScratchGuard(self.workdir, self.process.pid)
         self._requests, self._responses = request_w, response_r
         self.calls = 0
         try:
@@ -184,6 +186,9 @@ class Child:
 
     def stop(self) -> None:
         """Kill the child's whole process group and remove its directory."""
+        if self.guard is not None:
+            self.guard.stop()
+            self.guard = None
         if self.process is not None:
             sandbox.kill_group(self.process.pid)
             self.process.wait()
@@ -230,6 +235,8 @@ class Child:
         else:
             crash_type = "ExitStatus"
             message = f"interpreter exited with status {returncode}"
+        if self.guard is not None and self.guard.tripped:
+            crash_type, message = "ScratchFull", self.guard.note
         return Outcome("crashed", crash_type=crash_type, message=message, trace=_stack_dump(self._stderr_tail()))
 
     def _stderr_tail(self) -> str:

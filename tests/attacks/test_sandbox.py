@@ -10,6 +10,8 @@ the code saw is recorded, and the worker goes on.
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import tempfile
 import time
@@ -138,6 +140,36 @@ def test_a_hostile_generated_program_and_its_compiler_run_get_nowhere(secrets):
     seen = dict(line.split("=") for line in ran.stdout.split())
     assert seen == {"environ": "0", "secret": "0", "redis": "0", "postgresql": "0", "write_outside": "0"}
     _assert_contained({})  # the canaries and the setsid sleeper, checked from outside
+
+
+def test_a_target_filling_its_scratch_with_small_files_is_killed_and_the_worker_goes_on(monkeypatch):
+    monkeypatch.setattr(sandbox, "SCRATCH_BYTES", 64 * 1024 * 1024)
+    child = Child("tests.targets.escape", sandbox.Limits(call_timeout_seconds=60.0))
+    child.start()
+    try:
+        workdir = child.workdir
+        outcome = child.call("fill_scratch", [1], {})
+        assert (outcome.status, outcome.crash_type) == ("crashed", "ScratchFull"), outcome
+        assert "64 MiB" in outcome.message
+        assert not [name for name in os.listdir(workdir) if name.startswith("filler-")]
+    finally:
+        child.stop()
+    child.start()
+    try:
+        assert child.call("report", [2], {}).crash_type.endswith("EscapeReport")
+    finally:
+        child.stop()
+
+
+def test_a_program_filling_its_scratch_is_killed_and_its_scratch_emptied(monkeypatch):
+    monkeypatch.setattr(sandbox, "SCRATCH_BYTES", 64 * 1024 * 1024)
+    workdir = tempfile.mkdtemp(prefix="fuzzweb-attack-")
+    script = "i=0; while [ $i -lt 100000 ]; do head -c 8000000 /dev/zero > f$i; i=$((i+1)); done"
+    ran = execute.run(["/bin/sh", "-c", script], workdir, 60, sandbox.Limits())
+    assert ran.returncode == -signal.SIGKILL and "grew past 64 MiB" in ran.stderr
+    assert not sandbox.scratch_over(workdir, 1024 * 1024)
+    # The next run in the same place works as before.
+    assert execute.run(["/bin/sh", "-c", "echo fine"], workdir, 10, sandbox.Limits()).stdout == "fine\n"
 
 
 def test_the_sandbox_is_required_not_optional(monkeypatch):

@@ -134,3 +134,10 @@ def report(anything: int) -> None:
     _attempt(results, "fill_disk", _fill_disk)
     _attempt(results, "fork_bomb", _fork_bomb)
     raise EscapeReport(json.dumps(results, sort_keys=True))
+
+
+def fill_scratch(anything: int) -> None:
+    """Many files, each under the file-size limit: only a cap on the whole scratch directory stops this."""
+    for number in range(100_000):
+        with open(f"filler-{number}", "wb") as handle:
+            handle.write(b"\0" * (8 * 1024 * 1024))
