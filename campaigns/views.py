@@ -14,7 +14,7 @@ from campaigns.selectors import campaign_list_rows, campaign_progress
 
 @require_GET
 def campaign_list(request):
-    return render(request, "campaigns/list.html", {"rows": campaign_list_rows()})
+    return render(request, "campaigns/list.html", {"rows": campaign_list_rows(user=request.user)})
 
 
 def campaign_new(request):
@@ -29,12 +29,14 @@ def campaign_new(request):
 def campaign_detail(request, pk):
     campaign = get_object_or_404(Campaign.objects.select_related("target", "cloned_from"), pk=pk)
     progress = campaign_progress(campaign, user=request.user)
-    functions = function_rows(campaign, progress["discovery"])
+    functions = function_rows(campaign, progress["discovery"], user=request.user)
     context = {
         "campaign": campaign,
         "progress": progress,
         "functions": functions,
-        "programs": program_outcomes(campaign) if campaign.engine in DIFFERENTIAL_LANGUAGES else None,
+        "programs": program_outcomes(campaign, user=request.user)
+        if campaign.engine in DIFFERENTIAL_LANGUAGES
+        else None,
     }
     return render(request, "campaigns/detail.html", context)
 
@@ -43,7 +45,7 @@ def campaign_detail(request, pk):
 def campaign_function(request, pk, name):
     campaign = get_object_or_404(Campaign.objects.select_related("target"), pk=pk)
     line = request.GET.get("line", "")
-    page = function_page(campaign, name, int(line) if line.isdigit() else None)
+    page = function_page(campaign, name, int(line) if line.isdigit() else None, user=request.user)
     if page is None:
         raise Http404("No examples of this function yet.")
     return render(request, "campaigns/function.html", {"campaign": campaign, "page": page})

@@ -61,6 +61,7 @@ def buckets_fuzzy_join(*, bucket_ids: list[int]) -> dict[int, int]:
     """Merge each new bucket into the most similar existing one above the threshold; {merged: kept}."""
     from triage.decisions import target_threshold  # decisions -> here
     from triage.merge import bucket_merge  # merge -> rebucket -> ingest -> here
+    from triage.workflow import TriageError
 
     joined: dict[int, int] = {}
     if not bucket_ids:
@@ -86,8 +87,12 @@ def buckets_fuzzy_join(*, bucket_ids: list[int]) -> dict[int, int]:
         if best is None:
             continue
         target_id, match = best
-        move = bucket_merge(
-            source_id=bucket.pk, target_id=target_id, user=None, score=match.score, matched=match.matched
-        )
+        try:
+            move = bucket_merge(
+                source_id=bucket.pk, target_id=target_id, user=None, score=match.score, matched=match.matched
+            )
+        except TriageError:
+            # Restricted, merged or gone since it was a candidate: the new bucket stays its own.
+            continue
         joined[bucket.pk] = move.target_id
     return joined

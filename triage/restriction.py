@@ -43,9 +43,10 @@ def bucket_restrict(*, bucket_id: int, group_id: int | None, user) -> bool:
 def restriction_carry(*, source_id: int, target_id: int, user, why: str) -> bool:
     """Findings of a restricted bucket moved into ``target_id``: restrict it too, unless it already is.
 
-    Moving findings (a merge, a split, re-bucketing) must never publish what
-    a restricted bucket held. A target restricted to another group keeps its
-    own group; the move is logged on it either way.
+    Re-bucketing must never publish what a restricted bucket held. (A split
+    keeps its source's restriction; a merge across restrictions is refused,
+    triage.merge.) A target restricted to another group keeps its own group;
+    the move is logged on it either way.
     """
     group_id = Bucket.objects.filter(pk=source_id).values_list("restricted_to_id", flat=True).first()
     if group_id is None:

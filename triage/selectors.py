@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import datetime
+import re
 from dataclasses import dataclass
 
 from django.db.models import Exists, OuterRef, QuerySet
 
-from triage.models import Bucket, BucketMove, Finding, Kind, Method, Status
+from triage.models import Bucket, BucketEvent, BucketMove, Finding, Kind, Method, Status
 from triage.search import findings_matching
-from triage.visibility import visible_buckets, visible_findings
+from triage.visibility import bucket_visible, hidden_bucket_ids, visible_buckets, visible_findings
 
 SORTS = {
     "last_seen": ("-last_seen", "-pk"),
@@ -198,9 +199,47 @@ def bucket_example(bucket: Bucket) -> Finding | None:
     return bucket.findings.order_by("-created_at").first()
 
 
-def bucket_fuzzy_match(bucket: Bucket) -> BucketMove | None:
-    """The fuzzy stage's standing merge of ``bucket`` into another, if that is how it became a duplicate."""
-    if not bucket.duplicate_of_id:
+def bucket_duplicate_of(bucket: Bucket, *, user) -> int | None:
+    """The bucket ``bucket`` is a duplicate of, if any and if ``user`` may see it (else None)."""
+    return bucket.duplicate_of_id if bucket_visible(user, bucket.duplicate_of_id) else None
+
+
+# How the audit log names another bucket: "#<id>", in the entries of merges, splits, re-bucketing and
+# the restriction a merge once carried (triage.merge, triage.rebucket, triage.status). Entries of other
+# fields (labels, issues, comments) hold text that may contain "#<digits>" and never name a bucket.
+_BUCKET_NUMBER = re.compile(r"#(\d{1,18})\b")
+_NAMING_FIELDS = ("duplicates", "status", "split", "rebucketed", "restricted to")
+
+
+def bucket_events(bucket: Bucket, *, user, limit: int = 200) -> list[BucketEvent]:
+    """The bucket's history as ``user`` may read it.
+
+    An entry that names a bucket hidden from ``user`` ("duplicates #12",
+    "duplicate, of #12", "split to #12") is left out whole: blanking the
+    number would still say that a bucket they cannot see was merged here.
+    """
+    events = list(bucket.events.select_related("user")[:limit])
+    hidden = set(hidden_bucket_ids(user))
+    if not hidden:
+        return events
+    return [
+        event
+        for event in events
+        if event.field not in _NAMING_FIELDS
+        or not any(
+            int(number) in hidden
+            for text in (event.old_value, event.new_value, event.note)
+            for number in _BUCKET_NUMBER.findall(text)
+        )
+    ]
+
+
+def bucket_fuzzy_match(bucket: Bucket, *, user) -> BucketMove | None:
+    """The fuzzy stage's standing merge of ``bucket`` into another, if that is how it became a duplicate.
+
+    None when ``user`` may not see that other bucket: the frames it matched are its own.
+    """
+    if bucket_duplicate_of(bucket, user=user) is None:
         return None
     return BucketMove.objects.filter(
         source=bucket, kind=BucketMove.Kind.MERGE, undone_at__isnull=True, by_fuzzy_match=True

@@ -79,13 +79,13 @@ def _bucket_page(request, bucket: Bucket, upload_form: UploadForm | None = None,
     finding = selectors.bucket_example(bucket)
     lookalikes, reported_lookalikes = bucket_lookalike_sets(bucket, user=request.user)
     context = {
-        **reduction_context(bucket),
+        **reduction_context(bucket, user=request.user),
         "upload_form": upload_form or UploadForm(),
         "bucket": bucket,
         "finding": finding,
         "has_pytest": bool(finding and bucket_pytest(bucket=bucket, finding=finding)),
         "recent": selectors.bucket_recent_findings(bucket),
-        "events": bucket.events.select_related("user")[:200],
+        "events": selectors.bucket_events(bucket, user=request.user),
         "edit_form": BucketEditForm.for_bucket(bucket),
         "comment_form": CommentForm(),
         "comments": bucket.comments.select_related("user"),
@@ -95,7 +95,8 @@ def _bucket_page(request, bucket: Bucket, upload_form: UploadForm | None = None,
         "reported_lookalikes": reported_lookalikes,
         "trackers": [(t, filed_today(t)) for t in Tracker.objects.all()],
         "duplicates": list(visible_buckets(request.user, bucket.duplicates.order_by("pk").only("pk", "title"))),
-        "fuzzy_match": selectors.bucket_fuzzy_match(bucket),
+        "duplicate_of": selectors.bucket_duplicate_of(bucket, user=request.user),
+        "fuzzy_match": selectors.bucket_fuzzy_match(bucket, user=request.user),
         "restrict_form": RestrictForm.for_user(request.user, bucket) if can_restrict(request.user) else None,
     }
     if finding is not None and finding.backends:
@@ -143,7 +144,7 @@ def bucket_report(request, pk, extension="md"):
 def bucket_reduction(request, pk):
     """The reduction panel alone: the bucket page reloads it while a reduction runs."""
     bucket = bucket_visible_or_404(request.user, pk)
-    context = {**reduction_context(bucket), "upload_form": UploadForm()}
+    context = {**reduction_context(bucket, user=request.user), "upload_form": UploadForm()}
     return render(request, "triage/_reduction.html", context)
 
 

@@ -27,8 +27,8 @@ MAX_PAGE = 10**6
 CHANGE_BODY_LIMIT = 64 * 1024
 
 
-def bucket_json(bucket: Bucket) -> dict:
-    """A bucket as the API shows it (labels and assignee must be prefetched or cheap)."""
+def bucket_json(bucket: Bucket, *, user) -> dict:
+    """A bucket as the API shows it to ``user`` (labels and assignee must be prefetched or cheap)."""
     return {
         "id": bucket.pk,
         "title": bucket.title,
@@ -46,7 +46,8 @@ def bucket_json(bucket: Bucket) -> dict:
         "labels": [label.name for label in bucket.labels.all()],
         "muted": bucket.muted,
         "regression": bucket.regression,
-        "duplicate_of": bucket.duplicate_of_id,
+        # Null, as for no duplicate, when the bucket it joined is hidden from the user.
+        "duplicate_of": selectors.bucket_duplicate_of(bucket, user=user),
         "issue_url": bucket.issue_url,
         "representative": bucket.representative_id,
         "url": reverse("triage:bucket", args=[bucket.pk]),
@@ -90,7 +91,7 @@ def bucket_list(request):
             "count": paginator.count,
             "page": number,
             "pages": paginator.num_pages,
-            "results": [bucket_json(bucket) for bucket in page.object_list],
+            "results": [bucket_json(bucket, user=request.user) for bucket in page.object_list],
         }
     )
 
@@ -120,4 +121,4 @@ def bucket_item(request, pk):
         except TriageError as error:
             return api_error(400, str(error))
         bucket = _bucket(request, pk)
-    return JsonResponse(bucket_json(bucket))
+    return JsonResponse(bucket_json(bucket, user=request.user))

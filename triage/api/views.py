@@ -13,6 +13,7 @@ from triage.api.openapi import openapi_document
 from triage.api.payload import InvalidPayload, bulk_items, parse_submission
 from triage.ingest import Stored
 from triage.receive import findings_receive
+from triage.visibility import bucket_visible
 
 # Room for a trace of several MiB with its JSON escaping, or a bulk batch of
 # ordinary findings; a longer trace inside it is stored truncated with a note.
@@ -51,7 +52,22 @@ def _json_body(request):
         raise BadBody("JSON nested too deeply") from None
 
 
-def _describe(item: Stored) -> dict:
+def _describe(item: Stored, *, user) -> dict:
+    """What the submitter learns of a stored finding: its bucket only if the token's user may see it.
+
+    A finding can land in a restricted bucket (its signature's, or one its
+    bucket was merged into). The fuzzer is told the finding was stored and
+    counted, as for any other, but not which bucket holds it: no number, no
+    link, nothing to look up. Whether it joined an existing bucket or repeated
+    a stored testcase is about its own submission and stays.
+    """
+    if not bucket_visible(user, item.finding.bucket_id):
+        return {
+            "finding": item.finding.pk,
+            "new_bucket": item.new_bucket,
+            "duplicate": item.duplicate,
+            "note": "stored and counted; its bucket is restricted to a group this token's account is not in",
+        }
     return {
         "finding": item.finding.pk,
         "bucket": item.finding.bucket_id,
@@ -71,7 +87,7 @@ def finding_create(request):
     except InvalidPayload as error:
         return api_error(400, "invalid finding", fields=error.errors)
     stored = findings_receive(submissions=[submission], token=request.api_token).stored[0]
-    return JsonResponse(_describe(stored), status=200 if stored.duplicate else 201)
+    return JsonResponse(_describe(stored, user=request.user), status=200 if stored.duplicate else 201)
 
 
 @token_required(needs="ingest")
@@ -91,7 +107,9 @@ def findings_bulk(request):
             rejected.append({"index": index, "error": "invalid finding", "fields": error.errors})
     # Valid findings are stored even when others in the batch are not.
     stored = findings_receive(submissions=[s for _, s in valid], token=request.api_token).stored if valid else []
-    results = [{"index": index, **_describe(item)} for (index, _), item in zip(valid, stored, strict=True)]
+    results = [
+        {"index": index, **_describe(item, user=request.user)} for (index, _), item in zip(valid, stored, strict=True)
+    ]
     body = {"stored": len(results), "rejected": len(rejected), "results": results, "errors": rejected}
     if rejected:
         body["error"] = f"{len(rejected)} of {len(items)} findings were rejected; the others were stored"
