@@ -17,7 +17,9 @@ Each pass is repeated and the fastest of each kind counts.
 Last line: harness_overhead=<x>, the fraction of time the harness adds
 (harness / bare - 1).
 
-    .venv/bin/python bench/difftest.py [--programs 20] [--repeat 3]
+    .venv/bin/python bench/difftest.py [--quick] [--programs 20] [--repeat 3]
+
+--quick: 2 programs, 2 passes (what `make test` runs: that it still runs, not a figure).
 """
 
 from __future__ import annotations
@@ -85,10 +87,13 @@ def quick_programs(count: int, chosen: list[backends.Backend], seed: int) -> lis
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="2 programs, 2 passes; a few seconds")
     parser.add_argument("--programs", type=int, default=20)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    if args.quick:
+        args.programs, args.repeat = 2, 2
 
     chosen = [b for b in backends.available(c.backends()) if b.name in CHOSEN]
     print(f"backends: {', '.join(b.name for b in chosen)}")

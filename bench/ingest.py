@@ -1,7 +1,9 @@
 """Ingest throughput through the bulk API, and bucketing cost against FuzzManager.
 
 Starts the dashboard (manage.py runserver) on a fresh PostgreSQL database
-`fuzzweb_bench` (on the server of DATABASE_URL, default local), then:
+`fuzzweb_bench` (on the server of DATABASE_URL, default local; named after
+DATABASE_URL's database, `<name>_bench`, so that runs against different
+databases do not share it), then:
 
 1. posts findings in bulk batches of 500 over HTTP with 100 buckets in the
    database, and again with 100,000; prints findings per second for each;
@@ -36,22 +38,26 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-BENCH_DB = "fuzzweb_bench"
 BATCH = 500
 
 
-def _database_url() -> str:
+def _database_url(suffix: str = "bench") -> str:
+    """A database of a bench's own on DATABASE_URL's server: ``<DATABASE_URL's name>_<suffix>``.
+
+    fuzzweb_bench for this bench with the default DATABASE_URL (that of ``make test``).
+    """
     base = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/fuzzweb")
-    return base.rsplit("/", 1)[0] + "/" + BENCH_DB
+    server, name = base.rsplit("/", 1)
+    return f"{server}/{name}_{suffix}"
 
 
 def _recreate_database(url: str) -> None:
     import psycopg
 
-    admin = url.rsplit("/", 1)[0] + "/postgres"
-    with psycopg.connect(admin.replace("postgres://", "postgresql://"), autocommit=True) as connection:
-        connection.execute(f"DROP DATABASE IF EXISTS {BENCH_DB} WITH (FORCE)")
-        connection.execute(f"CREATE DATABASE {BENCH_DB}")
+    server, name = url.rsplit("/", 1)
+    with psycopg.connect(server.replace("postgres://", "postgresql://") + "/postgres", autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        connection.execute(f'CREATE DATABASE "{name}"')
 
 
 def _setup_django(url: str) -> None:

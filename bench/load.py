@@ -1,9 +1,10 @@
 """Ingest under load: 20 concurrent clients for a minute against gunicorn, then count what was kept.
 
-    make bench-deps && .venv/bin/python bench/load.py [--clients 20] [--seconds 60] [--workers 4]
+    make bench-deps && .venv/bin/python bench/load.py [--quick] [--clients 20] [--seconds 60] [--workers 4]
 
-Runs gunicorn on a database of its own (``fuzzweb_load``, emptied first) and
-the configured Redis. Each client posts findings one request at a time,
+Runs gunicorn on a database of its own (``fuzzweb_load``, emptied first; on
+DATABASE_URL's server, named ``<DATABASE_URL's name>_load``) and the
+configured Redis. Each client posts findings one request at a time,
 as a fuzzer box would, a mix of new testcases, repeats and a few buckets'
 worth of signatures, each with its own token. ``ingested`` counts the findings the server accepted
 (2xx), ``stored`` the hits the database holds afterwards (a repeat is a
@@ -11,6 +12,11 @@ hit on the stored finding, not a row), ``errors`` every other answer or
 failed request. Nothing lost means stored == ingested.
 
 Last line: ``ingested=<n> stored=<n> errors=<n>``.
+
+--quick: 2 clients for 3 seconds, 2 workers (what `make test` runs: that it
+still runs to its last line, whatever the counts). Without gunicorn (it comes
+with `make bench-deps`) quick mode serves with ``manage.py runserver`` instead
+and says so; the full run needs gunicorn.
 """
 
 from __future__ import annotations
@@ -32,7 +38,8 @@ from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-DATABASE = "postgres://postgres@127.0.0.1:5432/fuzzweb_load"
+
+from bench.ingest import _database_url  # noqa: E402
 
 
 def _free_port() -> int:
@@ -100,13 +107,17 @@ def main() -> int:
     parser.add_argument("--clients", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--quick", action="store_true", help="2 clients for 3 s; runserver if gunicorn is missing")
     args = parser.parse_args()
+    if args.quick:
+        args.clients, args.seconds, args.workers = 2, 3.0, 2
     gunicorn = Path(sys.executable).parent / "gunicorn"
-    if not gunicorn.exists():
+    if not gunicorn.exists() and not args.quick:
         print("gunicorn is missing: make bench-deps", file=sys.stderr)
         return 2
-    _fresh_database(DATABASE)
-    env = {**os.environ, "DATABASE_URL": DATABASE, "DJANGO_SETTINGS_MODULE": "fuzzweb.settings"}
+    database = _database_url("load")
+    _fresh_database(database)
+    env = {**os.environ, "DATABASE_URL": database, "DJANGO_SETTINGS_MODULE": "fuzzweb.settings"}
     env.setdefault("FUZZWEB_AUTO_REDUCE", "0")  # reductions would compete with ingest for the CPU
     manage = [sys.executable, str(ROOT / "manage.py")]
     subprocess.run([*manage, "migrate", "-v0"], env=env, check=True, cwd=ROOT)
@@ -120,11 +131,21 @@ def main() -> int:
     # A token per client, as each fuzzer box has its own (the rate limit is per token).
     tokens = made.stdout.strip().splitlines()[-args.clients :]
     port = _free_port()
-    server = subprocess.Popen(
-        [str(gunicorn), "fuzzweb.wsgi:application", "--bind", f"127.0.0.1:{port}", "--workers", str(args.workers),
-         "--log-level", "warning"],
-        env=env, cwd=ROOT, start_new_session=True,
-    )  # fmt: skip
+    if gunicorn.exists():
+        serving = f"gunicorn ({args.workers} workers)"
+        server = subprocess.Popen(
+            [str(gunicorn), "fuzzweb.wsgi:application", "--bind", f"127.0.0.1:{port}", "--workers", str(args.workers),
+             "--log-level", "warning"],
+            env=env, cwd=ROOT, start_new_session=True,
+        )  # fmt: skip
+    else:
+        serving = "manage.py runserver (gunicorn is missing: make bench-deps)"
+        print(f"quick mode: serving with {serving}", flush=True)
+        server = subprocess.Popen(
+            [*manage, "runserver", "--noreload", f"127.0.0.1:{port}"],
+            env={**env, "LOG_LEVEL": "WARNING"}, cwd=ROOT, start_new_session=True,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
     try:
         for _ in range(100):
             try:
@@ -152,9 +173,11 @@ def main() -> int:
         env=env, check=True, capture_output=True, text=True, cwd=ROOT,
     )  # fmt: skip
     stored = int(counted.stdout.strip().splitlines()[-1])
-    print(f"{args.clients} clients for {args.seconds:.0f} s against gunicorn ({args.workers} workers): "
+    print(f"{args.clients} clients for {args.seconds:.0f} s against {serving}: "
           f"{totals['ingested'] / args.seconds:.0f} findings/s")  # fmt: skip
     print(f"ingested={totals['ingested']} stored={stored} errors={totals['errors']}")
+    if args.quick:
+        return 0  # no goals in quick mode: it ran to its last line
     return 0 if stored == totals["ingested"] and not totals["errors"] else 1
 
 

@@ -1,6 +1,6 @@
 """Server time of the main pages on a year of findings (1,000,000 in 50,000 buckets, 500 campaigns).
 
-    .venv/bin/python bench/pages.py [--requests 50] [--database postgres://postgres@127.0.0.1:5432/fuzzweb_bench]
+    .venv/bin/python bench/pages.py [--quick] [--requests 50] [--database postgres://postgres@127.0.0.1:5432/fuzzweb_pages]
 
 The database is created, migrated and filled by ``manage.py generate_dataset``
 the first time (a few minutes); later runs reuse it. Each page is requested
@@ -9,6 +9,11 @@ is what the server spends, middleware, queries and templates included.
 Pages that show one object rotate over 50 of them, so the cache of one row
 does not flatter the result. Prints p50 and p95 per page, then as its last
 line ``p95_max_ms=<x>``: the worst page's p95.
+
+--quick (what `make test` runs: that it still runs, not a figure): 3,000
+findings in 150 buckets across 10 campaigns, generated afresh every time in
+a database of their own on DATABASE_URL's server (``<its name>_pages_quick``;
+or in --database, kept if it holds them), 3 requests a page.
 """
 
 from __future__ import annotations
@@ -46,9 +51,19 @@ def _percentile(values: list[float], share: float) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=50)
-    parser.add_argument("--database", default="postgres://postgres@127.0.0.1:5432/fuzzweb_bench")
+    parser.add_argument("--quick", action="store_true", help="a tiny dataset made afresh, 3 requests a page")
+    parser.add_argument("--database", default=None, help="default: postgres://postgres@127.0.0.1:5432/fuzzweb_pages")
     parser.add_argument("--findings", type=int, default=1_000_000)
     args = parser.parse_args()
+    campaign_count, warm, searches = 500, 3, 5
+    if args.quick:
+        from bench.ingest import _database_url, _recreate_database
+
+        args.requests, args.findings, campaign_count, warm, searches = 3, 3000, 10, 1, 1
+        if args.database is None:
+            args.database = _database_url("pages_quick")
+            _recreate_database(args.database)
+    args.database = args.database or "postgres://postgres@127.0.0.1:5432/fuzzweb_pages"
     _ensure_database(args.database)
     os.environ["DATABASE_URL"] = args.database
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fuzzweb.settings")
@@ -68,7 +83,7 @@ def main() -> int:
     call_command("migrate", verbosity=0)
     if Finding.objects.count() < args.findings * 0.9:
         print(f"generating the dataset ({args.findings} findings) ...", flush=True)
-        call_command("generate_dataset", findings=args.findings, buckets=args.findings // 20, campaigns=500)
+        call_command("generate_dataset", findings=args.findings, buckets=args.findings // 20, campaigns=campaign_count)
     # A triager outside the security group: every list pays for hiding the restricted buckets.
     user = get_user_model().objects.filter(username="bench").first() or get_user_model().objects.create_user(
         "bench", "", "bench-not-a-secret-9"
@@ -93,7 +108,7 @@ def main() -> int:
     worst = 0.0
     print(f"{Finding.objects.count()} findings, {Bucket.objects.count()} buckets; {args.requests} requests a page")
     for name, url in pages.items():
-        for i in range(3):  # warm: connections, template caches
+        for i in range(warm):  # warm: connections, template caches
             client.get(url(i))
         times = []
         for i in range(args.requests):
@@ -110,7 +125,7 @@ def main() -> int:
     # tens of thousands of findings contain. Measured so that it shows.
     search = "/triage/buckets/?q=inflate_12"
     times = []
-    for _ in range(5):
+    for _ in range(searches):
         started = time.perf_counter()
         client.get(search)
         times.append((time.perf_counter() - started) * 1000)

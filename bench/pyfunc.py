@@ -26,8 +26,11 @@ per second. Then per tool: bugs found, median time to the first crash
 a second or more: a bug found at once leaves a rate of start-up only).
 
 Last line: bugs fuzzweb=<n> hypothesis=<n> atheris=<n> of=<total>
+(n/a for a tool that is not installed: Hypothesis and atheris come with `make bench-deps`.)
 
-    .venv/bin/python bench/pyfunc.py [--seconds 5] [--seed 1] [--only NAME] [--tools fuzzweb,atheris]
+    .venv/bin/python bench/pyfunc.py [--quick] [--seconds 5] [--seed 1] [--only NAME] [--tools fuzzweb,atheris]
+
+--quick: the first function of each module, 1 second each (what `make test` runs: that it still runs).
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ import dataclasses
 import enum
 import functools
 import importlib
+import importlib.util
 import json
 import os
 import pkgutil
@@ -405,6 +409,7 @@ def print_table(targets: list[Target], tools: list[str], results: dict) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="one function per module, 1 s each")
     parser.add_argument("--seconds", type=float, default=5.0, help="budget per function per tool")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument("--only", action="append", default=[], metavar="NAME", help="run this function only")
@@ -416,8 +421,19 @@ def main() -> int:
     if unknown:
         parser.error(f"unknown tools: {', '.join(sorted(unknown))}")
     targets = [target for target in load_targets() if not options.only or target.name in options.only]
+    if options.quick:
+        options.seconds = 1.0
+        targets = [
+            target for index, target in enumerate(targets) if index == 0 or targets[index - 1].module != target.module
+        ]
     if not targets:
         parser.error("no such function")
+    # A tool that is not installed is left out and reported n/a, rather than
+    # counted as finding nothing.
+    missing = [tool for tool in tools if tool != "fuzzweb" and importlib.util.find_spec(tool) is None]
+    for tool in missing:
+        print(f"{tool} is not installed (make bench-deps): left out, n/a")
+    tools = [tool for tool in tools if tool not in missing]
 
     if "hypothesis" in tools:
         warm_hypothesis()
@@ -434,8 +450,9 @@ def main() -> int:
     print_table(targets, tools, results)
     print(f"wall time {time.monotonic() - started:.0f}s")
     found = {tool: sum(results[t, tool].found_after is not None for t in targets) for tool in tools}
-    # Tools left out by --tools count 0, so that the line keeps its shape.
-    print(" ".join(["bugs", *(f"{tool}={found.get(tool, 0)}" for tool in TOOLS), f"of={len(targets)}"]))
+    # Tools left out by --tools count 0, so that the line keeps its shape; missing ones are n/a.
+    counts = [f"{tool}={'n/a' if tool in missing else found.get(tool, 0)}" for tool in TOOLS]
+    print(" ".join(["bugs", *counts, f"of={len(targets)}"]))
     return 0
 
 

@@ -33,13 +33,19 @@ Last line: python_size_vs_best=<x> python_time_vs_best=<y> c_size_vs_cvise=<z>
 - z: fuzzweb's C result size over C-Vise's.
 Each is the geometric mean over the programs; the worst program is printed too.
 
-    make bench-deps && .venv/bin/python bench/reduce.py [--python 10] [--c 10] [--cap 300]
+    make bench-deps && .venv/bin/python bench/reduce.py [--quick] [--python 10] [--c 10] [--cap 300]
+
+--quick (what `make test` runs: that it still runs, not a figure): one
+program of each language, QUICK_CAP seconds per tool. picire and lithium
+come with `make bench-deps`; quick mode leaves out whichever is missing,
+says so, and compares with the tools it has (C-Vise at least).
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
+import importlib.util
 import math
 import os
 import random
@@ -86,6 +92,10 @@ grep -q 'internal compiler error: in fold_binary_loc' err.txt
 
 # Operators the wrapper compiler may be made to crash on, tried in this order per program.
 CONSTRUCTS = ("^=", "|=", "&=", "-=", "+=")
+# --quick's seconds per tool and program.
+QUICK_CAP = 5.0
+# The reducers besides C-Vise; quick mode drops those not installed.
+OTHERS = ["picire", "lithium"]
 
 
 @dataclass
@@ -225,11 +235,7 @@ def python_set(count: int, cap: float, work: Path) -> tuple[list[float], list[fl
         if not _interesting(script, program, ".py"):
             continue  # the generated part raised first; the plant is never reached
         ours = run_fuzzweb("python", program, script, ".py", cap)
-        others = [
-            run_cvise(program, script, ".py", cap, not_c=True),
-            run_picire(program, script, ".py", cap),
-            run_lithium(program, script, ".py", cap),
-        ]
+        others = [run_cvise(program, script, ".py", cap, not_c=True), *run_others(program, script, ".py", cap)]
         for outcome in (ours, *others):
             outcome.original = len(program)
         report(f"python seed {seed}", len(program), [ours, *others])
@@ -259,12 +265,22 @@ def c_set(count: int, cap: float, work: Path) -> list[float]:
             continue
         ours = run_fuzzweb("c", program, script, ".c", cap)
         cvise = run_cvise(program, script, ".c", cap, not_c=False)
-        others = [run_picire(program, script, ".c", cap), run_lithium(program, script, ".c", cap)]
+        others = run_others(program, script, ".c", cap)
         for outcome in (ours, cvise, *others):
             outcome.original = len(program)
         report(f"c seed {seed} {construct}", len(program), [ours, cvise, *others])
         size_ratios.append(ours.counted / cvise.counted)
     return size_ratios
+
+
+def run_others(text: str, script: Path, suffix: str, cap: float) -> list[Outcome]:
+    runners = {"picire": run_picire, "lithium": run_lithium}
+    return [runners[tool](text, script, suffix, cap) for tool in OTHERS]
+
+
+def _missing_others() -> list[str]:
+    missing = [] if (VENV_BIN / "picire").exists() else ["picire"]
+    return missing + ([] if importlib.util.find_spec("lithium") else ["lithium"])
 
 
 def _has(program: str, construct: str) -> bool:
@@ -279,11 +295,18 @@ def main() -> int:
     parser.add_argument("--python", type=int, default=10, help="Python programs")
     parser.add_argument("--c", type=int, default=10, help="C programs")
     parser.add_argument("--cap", type=float, default=300, help="seconds per tool and program")
+    parser.add_argument("--quick", action="store_true", help="one program each, short caps, without missing tools")
     args = parser.parse_args()
+    if args.quick:
+        args.python, args.c, args.cap = 1, 1, QUICK_CAP
     missing = [tool for tool in ("cvise", "csmith", "gcc") if not shutil.which(tool)]
-    if missing or not (VENV_BIN / "picire").exists():
-        print(f"missing: {missing or ['picire (make bench-deps)']}", file=sys.stderr)
+    others_missing = _missing_others()
+    if missing or (others_missing and not args.quick):
+        print(f"missing: {missing + [f'{tool} (make bench-deps)' for tool in others_missing]}", file=sys.stderr)
         return 2
+    if others_missing:
+        print(f"quick mode: {', '.join(others_missing)} not installed (make bench-deps): left out, n/a")
+        OTHERS[:] = [tool for tool in OTHERS if tool not in others_missing]
     with tempfile.TemporaryDirectory(prefix="bench-reduce-") as scratch:
         work = Path(scratch)
         py_sizes, py_times = python_set(args.python, args.cap, work)
@@ -293,8 +316,9 @@ def main() -> int:
         f"c: size vs cvise, worst {max(c_sizes):.3f}"
     )
     size, speed, c = geometric_mean(py_sizes), geometric_mean(py_times), geometric_mean(c_sizes)
-    met = {"python size <= 1.0": size <= 1.0, "python time <= 0.5": speed <= 0.5, "c size <= 1.2": c <= 1.2}
-    print("goals: " + "; ".join(f"{goal} {'met' if ok else 'MISSED'}" for goal, ok in met.items()))
+    if not args.quick:  # quick mode's figures are no measure: no goals
+        met = {"python size <= 1.0": size <= 1.0, "python time <= 0.5": speed <= 0.5, "c size <= 1.2": c <= 1.2}
+        print("goals: " + "; ".join(f"{goal} {'met' if ok else 'MISSED'}" for goal, ok in met.items()))
     print(
         f"python_size_vs_best={geometric_mean(py_sizes):.3f} python_time_vs_best={geometric_mean(py_times):.3f} "
         f"c_size_vs_cvise={geometric_mean(c_sizes):.3f}"

@@ -6,9 +6,14 @@ finding stored in PostgreSQL -- divided by the same engine, same seed, run
 directly from the command line for the same time. Three times each,
 interleaved; the best of each counts (the machine's own noise is ~10%).
 
+Runs on a fresh database of its own, `<DATABASE_URL's name>_overhead`
+(fuzzweb_overhead by default), and the configured Redis.
+
 Last line: overhead_ratio=<x>
 
-    .venv/bin/python bench/runtime_overhead.py [--seconds 20]
+    .venv/bin/python bench/runtime_overhead.py [--quick] [--seconds 20]
+
+--quick: one round of 2 seconds each (what `make test` runs: that it still runs, not a figure).
 """
 
 from __future__ import annotations
@@ -59,10 +64,14 @@ def campaign_rate(seconds: float) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="one round of 2 s each; under half a minute")
     parser.add_argument("--seconds", type=float, default=20)
     options = parser.parse_args()
+    rounds = 1 if options.quick else 3
+    if options.quick:
+        options.seconds = 2
 
-    url = _database_url()
+    url = _database_url("overhead")
     _recreate_database(url)
     env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "fuzzweb.settings", "LOG_LEVEL": "WARNING"}
     subprocess.run([sys.executable, str(ROOT / "manage.py"), "migrate", "-v", "0"], env=env, check=True)
@@ -78,7 +87,7 @@ def main() -> int:
     )
     direct, through = [], []
     try:
-        for _ in range(3):
+        for _ in range(rounds):
             direct.append(command_line_rate(options.seconds))
             through.append(campaign_rate(options.seconds))
             print(f"  command line {direct[-1]:8.0f} exec/s   campaign {through[-1]:8.0f} exec/s")

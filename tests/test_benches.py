@@ -11,11 +11,28 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
+# Not here: bench/ice_cc.py and bench/lithium_command.py are helpers of reduce.py (its
+# quick mode runs ice_cc.py; lithium_command.py needs lithium, from `make bench-deps`), and
+# bench/clusterfuzz_grouping.py is dedup_quality.py's helper in .venv-clusterfuzz, which
+# dedup_quality.py's quick mode leaves out.
+# Benches that make databases name them after DATABASE_URL's (<name>_bench, _load, ...),
+# on the suite's PostgreSQL; the suite's Redis serves the worker and the queues.
 QUICK = {
     "dedup_quality.py": "f1_test fuzzweb=",
     "parse_worst.py": "parse_max_ms=",
-    # Its own database (fuzzweb_bench) and server, on the suite's PostgreSQL.
+    # Its own database (fuzzweb_bench) and server.
     "ingest.py": "findings_per_s=",
+    "difftest.py": "harness_overhead=",
+    # picire, lithium: n/a when missing (make bench-deps); C-Vise, csmith and gcc as make test installs them.
+    "reduce.py": "python_size_vs_best=",
+    # atheris: n/a when missing (make bench-deps).
+    "pyfunc.py": "bugs fuzzweb=",
+    # An RQ worker and a campaign, on a database of its own (fuzzweb_overhead).
+    "runtime_overhead.py": "overhead_ratio=",
+    # A tiny dataset, made afresh (fuzzweb_pages_quick).
+    "pages.py": "p95_max_ms=",
+    # gunicorn, or runserver when gunicorn is missing (make bench-deps); database fuzzweb_load.
+    "load.py": "ingested=",
 }
 
 
