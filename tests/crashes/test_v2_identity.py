@@ -108,6 +108,24 @@ def test_go_compiler_ice_skips_the_fatalf_helpers():
     assert parsed.frames and "Fatal" not in parsed.frames[0].function and "debug.Stack" not in parsed.frames[0].function
 
 
+@pytest.mark.parametrize(
+    ("record_id", "site"),
+    [
+        # The handler's value run into the goroutine header, as Terraform prints it.
+        ("hashicorp/terraform#30150", "instances.(*expanderModule).onlyResourceInstances"),
+        # Pasted with the source lines' tabs lost.
+        ("hashicorp/terraform#30646", "cloud.(*Cloud).Operation"),
+    ],
+)
+def test_a_recovered_go_panic_is_identified_by_its_site_not_the_handler(record_id, site):
+    parsed = parse(RECORDS[record_id]["trace"])
+    assert parsed is not None and parsed.format == "go"
+    assert parsed.message == "runtime error: invalid memory address or nil pointer dereference"
+    assert site in parsed.frames[0].function
+    assert not [f for f in parsed.frames if "PanicHandler" in f.function or f.function.startswith("panic(")]
+    assert "Terraform crashed" not in _sign(record_id).title
+
+
 def test_ambiguous_frames_are_namespaced_by_target():
     text = (TRACES / "go" / "index_out_of_range_main.txt").read_text()
     one = signatures.compute(kind="crash", trace_text=text, target="a")
