@@ -1,5 +1,7 @@
 # The two commands of README.md. Everything else they need is set up here.
-PYTHON ?= python3.11
+# The system's python3.11 where there is one: a Python under a user's home (pyenv in
+# /root, say) is out of reach of the account workers run as (fuzzweb/worker_account.py).
+PYTHON ?= $(firstword $(wildcard /usr/bin/python3.11) python3.11)
 VENV := .venv
 PY := $(VENV)/bin/python
 CF_VENV := .venv-clusterfuzz
@@ -34,9 +36,10 @@ run: $(VENV)/.installed
 	$(PY) -m fuzzweb.devstack
 
 # A worker for another machine: same DATABASE_URL and REDIS_URL as the dashboard.
+# Started as root, it runs as the unprivileged account fuzzweb-worker (fuzzweb/worker_account.py).
 worker: $(VENV)/.installed
 	bash scripts/ensure_bubblewrap.sh
-	$(PY) manage.py rqworker $(QUEUES)
+	$(PY) -m fuzzweb.worker_account rqworker $(QUEUES)
 
 test: $(VENV)/.installed
 	bash scripts/test.sh

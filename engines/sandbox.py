@@ -186,11 +186,32 @@ def apply_limits(limits: Limits) -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds + 5))
     resource.setrlimit(resource.RLIMIT_AS, (limits.memory_bytes, limits.memory_bytes))
     resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_size_bytes, limits.file_size_bytes))
-    # RLIMIT_NPROC counts every process of the user; root ignores it. It still
-    # stops a fork bomb when workers run unprivileged, which is how they should.
-    resource.setrlimit(resource.RLIMIT_NPROC, (limits.processes, limits.processes))
+    # RLIMIT_NPROC counts every task (thread) of the user, and root ignores it.
+    # Workers run as their own account (fuzzweb.worker_account), so the user's
+    # tasks are all the workers' and their other children's: the child may add
+    # ``processes`` to what already runs, which stops a fork bomb without
+    # starving a JVM compiling beside it.
+    running = _tasks_of(os.getuid()) if os.geteuid() != 0 else 0
+    resource.setrlimit(resource.RLIMIT_NPROC, (running + limits.processes, running + limits.processes))
     # Core dumps of a crashing target would fill the disk and add nothing.
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
+def _tasks_of(uid: int) -> int:
+    """Threads of every process whose real user is ``uid`` (what RLIMIT_NPROC counts)."""
+    count = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/status", "rb") as handle:
+                status = handle.read(4096)
+        except OSError:
+            continue
+        fields = dict(line.split(b":", 1) for line in status.splitlines() if b":" in line)
+        if int(fields.get(b"Uid", b"-1").split()[0]) == uid:
+            count += int(fields.get(b"Threads", b"1").strip() or 1)
+    return count
 
 
 class ProcessCap:
@@ -321,7 +342,15 @@ class ScratchGuard:
             if scratch_over(self.scratch, self.max_bytes):
                 self.tripped = True
                 kill_group(self.pid)
-                scratch_empty(self.scratch)
+                # The sandbox's inner processes die with its PID namespace, a
+                # moment after bubblewrap: empty until nothing more appears.
+                quiet = 0
+                for _ in range(40):
+                    scratch_empty(self.scratch)
+                    time.sleep(0.05)
+                    quiet = quiet + 1 if not os.listdir(self.scratch) else 0
+                    if quiet == 3:
+                        break
                 return
 
     def stop(self) -> None:

@@ -23,6 +23,8 @@ from urllib.parse import urlparse
 
 import redis
 
+from fuzzweb.worker_account import grant_database, worker_account, worker_environment
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("FUZZWEB_VAR_DIR", BASE_DIR / "var"))
 MANAGE = [sys.executable, str(BASE_DIR / "manage.py")]
@@ -146,6 +148,11 @@ def main() -> int:
 
     subprocess.run([*MANAGE, "migrate", "--no-input", "-v", "0"], env=env, check=True)
     subprocess.run([*MANAGE, "ensure_admin"], env=env, check=True)
+    account, why = worker_account()
+    _log(why)
+    grant_database(account, VAR_DIR, env)
+    worker_env = worker_environment(env, account)
+    as_account = account.popen_options() if account else {}
 
     host = env.get("FUZZWEB_HOST", "127.0.0.1")
     port = env.get("FUZZWEB_PORT", "8000")
@@ -157,11 +164,18 @@ def main() -> int:
     slots = [campaign_queues] * workers + [reduce_queues]
 
     def start_worker(queues: list[str]) -> subprocess.Popen:
-        return subprocess.Popen([*MANAGE, "rqworker", *queues], env=env, start_new_session=True)
+        return subprocess.Popen(
+            [*MANAGE, "rqworker", *queues], env=worker_env, start_new_session=True, cwd=BASE_DIR, **as_account
+        )
+
+    def start_scheduler() -> subprocess.Popen:
+        # RQ's own cron: the stale-shard reaper and the stats roll-up (fuzzweb/cron.py).
+        return subprocess.Popen(
+            [*MANAGE, "rqcron", "fuzzweb.cron"], env=worker_env, start_new_session=True, cwd=BASE_DIR, **as_account
+        )
 
     worker_processes = [start_worker(queues) for queues in slots]
-    # RQ's own cron: the stale-shard reaper and the stats roll-up (fuzzweb/cron.py).
-    scheduler = subprocess.Popen([*MANAGE, "rqcron", "fuzzweb.cron"], env=env, start_new_session=True)
+    scheduler = start_scheduler()
     _wait_for_port(host, int(port), web)
     _log(f"dashboard at http://{host}:{port}/  ({workers} workers and a reducer; Ctrl-C stops everything)")
 
@@ -187,7 +201,7 @@ def main() -> int:
                 worker_processes[index] = start_worker(slots[index])
         if scheduler.poll() is not None:
             _log("the scheduler exited; starting another")
-            scheduler = subprocess.Popen([*MANAGE, "rqcron", "fuzzweb.cron"], env=env, start_new_session=True)
+            scheduler = start_scheduler()
         time.sleep(1)
 
     _log("stopping: asking running campaigns to stop")

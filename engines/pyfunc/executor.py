@@ -236,6 +236,7 @@ class Child:
             crash_type = "ExitStatus"
             message = f"interpreter exited with status {returncode}"
         if self.guard is not None and self.guard.tripped:
+            self.guard.stop()  # until it has emptied the scratch directory
             crash_type, message = "ScratchFull", self.guard.note
         return Outcome("crashed", crash_type=crash_type, message=message, trace=_stack_dump(self._stderr_tail()))
 

@@ -151,6 +151,9 @@ def test_a_target_filling_its_scratch_with_small_files_is_killed_and_the_worker_
         outcome = child.call("fill_scratch", [1], {})
         assert (outcome.status, outcome.crash_type) == ("crashed", "ScratchFull"), outcome
         assert "64 MiB" in outcome.message
+        # Emptied, and dead: nothing more appears.
+        assert not [name for name in os.listdir(workdir) if name.startswith("filler-")]
+        time.sleep(0.5)
         assert not [name for name in os.listdir(workdir) if name.startswith("filler-")]
     finally:
         child.stop()
