@@ -107,11 +107,20 @@ def grant_database(account: Account | None, var_dir: Path, env: dict[str, str]) 
 
     Only the group gets in, and only to the directory and the database file:
     the secret key and the private Redis's files keep their 0600/0700 modes.
+    Sets this process's umask (inherited by the web server and workers it
+    starts) so that files either side creates there stay usable by both.
     """
-    if account is None or env.get("DATABASE_URL"):
+    if account is None:
+        return
+    var_dir.mkdir(parents=True, exist_ok=True)
+    if env.get("DATABASE_URL"):
+        var_dir.chmod(0o700)  # nothing in it is the workers'
         return
     os.chown(var_dir, -1, account.gid)
-    os.chmod(var_dir, 0o770)  # noqa: S103 - owner and the worker group only; secrets inside keep 0600
+    # setgid: the journal files SQLite creates (as root or as the account) take the
+    # group, and the supervisor's umask 007 (see below) leaves them group-writable.
+    os.chmod(var_dir, 0o2770)  # noqa: S103 - owner and the worker group only; secrets inside keep 0600
+    os.umask(0o007)
     database = var_dir / "fuzzweb.sqlite3"
     for path in (database, database.with_name(database.name + "-journal"), database.with_name(database.name + "-wal")):
         if path.exists():
