@@ -28,6 +28,7 @@ _GOROUTINE = re.compile(r"^(?P<before>.{0,2000}?)goroutine \d+ \[[^\]]{0,100}\]:
 _SOURCE = re.compile(r"^\s*(?P<file>\S+\.go|\S+\.s|\?\?\?):(?P<line>\d+)(?: \+0x[0-9a-f]+)?\s*$")
 # A recovered panic: the handler printed debug.Stack() from its deferred
 # function, so the stack reads handler, ``panic(…)``, then the crash site.
+_RECOVERED = re.compile(r"\s*\[recovered(?:, repanicked)?\]\s*$")
 _PANIC_FRAME = re.compile(r"^\s*panic\(.*\)\s*$")
 _FUNCTION = re.compile(r"^\s*(?P<function>[\w./*()\[\]{}-]+\(.*\))\s*$")
 # What the Go toolchain prints around an ICE that names no .go file.
@@ -107,7 +108,10 @@ def parse(text: str) -> ParsedTrace:
             frames.pop(0)
     # "panic: runtime error: …" inside an ICE line: the panic is the crash type.
     # An ICE message quotes the user's program (names, types, SSA values): masked.
-    crash_type = "ICE: " + mask_message(message, 120) if ice else re.sub(r"\d+", "N", message)[:200]
+    # Go marks a panic raised again after a recover ("… [recovered]", and since
+    # Go 1.23 "[recovered, repanicked]"): the same bug, whoever recovered it.
+    identity = _RECOVERED.sub("", message)
+    crash_type = "ICE: " + mask_message(identity, 120) if ice else re.sub(r"\d+", "N", identity)[:200]
     return ParsedTrace(
         format="go-ice" if ice else FORMAT,
         crash_type=crash_type,

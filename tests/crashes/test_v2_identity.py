@@ -46,6 +46,7 @@ SAME_BUG = [
     ("php/php-src#16323", "php/php-src#16453"),  # AddressSanitizer use-after-free
     ("JabRef/jabref#5015", "JabRef/jabref#5016"),  # JVM root cause
     ("crystal-lang/crystal#4166", "crystal-lang/crystal#4139"),  # unparsed: keyed on its specific line
+    ("golang/go#11588", "golang/go#11666"),  # Go: one panic, once reported "[recovered]"
 ]
 
 
