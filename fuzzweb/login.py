@@ -30,13 +30,14 @@ def _username(request) -> str:
     return (request.POST.get("username") or "").strip().lower()[:150]
 
 
-def _known_browser(request, username: str) -> bool:
+def _known_names(request) -> list[str]:
+    """The user names this browser has logged in as (its signed cookie; none if forged or expired)."""
     value = request.COOKIES.get(KNOWN_BROWSER_COOKIE, "")
     try:
         known = signing.loads(value, salt=_KNOWN_BROWSER_SALT, max_age=_KNOWN_BROWSER_DAYS * 86400)
     except signing.BadSignature:
-        return False
-    return isinstance(known, list) and username in known
+        return []
+    return [name for name in known if isinstance(name, str)] if isinstance(known, list) else []
 
 
 def _limits(request) -> list[tuple[str, int]]:
@@ -44,7 +45,7 @@ def _limits(request) -> list[tuple[str, int]]:
     username, address = _username(request), request.META.get("REMOTE_ADDR", "")
     limit = settings.FUZZWEB_LOGIN_FAILURES
     limits = [(f"login-addr:{address}", limit), (f"login-user-addr:{username}:{address}", limit)]
-    if not _known_browser(request, username):
+    if username not in _known_names(request):
         limits.append((f"login-user:{username}", settings.FUZZWEB_LOGIN_USER_FAILURES))
     return limits
 
@@ -72,12 +73,7 @@ class RateLimitedLoginView(LoginView):
     def form_valid(self, form):
         response = super().form_valid(form)
         username = _username(self.request)
-        value = self.request.COOKIES.get(KNOWN_BROWSER_COOKIE, "")
-        try:
-            known = signing.loads(value, salt=_KNOWN_BROWSER_SALT)
-        except signing.BadSignature:
-            known = []
-        known = [name for name in (known if isinstance(known, list) else []) if name != username][-9:] + [username]
+        known = [name for name in _known_names(self.request) if name != username][-9:] + [username]
         response.set_cookie(
             KNOWN_BROWSER_COOKIE,
             signing.dumps(known, salt=_KNOWN_BROWSER_SALT),
