@@ -12,16 +12,15 @@ import json
 import re
 
 import pytest
-from django.contrib.auth.models import Group
 from django.urls import reverse
 from django.utils import timezone
 
 from campaigns.models import Campaign, FunctionExamples, ProgramRun, Shard, StatSample, Target
 from campaigns.selectors import campaign_progress
 from fuzzweb.models import Scope
-from fuzzweb.roles import role_set
 from fuzzweb.tokens import api_token_create
 from tests.integration.test_ingest import make_finding
+from tests.web.test_restricted_buckets import security_team
 from triage.ingest import findings_ingest
 from triage.merge import bucket_merge, bucket_merge_undo, bucket_split
 from triage.models import Bucket, BucketEvent, Finding, Reduction, ReductionState
@@ -43,13 +42,7 @@ def _ingest(campaign, **fields) -> Bucket:
 
 @pytest.fixture
 def world(django_user_model, default_labels):
-    security = Group.objects.create(name="security")
-    users = {}
-    for name, role in (("sam", "admin"), ("tina", "triager"), ("insider", "triager")):
-        users[name] = django_user_model.objects.create_user(name, password="correct-horse-9")
-        role_set(user=users[name], role=role)
-    users["sam"].groups.add(security)
-    users["insider"].groups.add(security)
+    security, users = security_team(django_user_model)
     target = Target.objects.get(module="engines.demo.textkit")
     campaign = Campaign.objects.create(target=target, engine="pyfunc", time_budget_seconds=10)
     secret = (

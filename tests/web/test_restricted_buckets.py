@@ -24,8 +24,8 @@ pytestmark = pytest.mark.django_db
 SECRET = "SECRET_use_after_free_in_parse_header"
 
 
-@pytest.fixture
-def setup(django_user_model, default_labels):
+def security_team(django_user_model) -> tuple[Group, dict]:
+    """The group "security" with sam (admin) and insider (triager) in it, and tina (triager) outside."""
     security = Group.objects.create(name="security")
     users = {}
     for name, role in (("sam", "admin"), ("tina", "triager"), ("insider", "triager")):
@@ -33,6 +33,12 @@ def setup(django_user_model, default_labels):
         role_set(user=users[name], role=role)
     users["sam"].groups.add(security)
     users["insider"].groups.add(security)
+    return security, users
+
+
+@pytest.fixture
+def setup(django_user_model, default_labels):
+    security, users = security_team(django_user_model)
     target = Target.objects.get(module="engines.demo.textkit")
     campaign = Campaign.objects.create(target=target, engine="pyfunc", time_budget_seconds=10)
     secret = (
