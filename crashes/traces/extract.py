@@ -114,16 +114,20 @@ def _drop_fences(lines: list[str]) -> tuple[list[str], str]:
 
 def _mostly(lines: list[str], pattern: re.Pattern) -> bool:
     """True when at least half of the non-blank lines (and two or more) match."""
-    non_blank = [line for line in lines if line.strip()]
-    matching = sum(1 for line in non_blank if pattern.match(line))
-    return matching >= 2 and matching * 2 >= len(non_blank)
+    # One pass, nothing built: a hostile paste is mostly blank lines, and this runs once per repair.
+    non_blank = matching = 0
+    for line in lines:
+        if line and not line.isspace():
+            non_blank += 1
+            matching += pattern.match(line) is not None
+    return matching >= 2 and matching * 2 >= non_blank
 
 
 def _unquote(lines: list[str]) -> tuple[list[str], str]:
     depth = 0
     # Nested quoting ("> > ") is peeled a level at a time; four is plenty.
     while depth < 4 and _mostly(lines, _QUOTE):
-        lines = [_QUOTE.sub("", line, count=1) for line in lines]
+        lines = [_QUOTE.sub("", line, count=1) if line else line for line in lines]
         depth += 1
     return (lines, "Markdown quoting removed") if depth else (lines, "")
 
@@ -131,7 +135,7 @@ def _unquote(lines: list[str]) -> tuple[list[str], str]:
 def _strip_log_prefixes(lines: list[str]) -> tuple[list[str], str]:
     if not _mostly(lines, _LOG_PREFIX):
         return lines, ""
-    return [_LOG_PREFIX.sub("", line, count=1) for line in lines], "log prefixes removed"
+    return [_LOG_PREFIX.sub("", line, count=1) if line else line for line in lines], "log prefixes removed"
 
 
 def _strip_list_markers(lines: list[str]) -> tuple[list[str], str]:
