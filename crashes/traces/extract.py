@@ -8,8 +8,9 @@ middle of a frame. The parsers read one canonical form; :func:`clean`
 produces it and names each repair it made, so the bucket page can say why a
 report was read the way it was.
 
-Every step is one pass over the lines (no regular expression here can
-backtrack over a whole line twice), so hostile text costs linear time.
+Every step is one pass over the text, done by the regular expression engine
+where it can be (no expression here can backtrack over a whole line twice),
+so hostile text costs linear time.
 """
 
 from __future__ import annotations
@@ -25,16 +26,18 @@ from dataclasses import dataclass
 MAX_CHARS = 256 * 1024
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]{0,32}[ -/]{0,4}[@-~]")
-_FENCE = re.compile(r"^\s{0,8}(?:>\s?){0,4}(?:```|~~~)")
-_QUOTE = re.compile(r"^[ \t]{0,3}>[ \t]?")
+# A fence line with its newline; [^\S\n] is \s kept within the line.
+_FENCE_LINE = re.compile(r"^[^\S\n]{0,8}(?:>[^\S\n]?){0,4}(?:```|~~~)[^\n]*(?:\n|\Z)", re.M)
+_QUOTE = re.compile(r"^[ \t]{0,3}>[ \t]?", re.M)
 # Log prefixes people leave in: ISO or syslog timestamps, logcat tags,
 # `[INFO]`-style levels. Only stripped where most lines carry one.
 _LOG_PREFIX = re.compile(
     r"^(?:\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?\]?[ \t]{1,4}"
     r"(?:\[?(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|CRITICAL)\]?[ \t]{1,4})?"
     r"|\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}[ \t]{1,4}\d{1,6}[ \t]{1,4}\d{1,6} [VDIWEF] [\w.$-]{0,64}:[ \t]?"
-    r"|[VDIWEF]/[\w.$-]{1,64}\(\s{0,6}\d{1,6}\):[ \t]?"
-    r"|\[(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|CRITICAL)\][ \t]{1,4})"
+    r"|[VDIWEF]/[\w.$-]{1,64}\([ \t]{0,6}\d{1,6}\):[ \t]?"
+    r"|\[(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|CRITICAL)\][ \t]{1,4})",
+    re.M,
 )
 # A list item's marker in front of a pasted trace ("- ", "* ", "1. ").
 _LIST_MARKER = re.compile(r"^[ \t]{0,3}(?:[-*+]|\d{1,3}[.)])[ \t]{1,4}")
@@ -74,12 +77,11 @@ def clean(text: str) -> Cleaned:
     text, restored = _restore_line_breaks(text)
     if restored:
         repairs.append(restored)
-    lines = text.split("\n")
     for step in (_drop_fences, _unquote, _strip_log_prefixes, _strip_list_markers, _dedent, _unwrap):
-        lines, repair = step(lines)
+        text, repair = step(text)
         if repair:
             repairs.append(repair)
-    return Cleaned("\n".join(lines), tuple(repairs))
+    return Cleaned(text, tuple(repairs))
 
 
 # Where a frame or a traceback's parts start, when a form or a chat client
@@ -107,65 +109,84 @@ def _restore_line_breaks(text: str) -> tuple[str, str]:
     return ("\n".join(out), f"{restored} line breaks restored") if restored else (text, "")
 
 
-def _drop_fences(lines: list[str]) -> tuple[list[str], str]:
-    kept = [line for line in lines if not _FENCE.match(line)]
-    return (kept, "Markdown code fences removed") if len(kept) != len(lines) else (lines, "")
+def _drop_fences(text: str) -> tuple[str, str]:
+    if "```" not in text and "~~~" not in text:
+        return text, ""
+    kept, dropped = _FENCE_LINE.subn("", text)
+    if not dropped:
+        return text, ""
+    if kept.endswith("\n") and _FENCE_LINE.fullmatch(text, text.rfind("\n") + 1):
+        kept = kept[:-1]  # the last line was a fence: no line follows the newline before it
+    return kept, "Markdown code fences removed"
 
 
-def _mostly(lines: list[str], pattern: re.Pattern) -> bool:
-    """True when at least half of the non-blank lines (and two or more) match."""
-    # One pass, nothing built: a hostile paste is mostly blank lines, and this runs once per repair.
-    non_blank = matching = 0
-    for line in lines:
-        if line and not line.isspace():
-            non_blank += 1
-            matching += pattern.match(line) is not None
-    return matching >= 2 and matching * 2 >= non_blank
+# Zero-width, so counting them builds no copies of the lines. Possessive (*+),
+# so a line of a million blanks is read once, not once per blank.
+_NON_BLANK_LINE = re.compile(r"^(?=[^\S\n]*+\S)", re.M)
 
 
-def _unquote(lines: list[str]) -> tuple[list[str], str]:
+def _mostly(text: str, pattern: re.Pattern) -> bool:
+    """True when at least half of the non-blank lines (and two or more) match ``pattern`` (a ^ pattern, re.M)."""
+    # Counted by the regular expression engine over the whole text: a hostile
+    # paste is a quarter of a million short lines, and this runs once per repair.
+    matching = len(pattern.findall(text))
+    if matching < 2:
+        return False
+    # Counting the lines bounds the non-blank ones from above, at a tenth of the cost.
+    return matching * 2 >= text.count("\n") + 1 or matching * 2 >= len(_NON_BLANK_LINE.findall(text))
+
+
+def _unquote(text: str) -> tuple[str, str]:
     depth = 0
     # Nested quoting ("> > ") is peeled a level at a time; four is plenty.
-    while depth < 4 and _mostly(lines, _QUOTE):
-        lines = [_QUOTE.sub("", line, count=1) if line else line for line in lines]
+    while depth < 4 and ">" in text and _mostly(text, _QUOTE):
+        text = _QUOTE.sub("", text)
         depth += 1
-    return (lines, "Markdown quoting removed") if depth else (lines, "")
+    return (text, "Markdown quoting removed") if depth else (text, "")
 
 
-def _strip_log_prefixes(lines: list[str]) -> tuple[list[str], str]:
-    if not _mostly(lines, _LOG_PREFIX):
-        return lines, ""
-    return [_LOG_PREFIX.sub("", line, count=1) if line else line for line in lines], "log prefixes removed"
+def _strip_log_prefixes(text: str) -> tuple[str, str]:
+    if not _mostly(text, _LOG_PREFIX):
+        return text, ""
+    return _LOG_PREFIX.sub("", text), "log prefixes removed"
 
 
-def _strip_list_markers(lines: list[str]) -> tuple[list[str], str]:
+def _strip_list_markers(text: str) -> tuple[str, str]:
     # Only a marker on the first non-blank line with the rest indented under
     # it: that is a trace pasted into a list item, not a list of frames.
-    first = next((index for index, line in enumerate(lines) if line.strip()), None)
-    if first is None or not _LIST_MARKER.match(lines[first]):
-        return lines, ""
-    marker = _LIST_MARKER.match(lines[first]).end()
-    rest = [line for line in lines[first + 1 :] if line.strip()]
-    if not rest or any(len(line) - len(line.lstrip()) < marker for line in rest):
-        return lines, ""
-    return lines[:first] + [" " * marker + lines[first][marker:]] + lines[first + 1 :], "list marker removed"
+    first = _NON_BLANK_LINE.search(text)
+    if first is None:
+        return text, ""
+    start = first.start()
+    line_end = text.find("\n", start)
+    found = _LIST_MARKER.match(text[start:line_end] if line_end >= 0 else text[start:])
+    if not found or line_end < 0:
+        return text, ""
+    marker = found.end()
+    rest = text[line_end + 1 :]
+    # A non-blank line indented less than the marker ends the list item.
+    if not _NON_BLANK_LINE.search(rest) or re.search(rf"^\s{{0,{marker - 1}}}\S", rest, re.M):
+        return text, ""
+    return text[:start] + " " * marker + text[start + marker :], "list marker removed"
 
 
-def _dedent(lines: list[str]) -> tuple[list[str], str]:
-    indents = [len(line) - len(line.lstrip(" \t")) for line in lines if line.strip()]
-    if not indents:
-        return lines, ""
-    common = min(indents)
-    if common == 0:
-        return lines, ""
+# A non-blank line's leading blanks (spaces and tabs), up to its first non-blank character.
+_INDENT = re.compile(r"^([ \t]*+)(?=[^\S\n]*+\S)", re.M)
+
+
+def _dedent(text: str) -> tuple[str, str]:
+    indents = set(_INDENT.findall(text))
+    if not indents or "" in indents:
+        return text, ""
+    common = min(map(len, indents))
     # Only a prefix every line shares: a mix of tabs and spaces is left alone.
-    prefix = next(line for line in lines if line.strip())[:common]
-    if any(line.strip() and not line.startswith(prefix) for line in lines):
-        return lines, ""
-    return [line[common:] for line in lines], "indentation removed"
+    prefix = _INDENT.search(text).group(1)[:common]
+    if any(not indent.startswith(prefix) for indent in indents):
+        return text, ""
+    return re.sub(rf"(?m)^[^\n]{{0,{common}}}", "", text), "indentation removed"
 
 
-def _unwrap(lines: list[str]) -> tuple[list[str], str]:
+def _unwrap(text: str) -> tuple[str, str]:
     """Join lines hard-wrapped at a fixed width.
 
     A terminal or a mail client cuts every longer line at the same column,
@@ -173,12 +194,13 @@ def _unwrap(lines: list[str]) -> tuple[list[str], str]:
     lines. A line of exactly that width continues on the next one unless
     the next one starts a new frame or record.
     """
+    lines = text.split("\n")
+    if max(map(len, lines)) < _MIN_WRAP_WIDTH:
+        return text, ""
     lengths = Counter(len(line) for line in lines if len(line) >= _MIN_WRAP_WIDTH)
-    if not lengths:
-        return lines, ""
     width = max(lengths)
     if lengths[width] < _MIN_WRAPPED_LINES:
-        return lines, ""
+        return text, ""
     joined: list[str] = []
     wrapped = 0
     previous = 0  # length of the last physical line: a fragment wrapped again is full width too
@@ -189,4 +211,4 @@ def _unwrap(lines: list[str]) -> tuple[list[str], str]:
         else:
             joined.append(line)
         previous = len(line)
-    return (joined, f"{wrapped} lines unwrapped at column {width}") if wrapped else (lines, "")
+    return ("\n".join(joined), f"{wrapped} lines unwrapped at column {width}") if wrapped else (text, "")

@@ -45,7 +45,7 @@ def recognize(text: str) -> bool:
     """True for a Go panic with a goroutine dump (printed by Go or by a program's recovery handler), or a Go ICE."""
     if "goroutine " in text and find_lines(text, _GOROUTINE, 1, "goroutine"):
         return bool(
-            find_lines(text, _PANIC, 1)
+            find_lines(text, _PANIC, 1, ": ")
             or find_lines(text, _ICE, 1, "internal compiler error")
             or find_lines(text, _PANIC_FRAME, 1, "panic(")
         )
@@ -88,7 +88,7 @@ def parse(text: str) -> ParsedTrace:
     """Parse the panic (or ICE) message and the first goroutine's stack."""
     lines = text.split("\n")
     ice = find_lines(text, _ICE, 1, "internal compiler error")
-    panic = find_lines(text, _PANIC, 1)
+    panic = find_lines(text, _PANIC, 1, ": ")
     message = (ice[0]["message"] if ice else panic[0]["message"] if panic else "").strip()
     goroutine = next((i for i, line in enumerate(lines) if _GOROUTINE.match(line[:MAX_LINE])), None)
     frames = _frames(lines, goroutine + 1) if goroutine is not None else []

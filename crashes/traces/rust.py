@@ -63,10 +63,14 @@ def recognize(text: str) -> bool:
         if " at " not in text or "::" not in text:
             return False
         return len(find_lines(text, _RUST_FRAME, 3, "::")) >= 3 and ("/rustc/" in text or ".rs:" in text)
-    if "panicked at" in text and (find_lines(text, _PANIC_NEW, 1) or find_lines(text, _PANIC_OLD, 1)):
+    if "panicked at" in text and (
+        find_lines(text, _PANIC_NEW, 1, "panicked at") or find_lines(text, _PANIC_OLD, 1, "panicked at")
+    ):
         return True
     # Another compiler's ICE (gcc, go) is not rustc's: rustc says so in its notes.
-    return bool(find_lines(text, _ICE, 1)) and ("rustc" in text or "rust-lang" in text or ".rs:" in text)
+    return bool(find_lines(text, _ICE, 1, "internal compiler error")) and (
+        "rustc" in text or "rust-lang" in text or ".rs:" in text
+    )
 
 
 def _backtrace(lines: list[str]) -> tuple[Frame, ...]:
@@ -142,9 +146,9 @@ def parse(text: str) -> ParsedTrace:
         if old:
             panic_file, panic_line, message = old["file"], int(old["line"]), old["message"].strip()
             break
-    ice_messages = [m["message"].strip() for m in find_lines(text, _ICE, 8)]
-    delayed = find_lines(text, _DELAYED_AT, 1)
-    queries = [m["query"] for m in find_lines(text, _QUERY, 3)]
+    ice_messages = [m["message"].strip() for m in find_lines(text, _ICE, 8, "internal compiler error")]
+    delayed = find_lines(text, _DELAYED_AT, 1, "delayed at")
+    queries = [m["query"] for m in find_lines(text, _QUERY, 3, "#")]
     frames = list(_backtrace(lines))
 
     site, what = "", message

@@ -237,3 +237,38 @@ def test_a_frameless_report_finds_the_bucket_of_its_type_and_message():
         trace_text="System.NullReferenceException: Object reference not set to an instance of an object.\n",
     )
     assert generic.fuzzy_message == ""
+
+
+@pytest.mark.parametrize(
+    ("pasted", "expected", "repair"),
+    [
+        # A closing fence as the very last line leaves no trailing newline behind.
+        ("```\nTraceback\n  x\n```", "Traceback\n  x", "Markdown code fences removed"),
+        ("> ```\n> a\n> b\n> ```\n", "a\nb\n", "Markdown quoting removed"),
+        # Quoted blank lines become blank lines, nested quoting is peeled level by level.
+        ("> > a\n> >\n> > b", "a\n\nb", "Markdown quoting removed"),
+        ("\t a\n\t b\n\n\t  c", "a\nb\n\n c", "indentation removed"),
+        ("2024-01-02 03:04:05,123 ERROR a\n2024-01-02 03:04:05,124 ERROR b\nc", "a\nb\nc", "log prefixes removed"),
+        ("E/AndroidRuntime(  123): a\nE/AndroidRuntime(  123): b", "a\nb", "log prefixes removed"),
+        ("1. a\n   b\n\n   c", "a\nb\n\nc", "list marker removed"),  # then dedented
+    ],
+)
+def test_each_repair_makes_the_canonical_text(pasted, expected, repair):
+    cleaned = extract.clean(pasted)
+    assert repair in cleaned.repairs
+    assert cleaned.text == expected
+
+
+@pytest.mark.parametrize(
+    "pasted",
+    [
+        "\ta\n    b",  # tabs and spaces: no prefix every line shares
+        "- a\n b\n  c",  # a line less indented than the marker: a list, not a trace in a list item
+        "> a\nb\nc\nd",  # one quoted line among plain ones
+        "a ```x\nb",  # not at a line start: no fence
+    ],
+)
+def test_repairs_leave_text_alone_when_their_evidence_is_missing(pasted):
+    cleaned = extract.clean(pasted)
+    assert cleaned.text == pasted
+    assert cleaned.repairs == ()
