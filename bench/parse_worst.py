@@ -5,8 +5,9 @@ ingests it parses and signs it. This times ``crashes.signatures.compute``
 on a pathological corpus, each case grown to 256 KiB:
 
 - known shapes that made v1 (or an earlier v2) quadratic or worse: a
-  sanitizer header before a long run of spaces, a line of nothing but blanks, 156 KiB of repeated frames, deep recursion, lines with
-  no newline at all, nested Markdown quoting, long dotted names, unbalanced
+  sanitizer header before a long run of spaces, a line of nothing but
+  blanks, 156 KiB of repeated frames, deep recursion, lines with no newline
+  at all, nested Markdown quoting, long dotted names, unbalanced
   templates, many "Thread N" or "at " fragments on one line;
 - every real trace fixture (tests/traces) with its longest line repeated;
 - the slowest inputs found so far by a search of its own (Hypothesis, its
