@@ -145,17 +145,12 @@ def search(seconds: float, size: int) -> None:
         del slowest[3:]
 
     probe()
-    # The kept cases compete with this run's finds, re-timed on this machine,
-    # so a search that happens to find only faster shapes never replaces a
-    # slower case an earlier run kept.
+    # The kept cases compete with this run's finds, all re-timed as the best
+    # of three (a single run during the search is noisy), so a search that
+    # happens to find only faster shapes never replaces a slower kept case.
     KEPT.mkdir(parents=True, exist_ok=True)
-    for path in sorted(KEPT.glob("*.txt")):
-        seed = path.read_text()
-        slowest.append((time_one(_grow(seed, size), runs=1), seed))
-    ranked: dict[str, float] = {}
-    for elapsed, text in slowest:
-        ranked[text] = max(elapsed, ranked.get(text, 0.0))
-    best = sorted(((elapsed, text) for text, elapsed in ranked.items()), reverse=True)[:3]
+    candidates = {text for _, text in slowest} | {path.read_text() for path in KEPT.glob("*.txt")}
+    best = sorted(((time_one(_grow(text, size)), text) for text in candidates), reverse=True)[:3]
     for rank, (elapsed, text) in enumerate(best):
         (KEPT / f"found_{rank}.txt").write_text(text)
         print(f"kept a case of {elapsed:.1f} ms as tests/data/parse_worst/found_{rank}.txt")

@@ -52,7 +52,8 @@ def bucket_fuzzy_candidates(bucket: Bucket, *, exclude: set[int]) -> list[Bucket
         candidates = candidates.filter(trace_format=bucket.trace_format)
     return list(
         candidates.exclude(pk__in=exclude)
-        .only("pk", "kind", "trace_format", "crash_type", "key_frames", "fuzzy_frames", "fuzzy_keys")
+        # Every field bucket_shape reads: a deferred one is a query per candidate.
+        .only("pk", "kind", "method", "trace_format", "crash_type", "key_frames", "fuzzy_frames", "fuzzy_keys")
         .order_by("-last_seen")[:CANDIDATES]
     )
 
