@@ -1,7 +1,8 @@
 from django import forms
 
-from campaigns.engines import DIFFERENTIAL_LANGUAGES
+from campaigns.engines import builtin_language
 from campaigns.models import Target
+from engines import registry
 from engines.differential.engine import LANGUAGES, installed_backends
 
 
@@ -22,7 +23,7 @@ class _LanguageTagged:
 class TargetSelect(_LanguageTagged, forms.Select):
     def language_of(self, value) -> str:
         target = getattr(value, "instance", None)  # a ModelChoiceIteratorValue
-        return DIFFERENTIAL_LANGUAGES.get(target.engine, "") if target is not None else ""
+        return builtin_language(target.engine) if target is not None else ""
 
     def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
         option = super().create_option(name, value, label, selected, index, subindex, attrs)
@@ -50,6 +51,18 @@ class BackendSelect(_BackendLanguages, forms.Select):
     pass
 
 
+def _option_field(option: registry.Option) -> forms.Field:
+    if option.kind == "bool":
+        return forms.BooleanField(label=option.label, required=False, help_text=option.help)
+    if option.kind == "backends":
+        return forms.MultipleChoiceField(
+            label=option.label, required=False, widget=BackendCheckboxes, help_text=option.help
+        )
+    if option.kind == "reference":
+        return forms.ChoiceField(label=option.label, required=False, widget=BackendSelect, help_text=option.help)
+    raise ValueError(f"no form field for launch options of kind {option.kind!r}")
+
+
 class LaunchForm(forms.Form):
     target = forms.ModelChoiceField(queryset=Target.objects.all(), empty_label=None, widget=TargetSelect)
     time_budget_seconds = forms.IntegerField(
@@ -71,27 +84,17 @@ class LaunchForm(forms.Form):
     seed = forms.IntegerField(
         required=False, min_value=0, max_value=2**31 - 1, help_text="Leave empty for a random seed."
     )
-    backends = forms.MultipleChoiceField(
-        required=False,
-        widget=BackendCheckboxes,
-        help_text="Differential targets: the backends to compare (only those installed here are offered).",
-    )
-    diversity = forms.BooleanField(
-        label="Diversity mode",
-        required=False,
-        help_text="Generated programs (Python, Kotlin): of 8 candidates, run the one whose mix of constructs is "
-        "least like the programs already run.",
-    )
-    reference = forms.ChoiceField(
-        required=False,
-        widget=BackendSelect,
-        help_text="Differential targets: whose output counts as right; empty for the majority.",
-    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        # The engines' launch options (engines/registry.py), each field once.
+        for option in {o.name: o for e in registry.engines().values() for o in e.options}.values():
+            self.fields[option.name] = _option_field(option)
         languages = {
-            name: language for language in DIFFERENTIAL_LANGUAGES.values() for name in installed_backends(language)
+            name: entry.language
+            for entry in registry.engines().values()
+            if entry.language
+            for name in installed_backends(entry.language)
         }
         self.fields["backends"].choices = [(name, name) for name in languages]
         self.fields["reference"].choices = [("", "the majority"), *((name, name) for name in languages)]
@@ -100,10 +103,10 @@ class LaunchForm(forms.Form):
     def clean(self):
         data = super().clean()
         target = data.get("target")
-        if target is None or target.engine not in DIFFERENTIAL_LANGUAGES:
+        language = builtin_language(target.engine) if target is not None else ""
+        if not language:
             data["backends"], data["reference"], data["diversity"] = [], "", False
             return data
-        language = DIFFERENTIAL_LANGUAGES[target.engine]
         if data.get("diversity") and not diversity_offered(language):
             self.add_error("diversity", f"The {language} generator does not count its constructs: no diversity mode.")
         offered = installed_backends(language)

@@ -10,15 +10,17 @@ from django.db import close_old_connections
 from django.db.models import F
 from django.utils import timezone
 
-from campaigns.engines import DIFFERENTIAL_LANGUAGES
 from campaigns.heartbeat import Heartbeat
 from campaigns.launch import campaign_finalize, shard_execution_budget
-from campaigns.models import Campaign, CampaignStatus, Shard, ShardStatus
+from campaigns.models import Campaign, CampaignStatus, Shard, ShardStatus, target_fields
 from campaigns.sink import ShardSink
-from engines.differential import engine as differential
-from engines.pyfunc import engine as pyfunc
+from engines import registry
 
 log = logging.getLogger(__name__)
+
+
+class UnknownEngine(Exception):
+    """The campaign names an engine this worker's registry does not have."""
 
 
 def worker_name() -> str:
@@ -42,11 +44,15 @@ def shard_run(shard_id: int) -> str:
         status=CampaignStatus.RUNNING, started_at=now
     )
     sink = ShardSink(shard)
+    entry = registry.get(campaign.engine)
+    setup_errors = entry.setup_error_types() if entry is not None else ()
     try:
+        if entry is None:
+            raise UnknownEngine(f"no engine {campaign.engine!r} on this worker")
         with Heartbeat(shard_id):
-            summary = _engine_run(shard, sink)
+            summary = _engine_run(shard, sink, entry)
             sink.drain()
-    except (pyfunc.TargetError, differential.SetupError) as error:
+    except (UnknownEngine, *setup_errors) as error:
         sink.drain()
         _end(shard_id, ShardStatus.FAILED, error=str(error))
         campaign_finalize(campaign_id=campaign.pk)
@@ -62,36 +68,16 @@ def shard_run(shard_id: int) -> str:
     return final
 
 
-def _engine_run(shard: Shard, sink: ShardSink):
+def _engine_run(shard: Shard, sink: ShardSink, entry: registry.Engine):
     """Run the campaign's engine for this shard's remaining budget."""
     campaign, target = shard.campaign, shard.campaign.target
-    seconds = max(0.0, campaign.time_budget_seconds - shard.elapsed_seconds)
-    if campaign.engine in DIFFERENTIAL_LANGUAGES:
-        options = campaign.options or {}
-        config = differential.Config(
-            language=DIFFERENTIAL_LANGUAGES[campaign.engine],
-            backends=list(options.get("backends", [])),
-            reference=options.get("reference", ""),
-            seconds=seconds,
-            seed=shard.seed,
-            max_programs=shard_execution_budget(campaign),
-            resume=shard.checkpoint,
-            diversity=bool(options.get("diversity")),
-        )
-        return differential.run(config, sink)
-    config = pyfunc.Config(
-        target=target.module,
-        seconds=seconds,
+    budget = registry.Budget(
+        seconds=max(0.0, campaign.time_budget_seconds - shard.elapsed_seconds),
         seed=shard.seed,
         max_executions=shard_execution_budget(campaign),
-        search_path=[p for p in target.search_path.split(":") if p],
         resume=shard.checkpoint,
-        include=target.include.split(),
-        exclude=target.exclude.split(),
-        setup=target.setup_modules.split(),
-        ignore_exceptions=target.ignore_exceptions.split(),
     )
-    return pyfunc.run(config, sink)
+    return entry.runner()(target_fields(target), campaign.options or {}, budget, sink)
 
 
 def _end(shard_id: int, status: str, error: str = "") -> None:

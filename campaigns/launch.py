@@ -17,6 +17,7 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from campaigns.models import SHARD_DONE, Campaign, CampaignStatus, Shard, ShardStatus, Target
+from engines import registry
 
 # RQ kills a job that outlives its timeout; leave room past the budget for
 # start-up and the final flush of findings.
@@ -24,8 +25,11 @@ JOB_TIMEOUT_MARGIN_SECONDS = 300
 
 
 def engine_queue(engine: str) -> str:
-    """The queue an engine's shards go to; workers pick the engines they can run."""
-    return f"engine-{engine}"
+    """The queue an engine's shards go to (engines/registry.py); workers pick the engines they can run."""
+    entry = registry.get(engine)
+    if entry is None:
+        raise ValueError(f"no engine {engine!r} in the registry")
+    return entry.queue
 
 
 def campaign_launch(
@@ -39,7 +43,15 @@ def campaign_launch(
     cloned_from: Campaign | None = None,
     options: dict | None = None,
 ) -> Campaign:
-    """Create a campaign and its shards; queue the shards once committed."""
+    """Create a campaign and its shards; queue the shards once committed.
+
+    A user-defined target's description is copied into the campaign: its
+    shards, re-runs and reductions use what it was launched with.
+    """
+    options = dict(options or {})
+    entry = registry.get(target.engine)
+    if entry is not None and entry.user_defined:
+        options["spec"] = target.differential
     with transaction.atomic():
         campaign = Campaign.objects.create(
             target=target,
@@ -50,7 +62,7 @@ def campaign_launch(
             shard_count=shard_count,
             created_by=user,
             cloned_from=cloned_from,
-            options=options or {},
+            options=options,
         )
         now = timezone.now()
         shards = Shard.objects.bulk_create(

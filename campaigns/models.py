@@ -21,10 +21,32 @@ def validate_ignore_patterns(text: str) -> None:
 
 
 class Target(models.Model):
-    """Something to fuzz: a Python module (pyfunc), or a toolchain tested differentially (diff-c)."""
+    """Something to fuzz: a Python module or package (pyfunc), or toolchains tested differentially.
+
+    ``engine`` names an entry of the engine registry (engines/registry.py).
+    A user-defined differential target keeps its backends and generator in
+    ``differential``, checked by engines.differential.spec (the one reader
+    of that description, for the form, the API and target files alike).
+    """
 
     name = models.CharField(max_length=100, unique=True)
     engine = models.CharField(max_length=32, default="pyfunc")
+    differential = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="User-defined differential targets: language, generator, backends and reference "
+        "(engines.differential.spec).",
+    )
+    package = models.CharField(
+        max_length=255,
+        blank=True,
+        help_text="pyfunc: a distribution to install for this target, name==version from PyPI "
+        "(or a local path or archive); workers install it into a virtual environment of its own.",
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    updated_at = models.DateTimeField(auto_now=True, null=True)
     module = models.CharField(
         max_length=255, blank=True, help_text="Importable module, e.g. engines.demo.textkit (pyfunc targets)."
     )
@@ -60,6 +82,18 @@ class Target(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+# What an engine run reads of a target (engines/registry.py: run(target, ...)).
+TARGET_FIELDS = (
+    "name", "engine", "module", "search_path", "include", "exclude", "setup_modules",
+    "ignore_exceptions", "differential", "package",
+)  # fmt: skip
+
+
+def target_fields(target: Target) -> dict:
+    """The target as the plain data an engine takes."""
+    return {name: getattr(target, name) for name in TARGET_FIELDS}
 
 
 class CampaignStatus(models.TextChoices):

@@ -10,7 +10,7 @@ from django.db.models import OuterRef, Subquery, Sum
 from django.urls import reverse
 from django.utils import timezone
 
-from campaigns.engines import DIFFERENTIAL_LANGUAGES
+from campaigns.engines import is_differential
 from campaigns.models import Campaign, Shard, StatSample
 from triage.models import Bucket, Finding
 from triage.visibility import hidden_by_bucket, visible_findings
@@ -217,7 +217,7 @@ def campaign_progress(campaign: Campaign, *, user) -> dict:
 def _rate(campaign: Campaign, per_second: float) -> dict:
     # A differential engine's execution is a whole program through every
     # backend, a few per second at most: per hour reads better.
-    if campaign.engine in DIFFERENTIAL_LANGUAGES:
+    if is_differential(campaign.engine):
         return {"rate_label": "Programs per hour", "rate_factor": 3600, "rate": round(per_second * 3600)}
     return {"rate_label": "Executions per second", "rate_factor": 1, "rate": round(per_second, 1)}
 

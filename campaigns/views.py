@@ -3,7 +3,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from campaigns.engines import DIFFERENTIAL_LANGUAGES
+from campaigns.engines import is_differential
 from campaigns.forms import LaunchForm
 from campaigns.functions import function_page, function_rows
 from campaigns.launch import campaign_clone, campaign_launch, campaign_resume, campaign_stop
@@ -34,9 +34,7 @@ def campaign_detail(request, pk):
         "campaign": campaign,
         "progress": progress,
         "functions": functions,
-        "programs": program_outcomes(campaign, user=request.user)
-        if campaign.engine in DIFFERENTIAL_LANGUAGES
-        else None,
+        "programs": program_outcomes(campaign, user=request.user) if is_differential(campaign.engine) else None,
     }
     return render(request, "campaigns/detail.html", context)
 

@@ -15,6 +15,8 @@ from pathlib import Path
 import dj_database_url
 import plotly
 
+from engines import registry as engine_registry
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("FUZZWEB_VAR_DIR", BASE_DIR / "var"))
 
@@ -125,7 +127,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 # One queue per engine ("engine-pyfunc"), so a machine serves only the
 # engines it has the tools for; "default" for short work (reaper, re-bucketing).
-FUZZWEB_ENGINES = ["pyfunc", "diff-c", "diff-python", "diff-kotlin"]
+# The engines and their queues come from the one registry (engines/registry.py).
+FUZZWEB_ENGINES = list(engine_registry.engines())
 # Jobs are written to Redis as JSON, never pickle: anything that can write to
 # Redis (a sandbox escape, a leaked password) could otherwise plant a pickle
 # that runs as code on every worker. Every job takes ids and returns plain data.
@@ -133,8 +136,8 @@ RQ_SERIALIZER = "rq.serializers.JSONSerializer"
 RQ_QUEUES = {
     "default": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 600, "SERIALIZER": RQ_SERIALIZER},
     **{
-        f"engine-{engine}": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 24 * 3600, "SERIALIZER": RQ_SERIALIZER}
-        for engine in FUZZWEB_ENGINES
+        queue: {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 24 * 3600, "SERIALIZER": RQ_SERIALIZER}
+        for queue in engine_registry.queues()
     },
     # Reductions get workers of their own (make run starts one): a worker busy
     # with a day-long campaign shard would leave new buckets unreduced.

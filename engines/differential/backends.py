@@ -29,6 +29,8 @@ class Backend:
     # Overrides the campaign's address-space limit (a JVM reserves gigabytes it never touches).
     memory_bytes: int | None = None
     environment: tuple[tuple[str, str], ...] = ()
+    # Directories the commands may read besides the system's (a compiler installed under /opt).
+    paths: tuple[str, ...] = ()
 
     def command(self, template: tuple[str, ...], **values: str) -> list[str]:
         return [part.format(**values) for part in template]

@@ -68,7 +68,11 @@ def swarm_options(rng: random.Random) -> tuple[str, ...]:
 def generate(rng: random.Random) -> Program:
     """One Csmith program, its seed and options drawn from ``rng``."""
     seed = rng.randrange(2**31)
-    options = swarm_options(rng)
+    return run(seed, swarm_options(rng))
+
+
+def run(seed: int, options: tuple[str, ...]) -> Program:
+    """The Csmith program for ``seed`` and ``options``; raises GeneratorError when Csmith fails."""
     try:
         # Csmith writes platform.info into its working directory: a scratch one.
         with tempfile.TemporaryDirectory(prefix="fuzzweb-csmith-") as scratch:

@@ -15,7 +15,19 @@ from dataclasses import dataclass, field
 
 from engines import events, sandbox
 from engines.differential import backends as backend_table
-from engines.differential import c, compare, csmith, diversity, findings, harness, kotlin, kotlingen, pygen, python
+from engines.differential import (
+    c,
+    compare,
+    csmith,
+    diversity,
+    findings,
+    harness,
+    kotlin,
+    kotlingen,
+    pygen,
+    python,
+    spec,
+)
 
 STATS_INTERVAL_SECONDS = 1.0
 CHECKPOINT_INTERVAL_SECONDS = 5.0
@@ -55,6 +67,10 @@ class Config:
     limits: sandbox.Limits = field(default_factory=sandbox.Limits)
     resume: dict | None = None
     diversity: bool = False  # generate several programs, run the one least like those run before
+    # A user-defined target: its description (engines.differential.spec), which then
+    # decides the language, generator and backends, and the name its findings carry.
+    spec: dict | None = None
+    target: str = ""
 
 
 @dataclass
@@ -71,7 +87,26 @@ def installed_backends(language: str) -> list[str]:
     return [backend.name for backend in backend_table.available(LANGUAGES[language].backends())]
 
 
+def user_language(description: dict, limits: sandbox.Limits) -> Language:
+    """The Language of a user-defined target; raises SetupError when its description is wrong."""
+    try:
+        checked = spec.parse(description)
+    except spec.SpecError as error:
+        raise SetupError(f"the target's description is wrong: {error}") from None
+    return Language(
+        checked.language,
+        checked.suffix,
+        lambda: list(checked.backends),
+        lambda rng: spec.generate(checked.generator, checked.suffix, rng, limits),
+        counts_constructs=checked.generator.kind in ("pygen", "kotlingen"),
+    )
+
+
 def _chosen(config: Config, language: Language) -> list[backend_table.Backend]:
+    if config.spec is not None:
+        missing = [b.name for b in language.backends() if not b.available()]
+        if missing:
+            raise SetupError(f"not installed on this worker: {', '.join(missing)}")
     installed = backend_table.available(language.backends())
     chosen = [b for b in installed if not config.backends or b.name in config.backends]
     missing = sorted(set(config.backends) - {b.name for b in installed})
@@ -84,7 +119,12 @@ def _chosen(config: Config, language: Language) -> list[backend_table.Backend]:
 
 def run(config: Config, sink: events.EventSink) -> Summary:
     """Test programs until the budget is spent or the sink asks to stop."""
-    language = LANGUAGES.get(config.language)
+    if config.spec is not None:
+        language = user_language(config.spec, config.limits)
+        reference = config.reference or config.spec.get("reference", "")
+    else:
+        language = LANGUAGES.get(config.language)
+        reference = config.reference
     if language is None:
         raise SetupError(f"unknown language {config.language!r}; known: {', '.join(LANGUAGES)}")
     chosen = _chosen(config, language)
@@ -126,11 +166,11 @@ def run(config: Config, sink: events.EventSink) -> Summary:
             summary.skipped += 1
             outcomes = {r.backend: r.outcome for r in results}
         else:
-            verdict = compare.classify(results, config.reference or None)
+            verdict = compare.classify(results, reference or None)
             outcomes = verdict.outcomes
             metadata = {"seed": program.seed, "options": list(program.options), "generator": program.command}
             found = findings.findings(
-                target=f"{language.name} compilers",
+                target=config.target or f"{language.name} compilers",
                 language=language.name,
                 program=program.text,
                 reproducer=program.command,

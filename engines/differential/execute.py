@@ -70,9 +70,19 @@ def _read(path: str) -> str:
 
 
 def run(
-    command: list[str], workdir: str, timeout: float, limits: sandbox.Limits, environment: dict[str, str] | None = None
+    command: list[str],
+    workdir: str,
+    timeout: float,
+    limits: sandbox.Limits,
+    environment: dict[str, str] | None = None,
+    readable: tuple[str, ...] = (),
 ) -> Run:
-    """Run ``command`` in ``workdir``; output goes through files, so a flood cannot block it."""
+    """Run ``command`` in ``workdir``; output goes through files, so a flood cannot block it.
+
+    Besides the system, the sandbox can read ``readable`` and the install
+    prefix of every absolute path the command names (a compiler under
+    /opt/x/bin finds its headers and libraries in /opt/x).
+    """
     out_path, err_path = os.path.join(workdir, ".stdout"), os.path.join(workdir, ".stderr")
     usage_path = os.path.join(workdir, _USAGE_FILE)
     with contextlib.suppress(FileNotFoundError):
@@ -82,7 +92,7 @@ def run(
         [sys.executable, "-S", "-c", _MEASURE, *command],
         scratch=workdir,
         environment=env,
-        readable=tuple(os.path.dirname(part) for part in command[:1] if os.path.isabs(part)),
+        readable=(*readable, *_named_prefixes(command, workdir)),
     )
     started = time.monotonic()
     with open(out_path, "wb") as out, open(err_path, "wb") as err:
@@ -128,6 +138,19 @@ def run(
         # The guard emptied the scratch directory, output files included.
         return Run(returncode, "", guard.note, seconds, peak_kb)
     return Run(returncode, _read(out_path), _read(err_path), seconds, peak_kb)
+
+
+def _named_prefixes(command: list[str], workdir: str) -> list[str]:
+    prefixes = []
+    for part in command:
+        if not os.path.isabs(part) or part.startswith(workdir) or not os.path.exists(part):
+            continue
+        directory = os.path.dirname(os.path.realpath(part)) if os.path.isfile(part) else os.path.realpath(part)
+        if os.path.basename(directory) == "bin":
+            directory = os.path.dirname(directory)
+        if directory != "/":
+            prefixes.append(directory)
+    return prefixes
 
 
 def _measured(path: str) -> tuple[int, float | None]:

@@ -110,10 +110,12 @@ def _one(backend: Backend, source: str, workdir: str, limits: sandbox.Limits) ->
     compile_seconds = 0.0
     if backend.compile is not None:
         command = backend.command(backend.compile, **values)
-        compiled = execute.run(command, workdir, backend.compile_timeout, limits, environment)
+        compiled = execute.run(command, workdir, backend.compile_timeout, limits, environment, backend.paths)
         outcome = _compile_outcome(backend, compiled)
         if outcome != OK:
             return _result(backend, "compile", outcome, compiled)
         compile_seconds = compiled.seconds
-    ran = execute.run(backend.command(backend.run, **values), workdir, backend.run_timeout, limits, environment)
+    ran = execute.run(
+        backend.command(backend.run, **values), workdir, backend.run_timeout, limits, environment, backend.paths
+    )
     return _result(backend, "run", _run_outcome(ran), ran, compile_seconds)
