@@ -111,6 +111,45 @@ def campaign_buckets(campaign: Campaign, *, user, limit: int = 100) -> list[Buck
     return buckets
 
 
+def campaign_outcome(campaign: Campaign, *, user) -> dict:
+    """What a script asks of a campaign: its state, and each bucket it hit, new (opened by it) or not.
+
+    ``failing`` is what a CI job fails on: a bucket this campaign opened
+    that nobody muted. Buckets ``user`` may not see are left out.
+    """
+    buckets = list(
+        Bucket.objects.filter(pk__in=[b.pk for b in campaign_buckets(campaign, user=user, limit=1000)])
+        .annotate(opener=_opened_here())
+        .only("pk", "title", "kind", "status", "muted")
+        .order_by("first_seen", "pk")
+    )
+    rows = [
+        {
+            "id": bucket.pk,
+            "title": bucket.title,
+            "kind": bucket.kind,
+            "status": bucket.status,
+            "muted": bucket.muted,
+            "new": bucket.opener == campaign.pk,
+            "url": reverse("triage:bucket", args=[bucket.pk]),
+        }
+        for bucket in buckets
+    ]
+    return {
+        "id": campaign.pk,
+        "target": campaign.target.name,
+        "status": campaign.status,
+        "active": campaign.is_active,
+        "error": campaign.error,
+        "executions": campaign.executions,
+        "findings": campaign.findings_count,
+        "elapsed_seconds": round(elapsed_seconds(campaign), 1),
+        "time_budget_seconds": campaign.time_budget_seconds,
+        "buckets": rows,
+        "failing": any(row["new"] and not row["muted"] for row in rows),
+    }
+
+
 def elapsed_seconds(campaign: Campaign) -> float:
     """Wall-clock seconds the campaign has run (so far, if still running)."""
     if not campaign.started_at:

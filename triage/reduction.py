@@ -68,11 +68,16 @@ def case_for(finding: Finding, bucket: Bucket) -> Case:
     if finding.backends:
         campaign_options = finding.campaign.options if finding.campaign_id else {}
         # A campaign without a designated reference judged by majority; so does the re-run.
-        reference = campaign_options.get("reference", "") if finding.campaign_id else finding.reference
+        reference = (
+            campaign_options.get("reference") or (campaign_options.get("spec") or {}).get("reference", "")
+            if finding.campaign_id
+            else finding.reference
+        )
         return Case(
             runner=DIFFERENTIAL,
             backends=tuple(b["name"] for b in finding.backends),
             reference=reference,
+            spec=campaign_options.get("spec"),
             **common,
         )
     if finding.engine == "pyfunc" and "values" in finding.metadata:

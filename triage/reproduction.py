@@ -63,6 +63,8 @@ class Case:
     # differential: every backend the finding was run on, and the designated reference ("" = majority)
     backends: tuple[str, ...] = ()
     reference: str = ""
+    # a user-defined target's description (engines.differential.spec), as its campaign ran it
+    spec: dict | None = None
     # pyfunc: the function (as the engine names it), its import path and setup modules
     function: str = ""
     search_path: tuple[str, ...] = ()
@@ -98,6 +100,19 @@ class Attempt:
 
 # --- running a program on the case's backends -------------------------------------------------
 def _backends(case: Case):
+    if case.spec is not None:
+        try:
+            language = differential.user_language(case.spec, sandbox.Limits())
+        except differential.SetupError as error:
+            raise CannotReproduce(str(error)) from None
+        table = {b.name: b for b in language.backends()}
+        unknown = [name for name in case.backends if name not in table]
+        if unknown:
+            raise CannotReproduce(f"not backends of this target: {', '.join(unknown)}")
+        missing = [name for name in case.backends if not table[name].available()]
+        if missing:
+            raise CannotReproduce(f"not installed on this worker: {', '.join(missing)}")
+        return language, [table[name] for name in case.backends]
     language = differential.LANGUAGES.get(case.language)
     if language is None:
         raise CannotReproduce(f"no backends for {case.language!r} programs here")
@@ -254,7 +269,7 @@ def reduce_case(
             handle.write(case.to_json())
         try:
             check = ["env", f"PYTHONPATH={PROJECT_ROOT}", sys.executable, "-m", "triage.reproduction", handle.name]
-            suffix = differential.LANGUAGES[case.language].suffix if case.language in differential.LANGUAGES else ".c"
+            suffix = _backends(case)[0].suffix if case.runner == DIFFERENTIAL else ".c"
             return external.reduce_c(text, check, suffix, seconds=seconds, on_progress=on_progress), None
         finally:
             Path(handle.name).unlink(missing_ok=True)
