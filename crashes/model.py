@@ -72,12 +72,19 @@ class Signature:
     # generic), and the crash type it compares ("" for a message pasted alone).
     fuzzy_message: str = ""
     fuzzy_crash_type: str = ""
+    # The function a title names, when the trace says more than the hashed
+    # frames do (a comprehension's enclosing function); None: the first key
+    # frame, as before. Never hashed: titles may improve, buckets stay.
+    title_frame: str | None = None
 
     @property
     def title(self) -> str:
         """A short human title: ``ZeroDivisionError in mean``."""
         if self.method == "differential":
             return f"{self.crash_type}: {', '.join(self.frames) or 'no disagreement'}"
-        where = self.frames[0].removeprefix("site ").rsplit(":", 1)[-1] if self.frames else ""
+        if self.title_frame is not None:
+            where = self.title_frame
+        else:
+            where = self.frames[0].removeprefix("site ").rsplit(":", 1)[-1] if self.frames else ""
         what = self.crash_type or self.kind
         return f"{what} in {where}" if where else what

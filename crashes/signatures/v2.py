@@ -31,11 +31,12 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from crashes import traces
-from crashes.frames import normalize_path, significant_frames
+from crashes.frames import MAX_FRAMES, normalize_path, significant_frames
 from crashes.model import ParsedTrace, Signature
+from crashes.origins import title_function
 from crashes.signatures.unparsed import generic_frames, identity_line, is_generic, names_something
 from crashes.traces.extract import clean
 from crashes.traces.text import mask_message
@@ -139,8 +140,21 @@ def compute(
     if parsed is not None and (parsed.frames or parsed.crash_type):
         signature = _from_trace(kind, parsed, crash_type, target, top_n, ignore)
         if signature is not None:
-            return signature
+            return _titled(signature, parsed, ignore)
     return _from_text(kind, crash_type, message, cleaned, parsed, target)
+
+
+def _titled(signature: Signature, parsed: ParsedTrace, ignore: tuple[re.Pattern, ...]) -> Signature:
+    """``signature`` with the function its title names, read from every frame of a Python trace.
+
+    Added after v2's digests were recorded, and outside them: the hashed
+    frames may be a comprehension's where the trace still names the target's
+    function (``crashes.origins``). Signatures keyed on a line of text keep
+    that line as their title.
+    """
+    if parsed.language != "python" or not parsed.frames:
+        return signature
+    return replace(signature, title_frame=title_function(parsed.frames[:MAX_FRAMES], ignore))
 
 
 def _site_key(parsed: ParsedTrace) -> str:
