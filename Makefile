@@ -30,10 +30,11 @@ $(KOTLIN)/.installed:
 kotlin: $(KOTLIN)/.installed
 
 # Without npm or java the Kotlin target is simply not offered; the rest runs.
+# Silent recipes: fuzzweb.devstack prints the three lines a user needs (URL, login, status).
 run: $(VENV)/.installed
-	bash scripts/ensure_bubblewrap.sh
-	-@$(MAKE) --no-print-directory kotlin
-	$(PY) -m fuzzweb.devstack
+	@bash scripts/ensure_bubblewrap.sh
+	-@$(MAKE) -s --no-print-directory kotlin
+	@$(PY) -m fuzzweb.devstack
 
 # A worker for another machine: same DATABASE_URL and REDIS_URL as the dashboard.
 # Started as root, it runs as the unprivileged account fuzzweb-worker (fuzzweb/worker_account.py).

@@ -1,6 +1,6 @@
 """Ingest under load: 20 concurrent clients for a minute against gunicorn, then count what was kept.
 
-    make bench-deps && .venv/bin/python bench/load.py [--quick] [--clients 20] [--seconds 60] [--workers 4]
+    .venv/bin/python bench/load.py [--quick] [--clients 20] [--seconds 60] [--workers 4]
 
 Runs gunicorn on a database of its own (``fuzzweb_load``, emptied first; on
 DATABASE_URL's server, named ``<DATABASE_URL's name>_load``) and the
@@ -14,9 +14,8 @@ failed request. Nothing lost means stored == ingested.
 Last line: ``ingested=<n> stored=<n> errors=<n>``.
 
 --quick: 2 clients for 3 seconds, 2 workers (what `make test` runs: that it
-still runs to its last line, whatever the counts). Without gunicorn (it comes
-with `make bench-deps`) quick mode serves with ``manage.py runserver`` instead
-and says so; the full run needs gunicorn.
+still runs to its last line, whatever the counts). gunicorn is what `make run`
+serves with, so it is always installed.
 """
 
 from __future__ import annotations
@@ -107,14 +106,10 @@ def main() -> int:
     parser.add_argument("--clients", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--workers", type=int, default=4)
-    parser.add_argument("--quick", action="store_true", help="2 clients for 3 s; runserver if gunicorn is missing")
+    parser.add_argument("--quick", action="store_true", help="2 clients for 3 s, 2 workers")
     args = parser.parse_args()
     if args.quick:
         args.clients, args.seconds, args.workers = 2, 3.0, 2
-    gunicorn = Path(sys.executable).parent / "gunicorn"
-    if not gunicorn.exists() and not args.quick:
-        print("gunicorn is missing: make bench-deps", file=sys.stderr)
-        return 2
     database = _database_url("load")
     _fresh_database(database)
     env = {**os.environ, "DATABASE_URL": database, "DJANGO_SETTINGS_MODULE": "fuzzweb.settings"}
@@ -131,21 +126,12 @@ def main() -> int:
     # A token per client, as each fuzzer box has its own (the rate limit is per token).
     tokens = made.stdout.strip().splitlines()[-args.clients :]
     port = _free_port()
-    if gunicorn.exists():
-        serving = f"gunicorn ({args.workers} workers)"
-        server = subprocess.Popen(
-            [str(gunicorn), "fuzzweb.wsgi:application", "--bind", f"127.0.0.1:{port}", "--workers", str(args.workers),
-             "--log-level", "warning"],
-            env=env, cwd=ROOT, start_new_session=True,
-        )  # fmt: skip
-    else:
-        serving = "manage.py runserver (gunicorn is missing: make bench-deps)"
-        print(f"quick mode: serving with {serving}", flush=True)
-        server = subprocess.Popen(
-            [*manage, "runserver", "--noreload", f"127.0.0.1:{port}"],
-            env={**env, "LOG_LEVEL": "WARNING"}, cwd=ROOT, start_new_session=True,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
+    serving = f"gunicorn ({args.workers} workers)"
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "fuzzweb.wsgi:application", "--bind", f"127.0.0.1:{port}",
+         "--workers", str(args.workers), "--log-level", "warning", "--no-control-socket"],
+        env=env, cwd=ROOT, start_new_session=True,
+    )  # fmt: skip
     try:
         for _ in range(100):
             try:

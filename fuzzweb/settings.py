@@ -183,7 +183,11 @@ STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static", ("plotly", Path(plotly.__file__).parent / "package_data")]
 STATIC_ROOT = VAR_DIR / "staticfiles"
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # WhiteNoise warns when it is missing
-# Tests and `make run` serve from the finders; no collectstatic needed.
+# Static files come from WhiteNoise inside the app, under make run's gunicorn as under
+# the tests' servers: no second server (nginx) to set up, and no collectstatic copy to
+# go stale. It indexes the finders (static/ and Plotly's package) once when a worker
+# starts. Hashed, compressed copies (collectstatic with WhiteNoise's manifest storage)
+# would pay off only for far-future caching, which one team's dashboard does not need.
 WHITENOISE_USE_FINDERS = True
 
 SESSION_COOKIE_HTTPONLY = True

@@ -31,7 +31,7 @@ QUICK = {
     "runtime_overhead.py": "overhead_ratio=",
     # A tiny dataset, made afresh (fuzzweb_pages_quick).
     "pages.py": "p95_max_ms=",
-    # gunicorn, or runserver when gunicorn is missing (make bench-deps); database fuzzweb_load.
+    # gunicorn, as make run serves; database fuzzweb_load.
     "load.py": "ingested=",
 }
 
