@@ -41,4 +41,5 @@ def first_admin_login_hint(*, username: str, password: str | None, generated: st
     name = admin.get_username()
     if password and admin.check_password(password):
         return f"log in as {name} with the password in FUZZWEB_ADMIN_PASSWORD"
-    return f"log in as {name} (password shown on the first start; a new one: manage.py changepassword {name})"
+    change = f".venv/bin/python manage.py changepassword {name}"
+    return f"log in as {name} (password shown on the first start; a new one: {change})"
