@@ -14,6 +14,26 @@
     font: { size: 12 },
   };
   const CONFIG = { displayModeBar: false, responsive: true };
+  // Below this many, a count axis gets a tick per unit: Plotly's own ticks
+  // would put 0.5 between 0 and 1, a count no campaign can have.
+  const SMALL_COUNT = 10;
+
+  function largest(arrays) {
+    // A loop, not Math.max(...values): a long series would overflow the call stack.
+    let top = 0;
+    arrays.forEach(function (values) {
+      values.forEach(function (v) { if (typeof v === "number" && v > top) top = v; });
+    });
+    return top;
+  }
+
+  // An axis of things counted (findings, buckets): whole numbers from zero.
+  // Rates keep Plotly's decimal ticks.
+  function countAxis(arrays, extra) {
+    const axis = { rangemode: "tozero", tickformat: "d" };
+    if (largest(arrays) < SMALL_COUNT) axis.dtick = 1;
+    return Object.assign(axis, extra || {});
+  }
 
   function setText(id, value) {
     const node = document.getElementById(id);
@@ -67,9 +87,11 @@
     Plotly.react("chart-rate", rate, Object.assign({}, LAYOUT, {
       title: { text: progress.rate_label || "Executions per second" }, xaxis: { title: { text: "seconds" } },
     }), CONFIG);
+    const findingCounts = findings.filter(function (t) { return !t.yaxis; }).map(function (t) { return t.y; });
     Plotly.react("chart-findings", findings, Object.assign({}, LAYOUT, {
       title: { text: "Findings and buckets" }, xaxis: { title: { text: "seconds" } },
-      yaxis2: { overlaying: "y", side: "right", rangemode: "tozero" },
+      yaxis: countAxis(findingCounts),
+      yaxis2: countAxis([series.buckets.y], { overlaying: "y", side: "right" }),
     }), CONFIG);
   }
 

@@ -106,6 +106,11 @@ def test_campaign_chart_updates_while_it_runs(page, live_server, rq_workers):
     assert legend == ["shard 0", "shard 1"]
     assert _points(page, "chart-findings") > 0
     expect(page.locator("#shards tr")).to_have_count(2)
+    # Findings and buckets are counted: whole-number ticks on both axes, however few there are.
+    for axis in ("ytick", "y2tick"):
+        labels = page.locator(f"#chart-findings .{axis} text").all_text_contents()
+        assert labels and all(re.fullmatch(r"\d+", label) for label in labels), (axis, labels)
+    assert page.evaluate("() => document.getElementById('chart-findings').layout.yaxis2.tickformat") == "d"
 
 
 @pytest.fixture

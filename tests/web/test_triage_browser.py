@@ -156,3 +156,10 @@ def test_the_overview_draws_its_charts_and_shows_fuzzer_names_as_text(hostile_ov
     expect(page.locator("#top-day tbody tr")).to_have_count(2)
     expect(page.locator("#top-day tbody tr").first).to_contain_text("ZeroDivisionError in mean")
     assert dialogs == []
+    # Counts of a day or two are small: their axes are labelled in whole numbers (no 0.5 between 0 and 1).
+    for chart in ("findings-kind", "findings-engine", "new-buckets", "new-buckets-engine"):
+        labels = page.locator(f"#chart-{chart} .ytick text").all_text_contents()
+        assert labels and all(re.fullmatch(r"\d+", label) for label in labels), (chart, labels)
+        assert labels[:2] == ["0", "1"], (chart, labels)
+    labels = page.locator("#chart-funnel .xtick text").all_text_contents()
+    assert all(re.fullmatch(r"\d+", label) for label in labels), labels
