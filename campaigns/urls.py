@@ -1,6 +1,6 @@
 from django.urls import path
 
-from campaigns import views
+from campaigns import target_views, views
 
 app_name = "campaigns"
 urlpatterns = [
@@ -12,4 +12,9 @@ urlpatterns = [
     path("<int:pk>/stop/", views.campaign_stop_view, name="stop"),
     path("<int:pk>/clone/", views.campaign_clone_view, name="clone"),
     path("<int:pk>/resume/", views.campaign_resume_view, name="resume"),
+    path("targets/", target_views.target_list, name="targets"),
+    path("targets/new/", target_views.target_edit, name="target_new"),
+    path("targets/<int:pk>/", target_views.target_edit, name="target_edit"),
+    path("targets/<int:pk>/file.json", target_views.target_file, name="target_file"),
+    path("targets/trials/<str:job_id>/", target_views.target_trial, name="target_trial"),
 ]

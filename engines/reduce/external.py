@@ -11,6 +11,7 @@ version so far.
 from __future__ import annotations
 
 import argparse
+import ctypes
 import os
 import shlex
 import shutil
@@ -29,6 +30,9 @@ POLL_SECONDS = 0.5
 
 class ReducerMissing(Exception):
     """Neither C-Vise nor C-Reduce is installed."""
+
+
+PR_SET_PDEATHSIG = 1
 
 
 def available_tools() -> list[str]:
@@ -77,6 +81,12 @@ def reduce_c(
     return Reduction(best, len(source), tests, time.monotonic() - started, used)
 
 
+def _die_with_parent() -> None:
+    # Its own session keeps C-Vise out of the worker's process group, so a worker killed
+    # whole (RQ's timeout, a stop) would leave it running: the kernel kills it instead.
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
 def _run_tool(tool, source, check, suffix, seconds, jobs, test_timeout, on_progress) -> tuple[str, int, bool]:
     """One reducer run: (best text, tests run, whether it ended by itself with success)."""
     started = time.monotonic()
@@ -94,7 +104,12 @@ def _run_tool(tool, source, check, suffix, seconds, jobs, test_timeout, on_progr
         finished = False
         with open(workdir / "log", "wb") as log:
             process = subprocess.Popen(  # noqa: S603
-                command, cwd=workdir, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+                command,
+                cwd=workdir,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                preexec_fn=_die_with_parent,
             )
             best = source
             try:
