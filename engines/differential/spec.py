@@ -141,7 +141,8 @@ def parse(data: dict) -> TargetSpec:
         problems.append("backends: a list of backends")
     backends = [_backend(raw, index, problems) for index, raw in enumerate(raw_backends)]
     backends = [b for b in backends if b is not None]
-    names = [b.name for b in backends]
+    # From what was written, so a backend with another problem still counts here.
+    names = [str(raw.get("name") or "").strip() for raw in raw_backends if isinstance(raw, dict)]
     if len(raw_backends) < 2:
         problems.append("backends: differential testing needs at least two")
     if len(raw_backends) > MAX_BACKENDS:

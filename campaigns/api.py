@@ -1,0 +1,95 @@
+"""Targets and campaigns over the API, for scripts and CI (the same services as the pages).
+
+Defining a target or launching a campaign makes workers run commands, so a
+token needs, besides the write scope on a triager's account, the replay
+right an admin grants (as for findings that may be re-run).
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.http import JsonResponse
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+
+from campaigns.launch import campaign_launch
+from campaigns.models import Campaign, Target
+from campaigns.selectors import campaign_outcome
+from campaigns.targets import TargetInvalid, target_description, target_save
+from fuzzweb.api_auth import api_error, token_required
+
+BODY_LIMIT = 256 * 1024
+MAX_SECONDS = 7 * 24 * 3600
+
+
+def _runs_code_refusal(request) -> JsonResponse | None:
+    token = getattr(request, "api_token", None)
+    if token is None or not token.replay:
+        return api_error(403, "this token may not make workers run code; an admin can give it the replay right")
+    return None
+
+
+def _body(request) -> dict:
+    raw = request.read(BODY_LIMIT + 1)
+    if len(raw) > BODY_LIMIT:
+        raise ValueError(f"the body exceeds {BODY_LIMIT} bytes")
+    try:
+        data = json.loads(raw or b"null")
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
+        raise ValueError(f"malformed JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise ValueError("send a JSON object")
+    return data
+
+
+@token_required(needs={"GET": "read", "POST": "write"})
+def target_collection(request):
+    if request.method == "GET":
+        return JsonResponse({"targets": [target_description(t) for t in Target.objects.order_by("name")]})
+    refusal = _runs_code_refusal(request)
+    if refusal is not None:
+        return refusal
+    try:
+        target, created = target_save(description=_body(request), user=request.user)
+    except ValueError as error:  # TargetInvalid is one: each problem names its field
+        problems = error.problems if isinstance(error, TargetInvalid) else [str(error)]
+        return api_error(400, "the target is not valid", problems=problems)
+    return JsonResponse(target_description(target), status=201 if created else 200)
+
+
+@token_required(needs={"POST": "write"})
+def campaign_collection(request):
+    refusal = _runs_code_refusal(request)
+    if refusal is not None:
+        return refusal
+    try:
+        data = _body(request)
+    except ValueError as error:
+        return api_error(400, str(error))
+    problems = {}
+    target = Target.objects.filter(name=str(data.get("target", ""))).first()
+    if target is None:
+        problems["target"] = "the name of an existing target"
+    seconds, shards, seed = data.get("seconds"), data.get("shards", 1), data.get("seed")
+    if not isinstance(seconds, int) or not 1 <= seconds <= MAX_SECONDS:
+        problems["seconds"] = f"an integer from 1 to {MAX_SECONDS}"
+    if not isinstance(shards, int) or not 1 <= shards <= 64:
+        problems["shards"] = "an integer from 1 to 64"
+    if seed is not None and (not isinstance(seed, int) or not 0 <= seed < 2**31):
+        problems["seed"] = "an integer from 0 to 2**31-1"
+    if problems:
+        return api_error(400, "the campaign cannot be launched", fields=problems)
+    campaign = campaign_launch(
+        target=target, time_budget_seconds=seconds, shard_count=shards, seed=seed, user=request.user
+    )
+    body = campaign_outcome(campaign, user=request.user)
+    body["api_url"] = reverse("api:campaign", args=[campaign.pk])
+    return JsonResponse(body, status=201)
+
+
+@token_required(needs={"GET": "read"})
+def campaign_item(request, pk: int):
+    """A campaign's state and buckets; ``failing`` is true once it opened a bucket nobody muted."""
+    campaign = get_object_or_404(Campaign.objects.select_related("target"), pk=pk)
+    return JsonResponse(campaign_outcome(campaign, user=request.user))
