@@ -43,6 +43,8 @@ class Target(models.Model):
         help_text="pyfunc: a distribution to install for this target, name==version from PyPI "
         "(or a local path or archive); workers install it into a virtual environment of its own.",
     )
+    install_log = models.TextField(blank=True, help_text="pyfunc packages: the last install's log, from a worker.")
+    install_ok = models.BooleanField(null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

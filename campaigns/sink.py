@@ -8,13 +8,23 @@ with backoff, and the engine keeps running meanwhile.
 from __future__ import annotations
 
 import logging
+import socket
 import time
 
 from django.db import InterfaceError, OperationalError, close_old_connections, connection
 from django.utils import timezone
 
 from campaigns.examples import examples_from_engine
-from campaigns.models import Campaign, CampaignStatus, FunctionExamples, ProgramRun, Shard, ShardStatus, StatSample
+from campaigns.models import (
+    Campaign,
+    CampaignStatus,
+    FunctionExamples,
+    ProgramRun,
+    Shard,
+    ShardStatus,
+    StatSample,
+    Target,
+)
 from engines import events
 from triage.receive import findings_receive
 from triage.submission import submission_from_engine
@@ -39,6 +49,7 @@ class ShardSink:
         self.shard_id = shard.pk
         self.campaign_id = shard.campaign_id
         self.engine = shard.campaign.engine
+        self.target_id = shard.campaign.target_id
         self.base_elapsed = shard.elapsed_seconds
         self.buffer: list[events.Finding] = []
         self.programs: list[events.ProgramRecord] = []
@@ -88,6 +99,12 @@ class ShardSink:
         """What the engine found to fuzz in the target, and what it could not."""
         discovery = {"functions": functions, "skipped": skipped}
         self._attempt(lambda: Shard.objects.filter(pk=self.shard_id).update(discovery=discovery))
+
+    def installed(self, package: str, log: str, ok: bool) -> None:
+        """A package target was installed on this worker (or failed to be): its log, for the target page."""
+        target_id = self.target_id
+        text = f"{package} on {socket.gethostname()}:\n{log}"[-64 * 1024 :]
+        self._attempt(lambda: Target.objects.filter(pk=target_id).update(install_log=text, install_ok=ok))
 
     def examples(self, function: str, report: dict) -> None:
         """A function's source and examples, replacing what this shard reported before."""

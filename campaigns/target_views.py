@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import Http404, HttpResponseForbidden, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
 
 from campaigns.engines import is_user_defined
 from campaigns.models import Target
@@ -17,8 +17,26 @@ from fuzzweb.roles import can_change
 
 @require_GET
 def target_list(request):
-    targets = Target.objects.order_by("name")
-    return render(request, "campaigns/targets.html", {"targets": targets})
+    return render(request, "campaigns/targets.html", {"targets": Target.objects.order_by("name")})
+
+
+@require_POST
+def target_package(request):
+    """A Python package from PyPI (or a path on the workers) as a pyfunc target."""
+    if not can_change(request.user):
+        return HttpResponseForbidden("Your account can read but not change anything.")
+    fields = {key: request.POST.get(key, "").strip() for key in ("name", "package", "module", "include")}
+    try:
+        target, created = target_save(description={**fields, "engine": "pyfunc"}, user=request.user, replace=False)
+    except TargetInvalid as error:
+        context = {
+            "targets": Target.objects.order_by("name"),
+            "package_problems": error.problems,
+            "package_form": fields,
+        }
+        return render(request, "campaigns/targets.html", context, status=400)
+    messages.success(request, f"Target {target.name} created: launch a campaign on it to install and fuzz it.")
+    return redirect("campaigns:targets")
 
 
 def target_edit(request, pk: int | None = None):

@@ -30,10 +30,10 @@ from django.db import transaction
 from campaigns.models import Target
 from engines import registry
 from engines.differential import spec
+from engines.pyfunc.packages import check, module_of
 
 PYFUNC_FIELDS = ("module", "package", "include", "exclude", "setup_modules", "ignore_exceptions", "search_path")
 _DIFFERENTIAL_KEYS = ("language", "suffix", "generator", "backends", "backend", "reference")
-_PACKAGE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(\[[A-Za-z0-9,._-]+\])?(==[A-Za-z0-9.+!_-]+)?$")
 _MODULE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 
 
@@ -89,10 +89,15 @@ def target_fields_checked(description: dict) -> dict:
         for key in PYFUNC_FIELDS:
             value = description.get(key, "")
             fields[key] = " ".join(value) if isinstance(value, list) else str(value or "").strip()
+        if fields["package"] and not fields["module"]:
+            fields["module"] = module_of(fields["package"])
         if not _MODULE.match(fields["module"]):
             problems.append("module: the module whose functions are fuzzed, e.g. textkit or mypkg.parsing")
-        if fields["package"] and not _PACKAGE.match(fields["package"]):
-            problems.append("package: a distribution from PyPI as name or name==version")
+        if fields["package"]:
+            try:
+                check(fields["package"])
+            except ValueError as error:
+                problems.append(f"package: {error}")
         for key in ("setup_modules",):
             if not all(_MODULE.match(m) for m in fields[key].split()):
                 problems.append(f"{key}: module names separated by spaces")

@@ -14,6 +14,7 @@ urlpatterns = [
     path("<int:pk>/resume/", views.campaign_resume_view, name="resume"),
     path("targets/", target_views.target_list, name="targets"),
     path("targets/new/", target_views.target_edit, name="target_new"),
+    path("targets/package/", target_views.target_package, name="target_package"),
     path("targets/<int:pk>/", target_views.target_edit, name="target_edit"),
     path("targets/<int:pk>/file.json", target_views.target_file, name="target_file"),
     path("targets/trials/<str:job_id>/", target_views.target_trial, name="target_trial"),

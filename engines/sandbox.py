@@ -55,6 +55,8 @@ _ETC_FILES = (
     "/etc/nsswitch.conf",
     "/etc/java-*",
 )
+# With the network (a package installed from its index): name resolution, certificates, pip's settings.
+_NETWORK_ETC_FILES = ("/etc/resolv.conf", "/etc/hosts", "/etc/ssl", "/etc/ca-certificates", "/etc/pip.conf")
 # Inside the project, what a child must never read: the secret key, the
 # SQLite database, the embedded Redis, the repository.
 _PROJECT_SECRETS = ("var", ".git")
@@ -109,7 +111,7 @@ def confine(
     for root in _readonly_roots(readable):
         # --ro-bind-try: /lib32 and friends may be missing, symlinks are followed.
         args += ["--ro-bind-try", root, root]
-    for pattern in _ETC_FILES:
+    for pattern in _ETC_FILES + (_NETWORK_ETC_FILES if network else ()):
         for path in glob.glob(pattern):
             args += ["--ro-bind-try", path, path]
     for secret in _PROJECT_SECRETS:

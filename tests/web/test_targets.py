@@ -150,3 +150,19 @@ def test_try_it_runs_three_programs_on_a_worker_for_its_owner_only(client, triag
     other = django_user_model.objects.create_user("someone", password="x-correct-horse")
     client.force_login(other)
     assert client.get(url).status_code == 404
+
+
+@pytest.mark.django_db
+def test_a_package_target_is_named_on_the_page_and_shows_its_install_log(client, triager):
+    client.force_login(triager)
+    wrong = client.post(reverse("campaigns:target_package"), {"name": "p", "package": "not a package!"})
+    assert wrong.status_code == 400 and "package: a distribution from PyPI" in wrong.content.decode()
+    response = client.post(
+        reverse("campaigns:target_package"), {"name": "slugs", "package": "python-slugify==8.0.4", "module": "slugify"}
+    )
+    assert response.status_code == 302
+    target = Target.objects.get(name="slugs")
+    assert (target.engine, target.module, target.package) == ("pyfunc", "slugify", "python-slugify==8.0.4")
+    Target.objects.filter(pk=target.pk).update(install_ok=False, install_log="ERROR: <b>No matching distribution</b>")
+    page = client.get(reverse("campaigns:targets")).content.decode()
+    assert "install failed" in page and "ERROR: &lt;b&gt;No matching distribution&lt;/b&gt;" in page
