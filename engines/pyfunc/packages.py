@@ -3,9 +3,10 @@
 A target names ``name==version`` from PyPI, a local directory or an archive
 (``.tar.gz``, ``.zip``, ``.whl``). Each worker installs it once into an
 environment of its own, cached by that specification: an install prefix
-layered over the worker's interpreter (what the worker already has is not
-installed again), whose site-packages the function engine then imports
-from, as from any other search path.
+layered over the worker's interpreter, whose site-packages the function engine then imports
+from, ahead of the worker's own packages. The package and its dependencies
+are installed there even where the worker has them (``--ignore-installed``):
+the version fuzzed is the one named.
 
 Installing a package runs its code (a build backend, ``setup.py``), so pip
 runs in the sandbox: the environment is its only writable place, and it
@@ -107,7 +108,7 @@ def _install(package: str, home: str) -> str:
     started = time.monotonic()
     pip = [
         sys.executable, "-m", "pip", "install", "--no-input", "--disable-pip-version-check", "--no-cache-dir",
-        "--prefix", home, "--no-warn-script-location", package,
+        "--prefix", home, "--ignore-installed", "--no-warn-script-location", package,
     ]  # fmt: skip
     readable = (package,) if os.path.isabs(package) else ()
     # The machine's pip settings (an index mirror, a certificate bundle, local wheels) hold inside too.
