@@ -15,7 +15,7 @@ from triage.forms import (
     RestrictForm,
     UploadForm,
 )
-from triage.highlight import highlighted, trace_language
+from triage.highlight import highlighted, highlighted_trace
 from triage.lookalike import bucket_lookalike_sets
 from triage.models import Bucket, Reduction, Tracker
 from triage.overview import overview_data
@@ -105,7 +105,7 @@ def _bucket_page(request, bucket: Bucket, upload_form: UploadForm | None = None,
     if finding is not None:
         context["input_html"] = highlighted(finding.testcase, finding.testcase_language)
         context["reproducer_html"] = highlighted(finding.reproducer, "bash")
-        context["trace_html"] = highlighted(finding.trace, trace_language(finding.trace_format))
+        context["trace_html"], context["trace_dimmed"] = highlighted_trace(finding.trace, finding.trace_format)
         context["why"] = selectors.finding_grouping(finding)
     return render(request, "triage/bucket_detail.html", context, status=status)
 
