@@ -1,0 +1,216 @@
+"""Which optimisation breaks a program: the culprit of a C wrong-code (or optimisation-only crash) finding.
+
+Two ways in, one per compiler family, both by re-compiling the (reduced)
+program and asking ``bad(result)`` of each build:
+
+- clang (LLVM): ``-mllvm -opt-bisect-limit=N`` runs only the first N
+  optimisation passes. With every pass the program is bad, with none it is
+  good (else no pass is to blame); a binary search finds the first N at
+  which it turns bad, and clang's own ``BISECT: running pass (N) NAME on
+  FUNCTION`` line names that pass and where it ran.
+- gcc: the level's ``-f`` flags (``-Q --help=optimizers``). If turning one
+  off (``-fno-…``) makes the program good, that flag is the culprit;
+  otherwise delta debugging finds a smallest set of flags whose removal
+  does. Where turning every flag off is still bad, the bug is below the
+  flags (the level itself, or a backend pass), and the culprit says so.
+
+Every compile and run goes through the same sandboxed harness as the
+campaign's. Pure of Django; the caller stores the answer.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from engines import sandbox
+from engines.differential import execute, harness
+from engines.differential.backends import Backend, version_of
+
+_BISECT_LINE = re.compile(r"^BISECT: running pass \((\d+)\) (.+?) on (.+)$", re.M)
+_GCC_FLAG = re.compile(r"^\s+(-f[a-z0-9][a-z0-9-]*)\s+\[enabled\]\s*$", re.M)
+MAX_TESTS = 400
+
+
+@dataclass(frozen=True)
+class Culprit:
+    """What broke the program, as a maintainer would name it in a report."""
+
+    method: str  # opt-bisect, flags, none
+    name: str  # the pass (InstCombinePass), the flag set (-ftree-vrp), or why none was found
+    position: int | None = None  # opt-bisect: the pass's number; flags: how many flags the level enables
+    detail: str = ""  # where it ran (the function), the passes counted, …
+    tests: int = 0
+
+    @property
+    def key(self) -> str:
+        """The part that identifies the cause (no positions or functions, which move with the program)."""
+        return f"{self.method}:{self.name}"
+
+    def to_dict(self) -> dict:
+        return {
+            "method": self.method,
+            "name": self.name,
+            "position": self.position,
+            "detail": self.detail,
+            "tests": self.tests,
+        }
+
+
+class _Budget:
+    def __init__(self, limit: int):
+        self.used, self.limit = 0, limit
+
+    def spend(self) -> None:
+        self.used += 1
+        if self.used > self.limit:
+            raise _OutOfTests
+
+
+class _OutOfTests(Exception):
+    pass
+
+
+def family(backend: Backend) -> str:
+    """clang, gcc or "" from the backend's version line (falling back to its program's name)."""
+    version = version_of(backend).lower()
+    program = backend.program.rsplit("/", 1)[-1].lower()
+    if "clang" in version or program.startswith("clang"):
+        return "clang"
+    if "gcc" in version or "free software foundation" in version or program.startswith(("gcc", "cc")):
+        return "gcc"
+    return ""
+
+
+def find(
+    backend: Backend,
+    program: str,
+    suffix: str,
+    bad: Callable[[harness.Result], bool],
+    limits: sandbox.Limits | None = None,
+    max_tests: int = MAX_TESTS,
+) -> Culprit:
+    """The culprit of ``program`` misbehaving under ``backend``; ``bad`` says whether one build still does."""
+    limits = limits or sandbox.Limits()
+    budget = _Budget(max_tests)
+
+    def trial(extra: tuple[str, ...]) -> harness.Result:
+        budget.spend()
+        return harness.process(program, suffix, [_with_flags(backend, extra)], limits)[0]
+
+    kind = family(backend)
+    try:
+        if backend.compile is None:
+            return Culprit("none", "an interpreter: no optimisation pipeline to bisect")
+        if not bad(trial(())):
+            return Culprit("none", "does not misbehave again", tests=budget.used)
+        if kind == "clang":
+            listing = _compile_stderr(backend, program, suffix, ("-mllvm", "-opt-bisect-limit=-1"), limits)
+            return _opt_bisect(listing, trial, bad, budget)
+        if kind == "gcc":
+            return _gcc_flags(backend, trial, bad, budget)
+        return Culprit("none", "not gcc or clang: no known way to bisect its optimisations", tests=budget.used)
+    except _OutOfTests:
+        return Culprit("none", f"no answer within {max_tests} compiles", tests=budget.used)
+
+
+def _with_flags(backend: Backend, extra: tuple[str, ...]) -> Backend:
+    # Last, so -fno-… overrides the level given before it.
+    compile_ = (backend.compile[0], *backend.compile[1:], *extra) if extra else backend.compile
+    return replace(backend, compile=compile_)
+
+
+def _compile_stderr(backend: Backend, program: str, suffix: str, extra: tuple[str, ...], limits) -> str:
+    """What the compile step alone prints on stderr (the harness keeps the run step's)."""
+    workdir = tempfile.mkdtemp(prefix="fuzzweb-culprit-")
+    try:
+        source = os.path.join(workdir, f"program{suffix}")
+        with open(source, "w", encoding="utf-8") as handle:
+            handle.write(program)
+        values = {"source": source, "binary": os.path.join(workdir, "program.bin"), "workdir": workdir}
+        command = backend.command(backend.compile + extra, **values)
+        ran = execute.run(command, workdir, backend.compile_timeout, limits, dict(backend.environment), backend.paths)
+        return ran.stderr
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _opt_bisect(listing: str, trial, bad, budget: _Budget) -> Culprit:
+    passes = {int(n): (name, where) for n, name, where in _BISECT_LINE.findall(listing)}
+    if not passes:
+        return Culprit("none", "this clang prints no opt-bisect lines", tests=budget.used)
+    if bad(trial(("-mllvm", "-opt-bisect-limit=0"))):
+        return Culprit(
+            "none", "misbehaves with every optimisation pass skipped", detail="front end or codegen", tests=budget.used
+        )
+    # Invariant: limit ``good`` is good, limit ``high`` is bad.
+    good, high = 0, max(passes)
+    while high - good > 1:
+        middle = (good + high) // 2
+        if bad(trial(("-mllvm", f"-opt-bisect-limit={middle}"))):
+            high = middle
+        else:
+            good = middle
+    name, where = passes.get(high, ("?", "?"))
+    return Culprit("opt-bisect", name, high, f"pass {high} of {max(passes)}, on {where}", budget.used)
+
+
+def gcc_level_flags(backend: Backend) -> list[str]:
+    """The ``-f`` optimisation flags the backend's level enables (``gcc -Q --help=optimizers``)."""
+    levels = [part for part in backend.compile if re.fullmatch(r"-O[0-3sgz]?|-Ofast", part)]
+    command = [backend.compile[0], *(levels[-1:] or ["-O0"]), "-Q", "--help=optimizers"]
+    try:
+        listed = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)  # noqa: S603
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    return _GCC_FLAG.findall(listed.stdout)
+
+
+def _gcc_flags(backend: Backend, trial, bad, budget: _Budget) -> Culprit:
+    flags = gcc_level_flags(backend)
+    if not flags:
+        return Culprit("none", "the compiler listed no optimisation flags", tests=budget.used)
+
+    def good_without(subset: list[str]) -> bool:
+        return not bad(trial(tuple(f"-fno-{flag[2:]}" for flag in subset)))
+
+    if not good_without(flags):
+        return Culprit(
+            "none",
+            "misbehaves with every -f flag of its level off",
+            len(flags),
+            "the level or a backend pass",
+            budget.used,
+        )
+    # Delta debugging over the removal set: a single culprit is found in about 2·log2(flags) compiles.
+    smallest = _ddmin_removal(flags, good_without)
+    detail = "removing it alone makes the program right" if len(smallest) == 1 else "removed together"
+    return Culprit("flags", " ".join(sorted(smallest)), len(flags), detail, budget.used)
+
+
+def _ddmin_removal(flags: list[str], good_without: Callable[[list[str]], bool]) -> list[str]:
+    """A 1-minimal subset whose removal makes the program good (delta debugging on the removal set)."""
+    current, chunks = list(flags), 2
+    while len(current) >= 2:
+        size = max(1, len(current) // chunks)
+        parts = [current[i : i + size] for i in range(0, len(current), size)]
+        for part in parts:
+            if good_without(part):
+                current, chunks = part, 2
+                break
+        else:
+            for part in parts:
+                rest = [flag for flag in current if flag not in part]
+                if rest and good_without(rest):
+                    current, chunks = rest, max(chunks - 1, 2)
+                    break
+            else:
+                if chunks >= len(current):
+                    break
+                chunks = min(len(current), chunks * 2)
+    return current
