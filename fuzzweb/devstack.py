@@ -28,6 +28,7 @@ from urllib.parse import urlparse
 
 import redis
 
+from engines import registry as engine_registry
 from fuzzweb.worker_account import Account, grant_database, worker_account, worker_environment
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -37,8 +38,6 @@ LOG_DIR = VAR_DIR / "log"
 WORKER_GRACE_SECONDS = 15
 # Gunicorn's own grace for requests in flight on SIGTERM, within the 5 s the supervisor gives the web server.
 WEB_GRACE_SECONDS = 4
-# As settings.FUZZWEB_ENGINES: this module does not load Django.
-ENGINES = ["pyfunc", "diff-c", "diff-python", "diff-kotlin"]
 
 
 def _log(message: str) -> None:
@@ -293,7 +292,7 @@ def main() -> int:
     port = env.get("FUZZWEB_PORT", "8000")
     workers = int(env.get("FUZZWEB_WORKERS", "2"))
     web_workers = web_worker_count(env)
-    campaign_queues = [f"engine-{engine}" for engine in ENGINES] + ["default", "reduce"]
+    campaign_queues = [*engine_registry.queues(), "default", "reduce"]
     # One worker for reductions alone: campaign workers are busy for a campaign's whole budget.
     reduce_queues = ["reduce", "default"]
     plan = processes(
