@@ -31,6 +31,12 @@ def reduction_job(reduction_id: int) -> str:
     return reduction_run(reduction_id=reduction_id)
 
 
+def culprit_job(bucket_id: int) -> dict:
+    from triage.culprits import bucket_culprit_find
+
+    return bucket_culprit_find(bucket_id=bucket_id)
+
+
 def reductions_reap_job() -> int:
     """Mark reductions whose worker died as failed."""
     close_old_connections()

@@ -102,6 +102,9 @@ class Bucket(models.Model):
     muted = models.BooleanField(default=False)
     # A fixed bucket hit again: reopened, and the versions involved kept.
     regression = models.BooleanField(default=False)
+    # C wrong code and compiler crashes, once reduced: per misbehaving backend, the optimisation
+    # that breaks the program (engines.differential.culprit), as triage/culprits.py found it.
+    culprit = models.JSONField(default=dict, blank=True)
     regression_versions = models.JSONField(default=dict, blank=True)
     fixed_versions = models.JSONField(default=dict, blank=True, help_text="Versions of the last hit before the fix.")
     reported_at = models.DateTimeField(null=True, blank=True)

@@ -305,6 +305,8 @@ def _verify_and_accept(reduction: Reduction, case: Case, text: str, values: list
             kept = Finding.objects.filter(pk=current).values_list("testcase_size", flat=True).first()
             note = f"it reproduces, but the current reduced version ({kept} characters) is smaller and stays"
         _finish(reduction, ReductionState.DONE, note, result=stored)
+        if current == stored.pk:
+            _culprit_after(reduction.bucket_id)
         return
     if check.flaky:
         _finish(
@@ -318,6 +320,15 @@ def _verify_and_accept(reduction: Reduction, case: Case, text: str, values: list
     where = f"it lands in another bucket ({other})" if other else f"it does not reproduce: {check.describe(case)}"
     verb = "refused" if origin == Origin.UPLOADED else "rejected"
     _finish(reduction, ReductionState.REFUSED, f"{verb}: {where}")
+
+
+def _culprit_after(bucket_id: int) -> None:
+    # The pass or flags behind a C wrong-code bucket, searched on its newly reduced program.
+    from triage.culprits import culprit_enqueue, culprit_wanted
+
+    bucket = Bucket.objects.select_related("representative").get(pk=bucket_id)
+    if culprit_wanted(bucket):
+        transaction.on_commit(lambda: culprit_enqueue(bucket_id=bucket_id))
 
 
 def _reproducing(case: Case, attempts: tuple[Attempt, ...]):

@@ -80,6 +80,17 @@ def _capped(value: str) -> str:
     return value[:REPORT_TEXT_LIMIT] + f"\n[... {len(value) - REPORT_TEXT_LIMIT} more characters cut by fuzzweb]"
 
 
+def _culprit_lines(culprit: dict) -> list[str]:
+    """One line per misbehaving backend: the pass or the flags that break the reduced program."""
+    lines = []
+    for name, found in (culprit or {}).get("backends", {}).items():
+        if found.get("method") == "opt-bisect":
+            lines.append(f"{name}: pass {found['name']} (LLVM -opt-bisect-limit, {found.get('detail', '')})")
+        elif found.get("method") == "flags":
+            lines.append(f"{name}: {found['name']} ({found.get('detail', '')})")
+    return lines
+
+
 def report_data(*, bucket: Bucket, finding: Finding | None) -> dict:
     """Everything a report says, as plain data: the renderers and tracker templates read only this."""
     data: dict = {
@@ -97,6 +108,7 @@ def report_data(*, bucket: Bucket, finding: Finding | None) -> dict:
         "regression_versions": bucket.regression_versions or {},
         "fixed_versions": bucket.fixed_versions or {},
         "labels": list(bucket.labels.values_list("name", flat=True)) if bucket.pk else [],
+        "culprits": _culprit_lines(bucket.culprit),
     }
     if finding is None:
         return data
@@ -186,6 +198,8 @@ def render_markdown(data: dict) -> str:
             lines += [f"### {_code(backend['name'])}: {_inline(backend['outcome'])}", ""]
             lines += ["Expected:", "", _fence(backend["expected"] or "(nothing)", "text"), ""]
             lines += ["Actual:", "", _fence(backend["actual"] or "(nothing)", "text"), ""]
+    if data["culprits"]:
+        lines += ["## Culprit", "", *[f"- {_inline(line)}" for line in data["culprits"]], ""]
     if data["trace"]:
         lines += ["## Traceback", "", _fence(data["trace"], "text"), ""]
     if data["key_frames"]:
@@ -226,6 +240,8 @@ def render_text(data: dict) -> str:
             continue
         lines += [f"{backend['name']}: {backend['outcome']}", "", "  Expected:", _indented(backend["expected"])]
         lines += ["  Actual:", _indented(backend["actual"]), ""]
+    if data["culprits"]:
+        lines += ["Culprit:", *[f"  {line}" for line in data["culprits"]], ""]
     if data["message"]:
         lines += ["Message:", "", _indented(data["message"]), ""]
     if data["trace"]:
