@@ -12,6 +12,9 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 
+from engines import sandbox
+from engines.differential import execute
+
 
 @dataclass(frozen=True)
 class Backend:
@@ -34,6 +37,23 @@ class Backend:
 
     def command(self, template: tuple[str, ...], **values: str) -> list[str]:
         return [part.format(**values) for part in template]
+
+    def compile_step(
+        self,
+        command: list[str],
+        workdir: str,
+        timeout: float,
+        limits: sandbox.Limits,
+        environment: dict[str, str],
+        readable: tuple[str, ...],
+    ) -> execute.Run:
+        """Compile: ``command`` as one sandboxed process (:func:`execute.run`, same arguments).
+
+        A backend whose compiler stays up between programs overrides this to
+        serve the same command warm, with a result of the same shape
+        (``engines.differential.kotlin_server``).
+        """
+        return execute.run(command, workdir, timeout, limits, environment, readable)
 
     @property
     def program(self) -> str:

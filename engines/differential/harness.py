@@ -110,7 +110,7 @@ def _one(backend: Backend, source: str, workdir: str, limits: sandbox.Limits) ->
     compile_seconds = 0.0
     if backend.compile is not None:
         command = backend.command(backend.compile, **values)
-        compiled = execute.run(command, workdir, backend.compile_timeout, limits, environment, backend.paths)
+        compiled = backend.compile_step(command, workdir, backend.compile_timeout, limits, environment, backend.paths)
         outcome = _compile_outcome(backend, compiled)
         if outcome != OK:
             return _result(backend, "compile", outcome, compiled)
