@@ -9,10 +9,15 @@ CLUSTERFUZZ_VERSION := 2.6.0
 
 .PHONY: run test worker lint format bench-deps kotlin
 QUEUES ?= engine-pyfunc engine-diff-c engine-diff-python engine-diff-kotlin reduce
-# The Kotlin compiler for the K1-against-K2 campaigns, from the npm registry
-# (keep in step with engines/differential/kotlin.py).
+# The Kotlin compilers for the K1-against-K2 campaigns, from the npm registry, each
+# unpacked into .tools/kotlin-compiler-<version>/; engines/differential/kotlin.py
+# offers K1 and K2 of every one there. KOTLIN_VERSION is the default (keep it in
+# step with kotlin.py), linked as .tools/kotlin-compiler; to compare versions,
+# list more: make kotlin KOTLIN_VERSIONS="2.1.21 2.2.21".
 KOTLIN_VERSION := 2.1.21
-KOTLIN := .tools/kotlin-compiler
+KOTLIN_VERSIONS ?= $(KOTLIN_VERSION)
+KOTLIN_TOOLS ?= .tools
+KOTLIN := $(KOTLIN_TOOLS)/kotlin-compiler
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -20,14 +25,25 @@ $(VENV)/.installed: requirements.txt
 	$(PY) -m pip install --quiet -r requirements.txt
 	touch $@
 
-$(KOTLIN)/.installed:
-	rm -rf $(KOTLIN) && mkdir -p $(KOTLIN)
-	cd .tools && npm pack --silent kotlin-compiler@$(KOTLIN_VERSION) >/dev/null
-	tar xzf .tools/kotlin-compiler-$(KOTLIN_VERSION).tgz -C $(KOTLIN) --strip-components=1
-	rm .tools/kotlin-compiler-$(KOTLIN_VERSION).tgz
+# A .tools/kotlin-compiler unpacked before versions sat side by side is moved
+# into place when it holds the version wanted, instead of fetched again.
+$(KOTLIN_TOOLS)/kotlin-compiler-%/.installed:
+	rm -rf $(@D)
+	if [ -d $(KOTLIN) ] && [ ! -L $(KOTLIN) ] && grep -qs '"version": "$*"' $(KOTLIN)/package.json; then \
+		mv $(KOTLIN) $(@D); \
+	else \
+		mkdir -p $(@D) && (cd $(KOTLIN_TOOLS) && npm pack --silent kotlin-compiler@$* >/dev/null) \
+		&& tar xzf $(KOTLIN_TOOLS)/kotlin-compiler-$*.tgz -C $(@D) --strip-components=1 \
+		&& rm $(KOTLIN_TOOLS)/kotlin-compiler-$*.tgz; \
+	fi
 	touch $@
 
-kotlin: $(KOTLIN)/.installed
+# Then the default's link, and the warm compile server (engines/differential/kotlin_server.py),
+# built here because workers may not write .tools.
+kotlin: $(foreach version,$(KOTLIN_VERSIONS) $(KOTLIN_VERSION),$(KOTLIN_TOOLS)/kotlin-compiler-$(version)/.installed)
+	@if [ "$$(readlink $(KOTLIN))" != kotlin-compiler-$(KOTLIN_VERSION) ]; then \
+		rm -rf $(KOTLIN) && ln -s kotlin-compiler-$(KOTLIN_VERSION) $(KOTLIN); fi
+	@$(PYTHON) -m engines.differential.kotlin_server build $(KOTLIN)/bin/kotlinc >/dev/null
 
 # Without npm or java the Kotlin target is simply not offered; the rest runs.
 # Silent recipes: fuzzweb.devstack prints the three lines a user needs (URL, login, status).
