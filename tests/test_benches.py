@@ -33,6 +33,8 @@ QUICK = {
     "pages.py": "p95_max_ms=",
     # gunicorn, as make run serves; database fuzzweb_load.
     "load.py": "ingested=",
+    # kotlinc and java as make test installs them; n/a without them.
+    "kotlin_throughput.py": "files_per_hour warm=",
 }
 
 
