@@ -13,7 +13,7 @@ import django_rq
 from django.db import close_old_connections
 
 from engines import sandbox
-from engines.differential import compare, culprit, harness
+from engines.differential import compare, culprit, harness, versions
 from triage.audit import audit
 from triage.models import Bucket, Kind
 from triage.reproduction import CannotReproduce, _backends
@@ -68,7 +68,7 @@ def _search(program: str, suffix: str, backends, reference: str) -> dict:
     results = harness.process(program, suffix, backends, limits)
     verdict = compare.classify(results, reference or None)
     expected = next((r for r in results if r.backend == verdict.reference), None)
-    answers = {}
+    answers, found = {}, {}
     for backend in backends:
         outcome = verdict.outcomes.get(backend.name)
         if outcome == "wrong_output" and expected is not None:
@@ -85,6 +85,10 @@ def _search(program: str, suffix: str, backends, reference: str) -> dict:
         else:
             continue
         answers[backend.name] = culprit.find(backend, program, suffix, bad, limits).to_dict()
+        if "matrix" not in found and backend.compile is not None and culprit.family(backend):
+            # The releases and levels it breaks at, for the first misbehaving compiler's family.
+            found["matrix"] = versions.matrix(backend, culprit.family(backend), program, suffix, bad, limits)
         if len(answers) >= MAX_BACKENDS:
             break
-    return {"backends": answers, "reference": verdict.reference}
+    found.update({"backends": answers, "reference": verdict.reference})
+    return found

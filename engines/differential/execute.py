@@ -145,11 +145,13 @@ def _named_prefixes(command: list[str], workdir: str) -> list[str]:
     for part in command:
         if not os.path.isabs(part) or part.startswith(workdir) or not os.path.exists(part):
             continue
-        directory = os.path.dirname(os.path.realpath(part)) if os.path.isfile(part) else os.path.realpath(part)
-        if os.path.basename(directory) == "bin":
-            directory = os.path.dirname(directory)
-        if directory != "/":
-            prefixes.append(directory)
+        # The path as named and, for a link, where it leads: both must exist inside.
+        for path in {os.path.abspath(part), os.path.realpath(part)}:
+            directory = os.path.dirname(path) if os.path.isfile(path) else path
+            if os.path.basename(directory) == "bin":
+                directory = os.path.dirname(directory)
+            if directory != "/":
+                prefixes.append(directory)
     return prefixes
 
 

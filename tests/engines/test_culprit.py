@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engines import sandbox
-from engines.differential import culprit, harness
+from engines.differential import culprit, harness, versions
 from engines.differential.backends import Backend
 
 PLANTED = Path(__file__).resolve().parents[1] / "data" / "planted"
@@ -52,3 +52,17 @@ def test_no_culprit_where_the_program_is_not_wrong_or_no_pipeline_exists():
     assert culprit.find(backend, PROGRAM, ".c", _wrong).name == "does not misbehave again"
     python = Backend(name="py", run=("python3", "{source}"))
     assert culprit.find(python, "print(1)", ".py", lambda r: True).method == "none"
+
+
+def test_the_version_matrix_names_the_first_bad_and_last_good_release(tmp_path, monkeypatch):
+    # Releases 1 and 2 are plain gcc; release 3 is the planted one (bad from -O2 up).
+    for release in ("1", "2"):
+        (tmp_path / f"fakecc-{release}").symlink_to("/usr/bin/gcc")
+    (tmp_path / "fakecc-3").symlink_to(PLANTED / "pass_gcc")
+    monkeypatch.setenv("PATH", f"{tmp_path}:/usr/bin:/bin")
+    backend = _backend("planted-gcc-O2", str(PLANTED / "pass_gcc"), "-O2")
+    found = versions.matrix(backend, "fakecc", PROGRAM, ".c", _wrong)
+    assert found["versions"] == ["1", "2", "3"]
+    assert found["cells"]["3"] == {"-O0": "good", "-O1": "good", "-O2": "bad", "-O3": "bad", "-Os": "good"}
+    assert found["first_bad"] == {"-O0": None, "-O1": None, "-O2": "3", "-O3": "3", "-Os": None}
+    assert found["last_good"]["-O2"] == "2"

@@ -48,3 +48,10 @@ def test_the_planted_flag_is_named_on_the_bucket_and_in_its_report(client, admin
     report = client.get(reverse("triage:bucket_report_as", args=[bucket.pk, "md"])).content.decode()
     assert "## Culprit" in report, report
     assert "-ftree-vrp" in report.split("## Culprit", 1)[1].split("##", 1)[0]
+    # The releases × levels matrix: the wrapper's family is gcc; real gcc releases print 40, so all good.
+    matrix = found["matrix"]
+    assert matrix["family"] == "gcc" and "12" in matrix["versions"]
+    assert set(matrix["levels"]) == {"-O0", "-O1", "-O2", "-O3", "-Os"}
+    assert all(state == "good" for row in matrix["cells"].values() for state in row.values())
+    assert matrix["first_bad"]["-O2"] is None
+    assert 'id="version-matrix"' in page
