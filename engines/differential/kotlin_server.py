@@ -229,7 +229,13 @@ class CompileServer:
             running = self._running(limits, dict(environment or {}), tuple(readable))
             if running is None:
                 return cold()
-            run = self._serve(running, request, timeout)
+            try:
+                run = self._serve(running, request, timeout)
+            except OSError as error:
+                # The scratch directory or a pipe failed under it (its guard emptied it, the JVM died):
+                # the JVM's state is unknown, so it goes, and the file is compiled cold.
+                self.last_error = str(error)
+                run = None
             running.compiles += 1
             if run is None or run.timed_out or running.compiles >= self.max_compiles:
                 _stop_all(self._holder)
@@ -247,6 +253,8 @@ class CompileServer:
             # -J and -D are options of the JVM the kotlinc script starts, not of the compiler.
             if any(character in part for character in "\t\r\n") or part.startswith(("-J", "-D")):
                 return None
+            if os.path.realpath(part) == os.path.realpath(workdir):
+                return None  # the work directory itself: the server has no counterpart to give
             prefix = next((prefix for prefix in prefixes if part.startswith(prefix)), None)
             if prefix is None:
                 arguments.append((part, False))
