@@ -28,6 +28,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from crashes import signatures
+from engines import registry
 from triage.audit import audit
 from triage.ingest import content_hash, prepare_finding
 from triage.models import Bucket, Finding, Origin, Reduction, ReductionState
@@ -44,6 +45,12 @@ VERIFY_RUNS = 5
 PROGRESS_SAVE_SECONDS = 1.0
 # Past the budget: verification runs, a C-Vise shutting down, a slow kotlinc.
 JOB_MARGIN_SECONDS = 900
+
+
+def _replay_kind(engine: str) -> str:
+    # How the engine's findings are re-run (engines/registry.py); findings of external fuzzers: not at all.
+    entry = registry.get(engine)
+    return entry.replay if entry is not None else registry.REPLAY_NONE
 
 
 def case_for(finding: Finding, bucket: Bucket) -> Case:
@@ -80,7 +87,8 @@ def case_for(finding: Finding, bucket: Bucket) -> Case:
             spec=campaign_options.get("spec"),
             **common,
         )
-    if finding.engine == "pyfunc" and "values" in finding.metadata:
+    replays_calls = _replay_kind(finding.engine) == registry.REPLAY_CALL
+    if replays_calls and "values" in finding.metadata:
         return Case(
             runner=PYFUNC,
             function=finding.function,
@@ -89,7 +97,7 @@ def case_for(finding: Finding, bucket: Bucket) -> Case:
             values=list(finding.metadata["values"]),
             **common,
         )
-    if finding.engine == "pyfunc":
+    if replays_calls:
         raise CannotReproduce("this call was reported without its typed values (reported before reduction existed)")
     raise CannotReproduce(
         f"findings of {finding.engine or 'external'} fuzzers carry no recipe to re-run them here; "
@@ -168,7 +176,9 @@ def replayable(finding: Finding) -> bool:
     """
     if not finding.replay_allowed:
         return False
-    return bool(finding.backends) or (finding.engine == "pyfunc" and "values" in finding.metadata)
+    return bool(finding.backends) or (
+        _replay_kind(finding.engine) == registry.REPLAY_CALL and "values" in finding.metadata
+    )
 
 
 # --- running -----------------------------------------------------------------------------------
