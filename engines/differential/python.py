@@ -9,6 +9,9 @@ import sysconfig
 from engines.differential.backends import Backend
 
 
+CYTHON_CRASH_MARKERS = ("Traceback (most recent call last):", "Compiler crash in", "Segmentation fault")
+
+
 def _cython_compile() -> tuple[str, ...]:
     # Cython turns the program into a C file with a main() (--embed); gcc
     # links it against this interpreter's libpython.
@@ -45,5 +48,9 @@ def backends() -> list[Backend]:
             run=("{binary}",),
             version=(python, "-m", "cython", "--version"),
             compile_timeout=120.0,
+            # Cython rejects a program with "Error compiling Cython file"; its own failures
+            # print a Python traceback or "Compiler crash in …" (seen in a 20-minute campaign:
+            # an unreachable generator expression crashed Cython 0.29 with an AttributeError).
+            crash_markers=CYTHON_CRASH_MARKERS,
         ),
     ]
