@@ -23,7 +23,7 @@ import traceback
 from engines.pyfunc import generators, protocol
 from engines.pyfunc.coverage import ArcTracer, source_roots
 from engines.pyfunc.hints import UnsupportedHint, describe_function
-from engines.pyfunc.refs import materialize
+from engines.pyfunc.refs import ConstructionFailed, materialize
 from engines.pyfunc.returns import conforms, describe_type, return_hint
 
 MAX_TEXT = 64 * 1024
@@ -244,6 +244,13 @@ def _check_return(function, result) -> dict:
 _RETURN_HINTS: dict = {}
 
 
+def _own_class(path: str, target: str) -> bool:
+    """The class ``module:Qual`` belongs to the target's package (its top-level name)."""
+    module = path.partition(":")[0]
+    root = target.split(".")[0]
+    return module == root or module.startswith(root + ".") or module == "__main__"
+
+
 def serve(module, table: dict, request_fd: int, response_fd: int) -> None:
     """Answer call requests until the parent closes the channel."""
     own_pid = os.getpid()
@@ -258,9 +265,17 @@ def serve(module, table: dict, request_fd: int, response_fd: int) -> None:
             return
         function = None
         try:
-            # Stand-ins for the target's own types become real objects here;
-            # a constructor that raises is the target's failure too.
-            args, kwargs = materialize(args), materialize(kwargs)
+            # Stand-ins for classes become real objects here. A constructor of the
+            # target's own that raises is the target's failure too; one of another
+            # package (uuid.UUID from its __init__ hints) only means this input
+            # cannot be built, which is not the function's bug.
+            try:
+                args, kwargs = materialize(args), materialize(kwargs)
+            except ConstructionFailed as failed:
+                if not _own_class(failed.cls, module.__name__):
+                    protocol.send_response(response_fd, {"status": "unbuildable", "type": failed.cls})
+                    continue
+                raise failed.__cause__ from None
             function = table[name]
             result = tracer.run(function, args, kwargs)
         except BaseException as error:  # noqa: BLE001 - SystemExit from a target is a finding

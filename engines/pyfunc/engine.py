@@ -445,6 +445,8 @@ def run(config: Config, sink: events.EventSink) -> Summary:
             args, kwargs = search.next_call(function)
             outcome = child.call(function["name"], args, kwargs)
             summary.executions += 1
+            if outcome.status == "unbuildable":
+                continue
             search.observe(function["name"], args, kwargs, outcome, summary.executions)
 
             if outcome.status in ("ok", "exception"):

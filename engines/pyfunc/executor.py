@@ -34,7 +34,7 @@ class TargetError(Exception):
 
 @dataclass(frozen=True)
 class Outcome:
-    """What one call did. ``status`` is ok, exception, crashed or timeout."""
+    """What one call did. ``status`` is ok, exception, crashed, timeout or unbuildable (no call was made)."""
 
     status: str
     crash_type: str = ""
@@ -169,6 +169,9 @@ class Child:
         all_arcs = frozenset(_arcs(response.get("all_arcs")))
         if response.get("status") == "ok":
             return Outcome("ok", arcs=arcs, all_arcs=all_arcs, returned=str(response.get("returned", "")))
+        if response.get("status") == "unbuildable":
+            # An argument of another package's class could not be built: no call happened.
+            return Outcome("unbuildable", crash_type=str(response.get("type", "")))
         return Outcome(
             "exception",
             crash_type=str(response.get("type", "")),

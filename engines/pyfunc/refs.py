@@ -51,6 +51,14 @@ def resolve(path: str):
     return obj
 
 
+class ConstructionFailed(Exception):
+    """Building an argument failed: the class's constructor (``cls``, ``module:Qual``) raised ``__cause__``."""
+
+    def __init__(self, cls: str):
+        super().__init__(cls)
+        self.cls = cls
+
+
 def materialize(value):
     """``value`` with every stand-in replaced by the real object (child side)."""
     if isinstance(value, Member):
@@ -60,7 +68,10 @@ def materialize(value):
     if isinstance(value, Build):
         args = [materialize(a) for a in value.args]
         kwargs = {k: materialize(v) for k, v in value.kwargs}
-        return resolve(value.cls)(*args, **kwargs)
+        try:
+            return resolve(value.cls)(*args, **kwargs)
+        except Exception as error:
+            raise ConstructionFailed(value.cls) from error
     if isinstance(value, list):
         return [materialize(v) for v in value]
     if isinstance(value, tuple):
