@@ -8,7 +8,8 @@ CF_VENV := .venv-clusterfuzz
 CLUSTERFUZZ_VERSION := 2.6.0
 
 .PHONY: run test worker lint format bench-deps kotlin
-QUEUES ?= engine-pyfunc engine-diff-c engine-diff-python engine-diff-kotlin reduce
+# Every engine's queue (engines/registry.py), and the reductions'.
+QUEUES ?= $(shell $(PY) -m engines.registry queues) reduce
 # The Kotlin compilers for the K1-against-K2 campaigns, from the npm registry, each
 # unpacked into .tools/kotlin-compiler-<version>/; engines/differential/kotlin.py
 # offers K1 and K2 of every one there. KOTLIN_VERSION is the default (keep it in

@@ -32,7 +32,7 @@ def test_the_planted_flag_is_named_on_the_bucket_and_in_its_report(client, admin
         }
     )  # fmt: skip
     with transaction.atomic():
-        campaign_launch(target=target, time_budget_seconds=60, max_executions=20, seed=3)
+        campaign_launch(target=target, time_budget_seconds=60, max_executions=12, seed=3)
     result = run_worker_burst(queues=["engine-differential"])
     assert result.returncode == 0, result.stderr[-2000:]
     bucket = Bucket.objects.get(kind="miscompilation")

@@ -26,9 +26,9 @@ def test_a_planted_bug_compiler_defined_in_the_browser_becomes_a_reduced_bucket(
     maintainer, live_server, rq_workers, browser_page, settings
 ):
     # A short reduction budget: the test wants a reduced program, not the smallest one.
-    settings.FUZZWEB_REDUCTION_SECONDS = 45
+    settings.FUZZWEB_REDUCTION_SECONDS = 20
     django_rq.get_queue("reduce").empty()
-    rq_workers(1, queues=["engine-differential", "reduce"], env={"FUZZWEB_REDUCTION_SECONDS": "45"})
+    rq_workers(1, queues=["engine-differential", "reduce"], env={"FUZZWEB_REDUCTION_SECONDS": "20"})
     page = browser_page
     log_in(page, live_server.url + "/campaigns/targets/")
     page.click("#new-target")
