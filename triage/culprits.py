@@ -1,21 +1,31 @@
-"""The culprit optimisation of a bucket's reduced program, found on a worker after its reduction.
+"""Culprit optimisations: what breaks a C program, per bucket and per finding, found on a worker.
 
-For a C miscompilation (or a compiler crash) whose representative was
-reduced: each backend that misbehaves is searched for the pass or the flags
-that break the program (engines.differential.culprit), against what the
-reference (or the majority) printed. Stored on the bucket, shown on its page
-and in its report.
+- A bucket's reduced representative (after its reduction): each backend that
+  misbehaves is searched for the pass or the flags that break the program
+  (engines.differential.culprit), against what the reference (or the
+  majority) printed, and the releases × levels it breaks at. Stored on the
+  bucket, shown on its page and in its report.
+- Each new C wrong-code finding: its backends-and-outcomes bucket is only
+  provisional (every bug at gcc -O2 would share it, and one bug seen at
+  three levels would have three). Once its culprit is known the finding
+  moves to the bucket of that culprit, one per compiler family and cause,
+  so two bugs at -O2 split and one bug at several levels joins. The move is
+  recorded (BucketMove, kind culprit) and undoable.
 """
 
 from __future__ import annotations
 
+import hashlib
+
 import django_rq
-from django.db import close_old_connections
+from django.db import close_old_connections, transaction
+from django.utils import timezone
 
 from engines import sandbox
 from engines.differential import compare, culprit, harness, versions
 from triage.audit import audit
-from triage.models import Bucket, Kind
+from triage.models import Bucket, BucketMove, Finding, Kind, Method
+from triage.rebucket import bucket_recount
 from triage.reproduction import CannotReproduce, _backends
 
 QUEUE = "reduce"
@@ -63,12 +73,146 @@ def bucket_culprit_find(*, bucket_id: int) -> dict:
     return found
 
 
-def _search(program: str, suffix: str, backends, reference: str) -> dict:
+# A provisional bucket's findings searched at most: past that, its findings stay put
+# (a maintainer can still split them), so one noisy bug cannot starve the reduce queue.
+CULPRITS_PER_BUCKET = 40
+CULPRIT_SIGNATURE = "culprit-v1"
+
+
+def culprits_for_new_findings(findings) -> int:
+    """Queue the culprit search of each new C wrong-code finding that may be re-run; how many were queued."""
+    queued = 0
+    searched: dict[int, int] = {}
+    for finding in findings:
+        if not (
+            finding.kind == Kind.MISCOMPILATION
+            and finding.testcase_language in C_LANGUAGES
+            and finding.backends
+            and finding.replay_allowed
+            and any(b.get("outcome") == "wrong_output" for b in finding.backends if isinstance(b, dict))
+        ):
+            continue
+        if finding.bucket_id not in searched:
+            searched[finding.bucket_id] = BucketMove.objects.filter(
+                source_id=finding.bucket_id, kind=BucketMove.Kind.CULPRIT
+            ).count()
+        if searched[finding.bucket_id] >= CULPRITS_PER_BUCKET:
+            continue
+        searched[finding.bucket_id] += 1
+        finding_id = finding.pk
+        transaction.on_commit(lambda finding_id=finding_id: _enqueue_finding(finding_id))
+        queued += 1
+    return queued
+
+
+def _enqueue_finding(finding_id: int) -> None:
+    from triage.jobs import finding_culprit_job
+
+    # Behind campaigns and reductions: after them on the reduce queue, never ahead.
+    django_rq.get_queue(QUEUE).enqueue(finding_culprit_job, finding_id, job_timeout=1800, result_ttl=600)
+
+
+def culprit_key(found: dict, backends) -> str:
+    """What identifies the cause: per compiler family, the pass or flags found (levels and backends left out)."""
+    families = {backend.name: culprit.family(backend) for backend in backends}
+    keys = sorted(
+        {
+            f"{families.get(name) or name}:{answer['method']}:{answer['name']}"
+            for name, answer in found.get("backends", {}).items()
+            if answer.get("method") in ("opt-bisect", "flags")
+        }
+    )
+    return " | ".join(keys)
+
+
+def finding_culprit_move(*, finding_id: int) -> str:
+    """Search the finding's culprit and move it to that culprit's bucket; says what happened."""
+    close_old_connections()
+    finding = Finding.objects.select_related("bucket", "campaign").filter(pk=finding_id).first()
+    if finding is None or finding.bucket.method == Method.CULPRIT:
+        return "nothing to do"
+    from triage.reduction import case_for
+
+    try:
+        case = case_for(finding, finding.bucket)
+        language, backends = _backends(case)
+    except CannotReproduce as error:
+        return f"cannot re-run: {error}"
+    found = _search(finding.testcase, language.suffix, backends, case.reference, matrix=False)
+    key = culprit_key(found, backends)
+    if not key:
+        return "no culprit found"
+    return _move(finding, key, found)
+
+
+def _move(finding: Finding, key: str, found: dict) -> str:
+    source_id = finding.bucket_id
+    digest = hashlib.sha256(f"{CULPRIT_SIGNATURE}|{finding.target}|{finding.kind}|{key}".encode()).hexdigest()
+    with transaction.atomic():
+        source = Bucket.objects.select_for_update().get(pk=source_id)
+        bucket, created = Bucket.objects.get_or_create(
+            signature=digest,
+            signature_version=source.signature_version,
+            defaults={
+                "kind": source.kind,
+                "crash_type": source.crash_type,
+                "title": f"wrong code: {key}"[:300],
+                "key_frames": key.split(" | "),
+                "method": Method.CULPRIT,
+                "restricted_to_id": source.restricted_to_id,
+                "first_seen": finding.created_at,
+                "last_seen": finding.last_seen,
+                "culprit": {**found, "finding": finding.pk, "program_size": len(finding.testcase)},
+            },
+        )
+        moved = Finding.objects.filter(pk=finding.pk, bucket_id=source_id).update(bucket=bucket)
+        if not moved:
+            return "moved meanwhile"
+        BucketMove.objects.create(
+            kind=BucketMove.Kind.CULPRIT, source_id=source_id, target=bucket, finding_ids=[finding.pk]
+        )
+        audit(bucket_id=source_id, user=None, field="culprit", new=f"#{bucket.pk}", note=f"finding {finding.pk}: {key}")
+        audit(bucket_id=bucket.pk, user=None, field="culprit", old=f"#{source_id}", note=f"finding {finding.pk}: {key}")
+        bucket_recount(bucket_id=source_id)
+        bucket_recount(bucket_id=bucket.pk)
+    if created:
+        from triage.reduction import reductions_for_new_buckets
+
+        reductions_for_new_buckets([bucket.pk])
+    return f"moved to #{bucket.pk} ({key})"
+
+
+def culprit_move_undo(*, move_id: int, user) -> int:
+    """Put the findings of a culprit move back in the bucket they came from; how many went back."""
+    with transaction.atomic():
+        move = BucketMove.objects.select_for_update().get(pk=move_id, kind=BucketMove.Kind.CULPRIT)
+        if move.undone_at is not None:
+            return 0
+        back = Finding.objects.filter(pk__in=move.finding_ids, bucket_id=move.target_id).update(
+            bucket_id=move.source_id
+        )
+        BucketMove.objects.filter(pk=move.pk).update(undone_at=timezone.now())
+        audit(
+            bucket_id=move.target_id, user=user, field="culprit", new="undone", note=f"{back} back to #{move.source_id}"
+        )
+        audit(
+            bucket_id=move.source_id,
+            user=user,
+            field="culprit",
+            new="undone",
+            note=f"{back} back from #{move.target_id}",
+        )
+        bucket_recount(bucket_id=move.source_id)
+        bucket_recount(bucket_id=move.target_id)
+    return back
+
+
+def _search(program: str, suffix: str, backends, reference: str, matrix: bool = True) -> dict:
     limits = sandbox.Limits()
     results = harness.process(program, suffix, backends, limits)
     verdict = compare.classify(results, reference or None)
     expected = next((r for r in results if r.backend == verdict.reference), None)
-    answers, found = {}, {}
+    answers, found, searched_families = {}, {}, set()
     for backend in backends:
         outcome = verdict.outcomes.get(backend.name)
         if outcome == "wrong_output" and expected is not None:
@@ -84,8 +228,13 @@ def _search(program: str, suffix: str, backends, reference: str) -> dict:
 
         else:
             continue
+        family = culprit.family(backend)
+        if not matrix and family and family in searched_families:
+            # Per finding, one compiler of a family is enough: its levels share the optimisers.
+            continue
+        searched_families.add(family)
         answers[backend.name] = culprit.find(backend, program, suffix, bad, limits).to_dict()
-        if "matrix" not in found and backend.compile is not None and culprit.family(backend):
+        if matrix and "matrix" not in found and backend.compile is not None and culprit.family(backend):
             # The releases and levels it breaks at, for the first misbehaving compiler's family.
             found["matrix"] = versions.matrix(backend, culprit.family(backend), program, suffix, bad, limits)
         if len(answers) >= MAX_BACKENDS:

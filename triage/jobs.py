@@ -37,6 +37,12 @@ def culprit_job(bucket_id: int) -> dict:
     return bucket_culprit_find(bucket_id=bucket_id)
 
 
+def finding_culprit_job(finding_id: int) -> str:
+    from triage.culprits import finding_culprit_move
+
+    return finding_culprit_move(finding_id=finding_id)
+
+
 def reductions_reap_job() -> int:
     """Mark reductions whose worker died as failed."""
     close_old_connections()

@@ -21,6 +21,7 @@ class Method(models.TextChoices):
     MESSAGE = "message", "Crash message (trace not parsed)"
     EXACT = "exact", "Exact key"
     DIFFERENTIAL = "differential", "Backend outcomes"
+    CULPRIT = "culprit", "Culprit optimisation"
 
 
 class Status(models.TextChoices):
@@ -337,6 +338,7 @@ class BucketMove(models.Model):
     class Kind(models.TextChoices):
         MERGE = "merge", "Marked duplicate"
         SPLIT = "split", "Split out"
+        CULPRIT = "culprit", "Moved by its culprit"
 
     kind = models.CharField(max_length=8, choices=Kind.choices)
     source = models.ForeignKey(Bucket, on_delete=models.CASCADE, related_name="moves_out")

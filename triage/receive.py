@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from django.db.models import F
 
+from triage.culprits import culprits_for_new_findings
 from triage.ingest import IngestResult, findings_ingest
 from triage.reduction import reductions_for_new_buckets
 from triage.submission import Submission
@@ -35,4 +36,6 @@ def findings_receive(*, submissions: Sequence[Submission], campaign_id: int | No
             new_buckets=F("new_buckets") + len(result.new_buckets),
         )
     reductions_for_new_buckets(result.new_buckets)
+    if replay:
+        culprits_for_new_findings([item.finding for item in result.stored if not item.duplicate])
     return result
