@@ -35,6 +35,8 @@ QUICK = {
     "load.py": "ingested=",
     # kotlinc and java as make test installs them; n/a without them.
     "kotlin_throughput.py": "files_per_hour warm=",
+    # gcc, and the planted-bug compiler of the tests.
+    "miscompile_dedup.py": "f1 v2=",
 }
 
 
