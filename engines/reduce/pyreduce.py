@@ -26,6 +26,7 @@ import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from engines.reduce import pysemantic
 from engines.reduce.ddmin import Budget, ddmin
 from engines.reduce.result import Reduction, cli_reduce, command_test
 from engines.reduce.textreduce import tokens
@@ -41,12 +42,17 @@ class _Reducer:
         self.interesting = interesting
         self.budget = budget
         self.seen: dict[str, bool] = {source: True}
+        # Keys of semantic changes refused once: proposed again in a changed program they are refused again
+        # nearly always, and retrying each after every success made the passes quadratic in tests.
+        self.refused: set[str] = set()
 
     # --- testing candidates --------------------------------------------------
     def test(self, text: str) -> bool:
         """Is ``text`` valid, smaller and interesting? Cached; only valid candidates cost a test."""
         if text in self.seen:
-            return self.seen[text]
+            # Only a smaller program is progress: the current best (or a larger program tested before) is
+            # interesting too, and answering True for it made passes that reproduce it loop forever.
+            return self.seen[text] and len(text) < len(self.best)
         try:
             with warnings.catch_warnings():
                 # Candidates are often odd ("0[1]"): compiling them is a validity check, not a review.
@@ -162,18 +168,58 @@ class _Reducer:
 
     def reduce_nodes(self) -> bool:
         progress = False
-        changed = True
-        while changed and not self.budget.spent:
-            changed = False
-            for parent, field, index, child in list(self._slots()):
+        position = 0
+        while not self.budget.spent:
+            slots = list(self._slots())
+            if position >= len(slots):
+                break
+            for position in range(position, len(slots)):  # noqa: B020 - resumed where the last change was made
                 if self.budget.spent:
                     break
+                parent, field, index, child = slots[position]
                 if self._replace_with_body(parent, field, index, child) or self._simplify_expression(
                     parent, field, index, child
                 ):
-                    changed = progress = True
-                    break  # the tree changed under the slot list: collect again
+                    progress = True
+                    # The tree changed under the slot list: collect again, and go on from here rather than from
+                    # the top, where every slot was just tried (starting over made this pass quadratic in tests).
+                    break
+            else:
+                break
         return progress
+
+    def reduce_semantic(self) -> bool:
+        """The semantic passes (engines.reduce.pysemantic), each repeated while it makes progress."""
+        progress = False
+        for _name, propose in pysemantic.PASSES:
+            progress = self._apply(propose) or progress
+        return progress
+
+    def _apply(self, propose) -> bool:
+        progress = False
+        while not self.budget.spent:
+            for key, candidate in propose(self.tree):
+                if self.budget.spent:
+                    return progress
+                if key in self.refused:
+                    continue
+                try:
+                    text = ast.unparse(candidate) + "\n"
+                except (AttributeError, TypeError, ValueError):
+                    self.refused.add(key)
+                    continue
+                if self.test(text):
+                    self.tree = ast.parse(text)
+                    progress = True
+                    break
+                self.refused.add(key)
+            else:
+                return progress
+        return progress
+
+    def rename(self) -> bool:
+        """Short names, last: it saves a little, and makes the paste readable."""
+        return self._apply(pysemantic.rename)
 
     def reduce_lines(self) -> bool:
         lines = self.best.splitlines(keepends=True)
@@ -197,11 +243,14 @@ class _Reducer:
     def run(self) -> str:
         while not self.budget.spent:
             progress = self.reduce_lists()
+            progress = self.reduce_semantic() or progress
             progress = self.reduce_nodes() or progress
             progress = self.reduce_lines() or progress
             if not progress:
                 break
             self.tree = ast.parse(self.best)
+        self.tree = ast.parse(self.best)
+        self.rename()
         # Text-level passes last: their output need not unparse to itself, so the tree passes end here.
         while not self.budget.spent and (self.reduce_tokens() | self.compact()):
             pass
