@@ -842,9 +842,11 @@ class _Rename(ast.NodeTransformer):
 
 def short_names(tree: ast.Module) -> dict[str, str]:
     """Old name to one-letter name for every name the program binds, in order of first appearance: functions f, g,
-    h; classes C, D; variables a, b, c. Builtins, dunders, imported modules, methods, class attributes and names
-    passed as keywords keep their names: an attribute is spelled elsewhere, a builtin is not the program's."""
-    keep = set(dir(builtins)) | {k.arg for k in ast.walk(tree) if isinstance(k, ast.keyword) and k.arg}
+    h; classes C, D; variables a, b, c. Builtins, dunders, imported modules, methods, class attributes, names
+    passed as keywords, and self keep their names: an attribute is spelled elsewhere, a builtin is not the program's."""
+    keep = (
+        set(dir(builtins)) | {"self", "cls"} | {k.arg for k in ast.walk(tree) if isinstance(k, ast.keyword) and k.arg}
+    )
     keep |= {(a.asname or a.name).split(".")[0] for a in ast.walk(tree) if isinstance(a, ast.alias)}
     parents = _parents(tree)
     for node in ast.walk(tree):
