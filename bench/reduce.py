@@ -5,6 +5,15 @@ in a function among them. A candidate is interesting when running it ends
 in ZeroDivisionError with ``planted`` as the innermost frame: exception type
 plus top frame, as a bucket signature would have it.
 
+Python, wrong output: generated programs whose output differs between CPython
+and a planted interpreter (CPython running the program with ``//`` rounded
+toward zero when the operands' signs differ, as a buggy implementation
+might). A candidate is interesting when CPython prints the same thing twice
+(and no address), the planted interpreter prints something else, and both
+exit 0: a miscompilation bucket's test. Only fuzzweb and lithium run on
+these (C-Vise and picire are compared on the crashes), for the
+lithium figure below.
+
 C: small Csmith programs compiled by a wrapper compiler (bench/ice_cc.py)
 that plays a compiler with a bug: it checks the program with gcc and then
 reports an internal compiler error when a chosen construct (a compound
@@ -17,23 +26,32 @@ and lithium unparallelised, fuzzweb's reducers are sequential). picire and
 lithium run as their documentation suggests: lines first, then characters
 on the result; their time is the sum of both. fuzzweb reduces Python with
 its tree reducer (engines.reduce.pyreduce) with the test budget a bucket's
-reduction has in production, and C as production does: C-Vise, C-Reduce if
+reduction has in production and at most PY_SECONDS seconds (the goal is a
+paste-ready program within a minute), and C as production does: C-Vise, C-Reduce if
 C-Vise dies, under its own budget and check script (engines.reduce.external),
 so the C figure says what fuzzweb's pipeline costs against C-Vise run alone.
 
 Every result is re-checked with the test: one that is not interesting
 counts as no reduction at all (the original's size), whichever tool made it.
-A tool stopped by the cap keeps what it last wrote: C-Vise and lithium
-rewrite the file as they go; picire writes only at its end, so a picire run
-the cap stops counts as the size it started its pass with.
+A tool stopped by the cap keeps what it last wrote: C-Vise rewrites the
+file as it goes; lithium writes each candidate over it, so its test is
+wrapped to keep a copy of the last interesting one, which counts when the
+file holds a candidate that was not; picire writes only at its end, so a
+picire run the cap stops counts as the size it started its pass with.
 
-Last line: python_size_vs_best=<x> python_time_vs_best=<y> c_size_vs_cvise=<z>
-- x: fuzzweb's Python result size over the smallest of the other tools';
+Last line: python_size_vs_best=<x> python_time_vs_best=<y> c_size_vs_cvise=<z> python_size_vs_lithium=<r>
+- x: fuzzweb's Python result size over the smallest of the other tools' (crashes);
 - y: fuzzweb's time over the time of the tool that reached that size;
-- z: fuzzweb's C result size over C-Vise's.
+- z: fuzzweb's C result size over C-Vise's;
+- r: fuzzweb's Python result size over lithium's, over every Python program
+  (crashes and wrong outputs); the goal is 0.5 or less.
 Each is the geometric mean over the programs; the worst program is printed too.
 
-    make bench-deps && .venv/bin/python bench/reduce.py [--quick] [--python 10] [--c 10] [--cap 300]
+Shrink Ray (``shrinkray`` on PyPI) is not compared: its releases need Python
+3.12 or later and the project runs 3.11 (the only ones pip finds for 3.11,
+0.0.1 and 0.0.2, are an early prototype).
+
+    make bench-deps && .venv/bin/python bench/reduce.py [--quick] [--python 10] [--wrong 5] [--c 10] [--cap 300]
 
 --quick (what `make test` runs: that it still runs, not a figure): one
 program of each language, QUICK_CAP seconds per tool. picire and lithium
@@ -84,6 +102,40 @@ tail -n 1 err.txt | grep -q '^ZeroDivisionError' || exit 1
 grep '^  File ' err.txt | tail -n 1 | grep -q ', in planted$'
 """
 
+WRONG_TEST = """#!/bin/sh
+# Interesting: CPython prints the same twice and no address, the planted interpreter prints otherwise; both exit 0.
+timeout 10 {python} "$1" >reference.txt 2>/dev/null || exit 1
+timeout 10 {python} "$1" >again.txt 2>/dev/null || exit 1
+cmp -s reference.txt again.txt || exit 1
+grep -q ' at 0x' reference.txt && exit 1
+timeout 10 {python} {planted} "$1" >planted.txt 2>/dev/null || exit 1
+! cmp -s reference.txt planted.txt
+"""
+
+# The planted interpreter of the wrong-output set: CPython, but ``a // b`` rounds toward zero when the signs differ.
+PLANTED_PYTHON = """import ast
+import sys
+
+
+def toward_zero(a, b):
+    quotient = a // b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and (a < 0) != (b < 0) and quotient * b != a:
+        return quotient + 1
+    return quotient
+
+
+class Planted(ast.NodeTransformer):
+    def visit_BinOp(self, node):
+        self.generic_visit(node)
+        if isinstance(node.op, ast.FloorDiv):
+            return ast.Call(ast.Name("__toward_zero__", ast.Load()), [node.left, node.right], [])
+        return node
+
+
+tree = ast.fix_missing_locations(Planted().visit(ast.parse(open(sys.argv[1]).read())))
+exec(compile(tree, sys.argv[1], "exec"), {"__name__": "__main__", "__toward_zero__": toward_zero})
+"""
+
 C_TEST = """#!/bin/sh
 # Interesting: the wrapper compiler reports its internal compiler error.
 timeout 30 {python} {ice_cc} {construct} "$1" >/dev/null 2>err.txt
@@ -94,6 +146,8 @@ grep -q 'internal compiler error: in fold_binary_loc' err.txt
 CONSTRUCTS = ("^=", "|=", "&=", "-=", "+=")
 # --quick's seconds per tool and program.
 QUICK_CAP = 5.0
+# fuzzweb's seconds per Python program, whatever the cap: the issue's goal is a minute.
+PY_SECONDS = 60.0
 # The reducers besides C-Vise; quick mode drops those not installed.
 OTHERS = ["picire", "lithium"]
 
@@ -146,7 +200,7 @@ def _interesting(script: Path, text: str, suffix: str) -> bool:
 def run_fuzzweb(language: str, text: str, script: Path, suffix: str, cap: float) -> Outcome:
     started = time.monotonic()
     if language == "python":
-        result = pyreduce.reduce_python(text, command_test([str(script)], suffix), seconds=cap)
+        result = pyreduce.reduce_python(text, command_test([str(script)], suffix), seconds=min(cap, PY_SECONDS))
     else:
         result = external.reduce_c(text, [str(script)], suffix, seconds=cap, jobs=1)
     return Outcome("fuzzweb", len(result.text), time.monotonic() - started, _interesting(script, result.text, suffix))
@@ -192,11 +246,19 @@ def run_lithium(text: str, script: Path, suffix: str, cap: float) -> Outcome:
             work = Path(scratch)
             case = work / f"case{suffix}"
             case.write_text(current)
-            command = [sys.executable, "-m", "lithium", atom, str(condition), str(script), str(case)]
+            # Lithium writes each candidate over the file it reduces: stopped by the cap, the file may hold one
+            # that was not interesting. A wrapper keeps a copy of the last interesting one, which is what counts.
+            best = work / f"best{suffix}"
+            keeper = _write_script(work, "keep.sh", f'#!/bin/sh\n{script} "$1" || exit 1\ncp "$1" {best}\n')
+            command = [sys.executable, "-m", "lithium", atom, str(condition), str(keeper), str(case)]
             started = time.monotonic()
             _bounded(command, work, cap - total)
             total += time.monotonic() - started
-            current = case.read_text()
+            written = case.read_text()
+            if _interesting(script, written, suffix):
+                current = written
+            elif best.exists():
+                current = best.read_text()
     return Outcome("lithium", len(current), total, _interesting(script, current, suffix))
 
 
@@ -225,7 +287,7 @@ def report(name: str, size: int, outcomes: list[Outcome]) -> None:
     print(f"{name:14s} {size:6d} B  {cells}", flush=True)
 
 
-def python_set(count: int, cap: float, work: Path) -> tuple[list[float], list[float]]:
+def python_set(count: int, cap: float, work: Path, vs_lithium: list[float]) -> tuple[list[float], list[float]]:
     script = _write_script(work, "python_test.sh", PYTHON_TEST.format(python=sys.executable))
     size_ratios, time_ratios = [], []
     seed = 0
@@ -242,7 +304,30 @@ def python_set(count: int, cap: float, work: Path) -> tuple[list[float], list[fl
         best = min(others, key=lambda o: (o.counted, o.seconds))
         size_ratios.append(ours.counted / best.counted)
         time_ratios.append(ours.seconds / best.seconds)
+        vs_lithium.extend(ours.counted / o.counted for o in others if o.tool == "lithium")
     return size_ratios, time_ratios
+
+
+def wrong_output_set(count: int, cap: float, work: Path, vs_lithium: list[float]) -> list[float]:
+    """Generated programs that print otherwise on the planted interpreter: fuzzweb against lithium (seconds)."""
+    planted = work / "planted_python.py"
+    planted.write_text(PLANTED_PYTHON)
+    script = _write_script(work, "wrong_test.sh", WRONG_TEST.format(python=sys.executable, planted=planted))
+    seconds = []
+    seed = 0
+    while len(seconds) < count:
+        seed += 1
+        program = pygen.generate(random.Random(seed)).text
+        if not _interesting(script, program, ".py"):
+            continue  # no negative floor division changes what this one prints
+        ours = run_fuzzweb("python", program, script, ".py", cap)
+        others = [run_lithium(program, script, ".py", cap)] if "lithium" in OTHERS else []
+        for outcome in (ours, *others):
+            outcome.original = len(program)
+        report(f"wrong seed {seed}", len(program), [ours, *others])
+        vs_lithium.extend(ours.counted / o.counted for o in others)
+        seconds.append(ours.seconds)
+    return seconds
 
 
 def c_set(count: int, cap: float, work: Path) -> list[float]:
@@ -292,13 +377,14 @@ def _has(program: str, construct: str) -> bool:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--python", type=int, default=10, help="Python programs")
+    parser.add_argument("--python", type=int, default=10, help="Python programs (crashes)")
+    parser.add_argument("--wrong", type=int, default=5, help="Python programs (wrong output)")
     parser.add_argument("--c", type=int, default=10, help="C programs")
     parser.add_argument("--cap", type=float, default=300, help="seconds per tool and program")
     parser.add_argument("--quick", action="store_true", help="one program each, short caps, without missing tools")
     args = parser.parse_args()
     if args.quick:
-        args.python, args.c, args.cap = 1, 1, QUICK_CAP
+        args.python, args.wrong, args.c, args.cap = 1, 1, 1, QUICK_CAP
     missing = [tool for tool in ("cvise", "csmith", "gcc") if not shutil.which(tool)]
     others_missing = _missing_others()
     if missing or (others_missing and not args.quick):
@@ -309,19 +395,31 @@ def main() -> int:
         OTHERS[:] = [tool for tool in OTHERS if tool not in others_missing]
     with tempfile.TemporaryDirectory(prefix="bench-reduce-") as scratch:
         work = Path(scratch)
-        py_sizes, py_times = python_set(args.python, args.cap, work)
+        vs_lithium: list[float] = []
+        py_sizes, py_times = python_set(args.python, args.cap, work, vs_lithium)
+        wrong_seconds = wrong_output_set(args.wrong, args.cap, work, vs_lithium)
         c_sizes = c_set(args.c, args.cap, work)
+    lithium_worst = f"{max(vs_lithium):.3f}" if vs_lithium else "n/a"
     print(
         f"python: size vs best other, worst {max(py_sizes):.3f}; time vs that tool, worst {max(py_times):.3f}; "
+        f"size vs lithium, worst {lithium_worst}; "
+        f"wrong output, fuzzweb's slowest: {max(wrong_seconds, default=0):.1f} s; "
         f"c: size vs cvise, worst {max(c_sizes):.3f}"
     )
     size, speed, c = geometric_mean(py_sizes), geometric_mean(py_times), geometric_mean(c_sizes)
+    vs = geometric_mean(vs_lithium)
     if not args.quick:  # quick mode's figures are no measure: no goals
-        met = {"python size <= 1.0": size <= 1.0, "python time <= 0.5": speed <= 0.5, "c size <= 1.2": c <= 1.2}
+        met = {
+            "python size <= 1.0": size <= 1.0,
+            "python time <= 0.5": speed <= 0.5,
+            "python size vs lithium <= 0.5": vs <= 0.5,
+            f"python within {PY_SECONDS:.0f} s": max(wrong_seconds, default=0) <= PY_SECONDS + 5,
+            "c size <= 1.2": c <= 1.2,
+        }
         print("goals: " + "; ".join(f"{goal} {'met' if ok else 'MISSED'}" for goal, ok in met.items()))
     print(
-        f"python_size_vs_best={geometric_mean(py_sizes):.3f} python_time_vs_best={geometric_mean(py_times):.3f} "
-        f"c_size_vs_cvise={geometric_mean(c_sizes):.3f}"
+        f"python_size_vs_best={size:.3f} python_time_vs_best={speed:.3f} c_size_vs_cvise={c:.3f} "
+        f"python_size_vs_lithium={f'{vs:.3f}' if vs_lithium else 'n/a'}"
     )
     return 0
 
