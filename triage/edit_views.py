@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import permission_required
+from django.http import Http404
 from django.shortcuts import redirect
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
+from triage.culprits import culprit_move_undo
 from triage.forms import BucketEditForm, BulkForm, CommentForm, DuplicateForm, RestrictForm, SplitForm
 from triage.merge import bucket_merge, bucket_merge_undo, bucket_split
-from triage.models import Bucket, Tracker
+from triage.models import Bucket, BucketMove, Tracker
 from triage.restriction import bucket_restrict
 from triage.trackers import TrackerError, issue_file
 from triage.visibility import RESTRICT_PERMISSION, bucket_visible_or_404, visible_buckets
@@ -101,6 +103,17 @@ def bucket_duplicate_undo(request, pk):
         messages.error(request, str(error))
     else:
         messages.info(request, f"No longer a duplicate of #{move.target_id}; its findings are back.")
+    return _back(request, pk)
+
+
+@require_POST
+def bucket_culprit_undo(request, pk, move_id):
+    """Send the findings a culprit move brought into this bucket back to their provisional bucket."""
+    bucket = bucket_visible_or_404(request.user, pk)
+    if not BucketMove.objects.filter(pk=move_id, target_id=bucket.pk, kind=BucketMove.Kind.CULPRIT).exists():
+        raise Http404("No such move into this bucket.")
+    back = culprit_move_undo(move_id=move_id, user=request.user)
+    messages.info(request, f"{back} findings went back to their provisional bucket.")
     return _back(request, pk)
 
 

@@ -18,6 +18,7 @@ urlpatterns = [
     path("buckets/<int:pk>/watch/", edit_views.bucket_watch_toggle, name="bucket_watch"),
     path("buckets/<int:pk>/duplicate/", edit_views.bucket_duplicate, name="bucket_duplicate"),
     path("buckets/<int:pk>/duplicate/undo/", edit_views.bucket_duplicate_undo, name="bucket_duplicate_undo"),
+    path("buckets/<int:pk>/culprit/<int:move_id>/undo/", edit_views.bucket_culprit_undo, name="bucket_culprit_undo"),
     path("buckets/<int:pk>/split/", edit_views.bucket_split_out, name="bucket_split"),
     path("buckets/<int:pk>/restrict/", edit_views.bucket_restrict_set, name="bucket_restrict"),
     path("buckets/bulk/", edit_views.buckets_bulk_action, name="buckets_bulk"),

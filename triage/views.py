@@ -17,7 +17,7 @@ from triage.forms import (
 )
 from triage.highlight import highlighted, highlighted_trace
 from triage.lookalike import bucket_lookalike_sets
-from triage.models import Bucket, Reduction, Tracker
+from triage.models import Bucket, BucketMove, Reduction, Tracker
 from triage.overview import overview_data
 from triage.pagination import CappedPaginator
 from triage.reduction import reduction_again, reduction_request
@@ -97,6 +97,9 @@ def _bucket_page(request, bucket: Bucket, upload_form: UploadForm | None = None,
         "duplicates": list(visible_buckets(request.user, bucket.duplicates.order_by("pk").only("pk", "title"))),
         "duplicate_of": selectors.bucket_duplicate_of(bucket, user=request.user),
         "fuzzy_match": selectors.bucket_fuzzy_match(bucket, user=request.user),
+        "culprit_moves": list(
+            bucket.moves_in.filter(kind=BucketMove.Kind.CULPRIT, undone_at__isnull=True).order_by("pk")[:20]
+        ),
         "restrict_form": RestrictForm.for_user(request.user, bucket) if can_restrict(request.user) else None,
     }
     if finding is not None and finding.backends:

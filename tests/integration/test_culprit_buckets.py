@@ -12,6 +12,7 @@ import re
 
 import pytest
 from django.db import transaction
+from django.urls import reverse
 
 from campaigns.launch import campaign_launch
 from campaigns.targets import target_save
@@ -29,7 +30,7 @@ def _backend(name: str, compiler: str, level: str) -> dict:
             "version": "gcc --version"}  # fmt: skip
 
 
-def test_wrong_code_findings_move_to_one_bucket_per_culprit_and_back(monkeypatch):
+def test_wrong_code_findings_move_to_one_bucket_per_culprit_and_back(monkeypatch, client, admin_user):
     target, _ = target_save(
         description={
             "name": "multi-bug gcc",
@@ -63,6 +64,11 @@ def test_wrong_code_findings_move_to_one_bucket_per_culprit_and_back(monkeypatch
     assert len(by_bucket) >= 2  # two bugs at the same levels, apart
     assert not Bucket.objects.get(pk=provisional.pop()).findings.exists()
 
+    # The culprit bucket says where its findings came from, and a triager can send one back.
     move = BucketMove.objects.filter(kind=BucketMove.Kind.CULPRIT).first()
-    assert culprit_move_undo(move_id=move.pk, user=None) == 1
+    client.force_login(admin_user)
+    page = client.get(reverse("triage:bucket", args=[move.target_id])).content.decode()
+    assert 'id="culprit-moves"' in page and f'href="/triage/buckets/{move.source_id}/"' in page
+    client.post(reverse("triage:bucket_culprit_undo", args=[move.target_id, move.pk]))
     assert Finding.objects.get(pk=move.finding_ids[0]).bucket_id == move.source_id
+    assert culprit_move_undo(move_id=move.pk, user=None) == 0  # once
