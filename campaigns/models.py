@@ -43,6 +43,9 @@ class Target(models.Model):
         help_text="pyfunc: a distribution to install for this target, name==version from PyPI "
         "(or a local path or archive); workers install it into a virtual environment of its own.",
     )
+    # An uploaded archive (wheel or sdist) in the database, so every worker, on any machine, installs the same bytes.
+    package_archive = models.BinaryField(null=True, blank=True, editable=False)
+    package_archive_name = models.CharField(max_length=255, blank=True, editable=False)
     install_log = models.TextField(blank=True, help_text="pyfunc packages: the last install's log, from a worker.")
     install_ok = models.BooleanField(null=True, blank=True)
     created_by = models.ForeignKey(
@@ -89,7 +92,7 @@ class Target(models.Model):
 # What an engine run reads of a target (engines/registry.py: run(target, ...)).
 TARGET_FIELDS = (
     "name", "engine", "module", "search_path", "include", "exclude", "setup_modules",
-    "ignore_exceptions", "differential", "package",
+    "ignore_exceptions", "differential", "package", "package_archive", "package_archive_name",
 )  # fmt: skip
 
 

@@ -12,6 +12,7 @@ from campaigns.models import Target
 from campaigns.target_forms import BackendFormSet, TargetForm, initial_for
 from campaigns.targets import TargetInvalid, target_description, target_fields_checked, target_save
 from campaigns.trial import trial_enqueue, trial_state
+from engines.pyfunc.packages import MAX_ARCHIVE_BYTES, archive_name_checked, module_of
 from fuzzweb.roles import can_change
 
 
@@ -22,11 +23,16 @@ def target_list(request):
 
 @require_POST
 def target_package(request):
-    """A Python package from PyPI (or a path on the workers) as a pyfunc target."""
+    """A Python package as a pyfunc target: from PyPI, a path on the workers, or an uploaded archive."""
     if not can_change(request.user):
         return HttpResponseForbidden("Your account can read but not change anything.")
     fields = {key: request.POST.get(key, "").strip() for key in ("name", "package", "module", "include")}
+    upload = request.FILES.get("archive")
     try:
+        if upload is not None:
+            fields["package"] = ""
+            archive_name = _upload_checked(upload)
+            fields["module"] = fields["module"] or module_of(archive_name)
         target, created = target_save(description={**fields, "engine": "pyfunc"}, user=request.user, replace=False)
     except TargetInvalid as error:
         context = {
@@ -35,8 +41,24 @@ def target_package(request):
             "package_form": fields,
         }
         return render(request, "campaigns/targets.html", context, status=400)
+    if upload is not None:
+        Target.objects.filter(pk=target.pk).update(package_archive=upload.read(), package_archive_name=archive_name)
     messages.success(request, f"Target {target.name} created: launch a campaign on it to install and fuzz it.")
     return redirect("campaigns:targets")
+
+
+def _upload_checked(upload) -> str:
+    problems = []
+    try:
+        name = archive_name_checked(upload.name)
+    except ValueError as error:
+        problems.append(f"archive: {error}")
+        name = ""
+    if upload.size > MAX_ARCHIVE_BYTES:
+        problems.append(f"archive: at most {MAX_ARCHIVE_BYTES // 2**20} MiB")
+    if problems:
+        raise TargetInvalid("", problems)
+    return name
 
 
 def target_edit(request, pk: int | None = None):

@@ -8,7 +8,6 @@ import sysconfig
 
 from engines.differential.backends import Backend
 
-
 CYTHON_CRASH_MARKERS = ("Traceback (most recent call last):", "Compiler crash in", "Segmentation fault")
 
 

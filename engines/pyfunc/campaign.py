@@ -13,6 +13,12 @@ def run(target: dict, options: dict, budget: Budget, sink) -> engine.Summary:
     and fuzzed from its environment; the install log goes to the sink.
     """
     search_path = [p for p in target.get("search_path", "").split(":") if p]
+    if target.get("package_archive"):
+        # An upload: written once per worker under its content's hash, then installed like a path.
+        target = {
+            **target,
+            "package": packages.store_archive(target["package_archive_name"], bytes(target["package_archive"])),
+        }
     if target.get("package"):
         report = getattr(sink, "installed", None)
         try:
@@ -25,7 +31,7 @@ def run(target: dict, options: dict, budget: Budget, sink) -> engine.Summary:
             report(target["package"], installed.log, True)
         search_path.append(installed.site_packages)
     config = engine.Config(
-        target=target["module"] or packages.module_of(target.get("package", "")),
+        target=target["module"] or packages.module_of(target.get("package_archive_name") or target.get("package", "")),
         seconds=budget.seconds,
         seed=budget.seed,
         max_executions=budget.max_executions,

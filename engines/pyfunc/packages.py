@@ -70,9 +70,37 @@ def check(package: str) -> str:
     raise ValueError("a distribution from PyPI as name or name==version, or an existing absolute path")
 
 
+ARCHIVE_SUFFIXES = (".whl", ".tar.gz", ".tgz", ".zip")
+MAX_ARCHIVE_BYTES = 32 * 1024 * 1024
+
+
+def archive_name_checked(name: str) -> str:
+    """An uploaded archive's file name, if it is one pip installs; else ValueError saying what would do."""
+    base = os.path.basename(name or "")
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,200}", base) or not base.endswith(ARCHIVE_SUFFIXES):
+        raise ValueError(f"a wheel or source archive ({', '.join(ARCHIVE_SUFFIXES)}) with a plain file name")
+    return base
+
+
+def store_archive(name: str, data: bytes, root: str | None = None) -> str:
+    """Write an uploaded archive where pip can install it from; its path (named by its content, so cached by it)."""
+    name = archive_name_checked(name)
+    directory = os.path.join(root or cache_root(), "uploads", hashlib.sha256(data).hexdigest()[:16])
+    path = os.path.join(directory, name)
+    if not os.path.exists(path):
+        os.makedirs(directory, exist_ok=True)
+        partial = path + ".part"
+        with open(partial, "wb") as handle:
+            handle.write(data)
+        os.replace(partial, path)
+    return path
+
+
 def module_of(package: str) -> str:
     """The module a distribution most likely provides (``python-slugify`` → ``slugify`` is not guessed: name it)."""
     name = re.split(r"[=\[]", os.path.basename(package.rstrip("/")), maxsplit=1)[0]
+    if name.endswith(ARCHIVE_SUFFIXES):
+        name = name.split("-", 1)[0]  # a wheel or sdist: the distribution comes before the version
     return re.sub(r"[-.]", "_", name).lower()
 
 

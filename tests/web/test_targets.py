@@ -166,3 +166,58 @@ def test_a_package_target_is_named_on_the_page_and_shows_its_install_log(client,
     Target.objects.filter(pk=target.pk).update(install_ok=False, install_log="ERROR: <b>No matching distribution</b>")
     page = client.get(reverse("campaigns:targets")).content.decode()
     assert "install failed" in page and "ERROR: &lt;b&gt;No matching distribution&lt;/b&gt;" in page
+
+
+def _wheel() -> bytes:
+    """A small wheel made here: tinypkg 1.0, whose halve() divides by zero for x == 3."""
+    import io
+    import zipfile
+
+    files = {
+        "tinypkg/__init__.py": "def halve(x: int) -> int:\n    return 10 // (x - 3)\n",
+        "tinypkg-1.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: tinypkg\nVersion: 1.0\n",
+        "tinypkg-1.0.dist-info/WHEEL": (
+            "Wheel-Version: 1.0\nGenerator: fuzzweb-tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+        ),
+    }
+    files["tinypkg-1.0.dist-info/RECORD"] = (
+        "".join(f"{name},,\n" for name in files) + "tinypkg-1.0.dist-info/RECORD,,\n"
+    )
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, text in files.items():
+            archive.writestr(name, text)
+    return buffer.getvalue()
+
+
+@pytest.mark.django_db
+def test_an_uploaded_archive_is_kept_in_the_database_and_installed_by_the_worker(
+    client, triager, tmp_path, monkeypatch
+):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from campaigns.models import target_fields
+    from engines.pyfunc import campaign as pyfunc_campaign
+    from engines.registry import Budget
+    from tests.engines.test_pyfunc import RecordingSink
+
+    client.force_login(triager)
+    wrong = SimpleUploadedFile("notes.txt", b"hello")
+    page = client.post(reverse("campaigns:target_package"), {"name": "x", "archive": wrong})
+    assert page.status_code == 400 and "archive: a wheel or source archive" in page.content.decode()
+    upload = SimpleUploadedFile("tinypkg-1.0-py3-none-any.whl", _wheel())
+    assert client.post(reverse("campaigns:target_package"), {"name": "tiny", "archive": upload}).status_code == 302
+    target = Target.objects.get(name="tiny")
+    assert (target.module, target.package, target.package_archive_name) == (
+        "tinypkg",
+        "",
+        "tinypkg-1.0-py3-none-any.whl",
+    )
+
+    # What a worker does with it: written under its content's hash, installed by pip in the sandbox, fuzzed.
+    monkeypatch.setenv("FUZZWEB_PACKAGE_DIR", str(tmp_path / "packages"))
+    sink = RecordingSink()
+    sink.installed = lambda package, log, ok: sink.states.append({"installed": ok, "log": log})
+    pyfunc_campaign.run(target_fields(target), {}, Budget(seconds=20, seed=1, max_executions=300), sink)
+    assert sink.states[0]["installed"] is True and "Successfully installed tinypkg-1.0" in sink.states[0]["log"]
+    assert any(f.crash_type == "ZeroDivisionError" and f.function == "halve" for f in sink.findings)
