@@ -221,6 +221,7 @@ def inline_functions(tree: ast.Module) -> Iterator[Candidate]:
     or its statements, parameters assigned, before the statement that called it."""
     reads = _reads(tree)
     bound = _bindings(tree)
+    parents = _parents(tree)
     for owner, _field, block in list(_blocks(tree)):
         if isinstance(owner, ast.ClassDef):
             continue  # methods are called through attributes
@@ -241,7 +242,6 @@ def inline_functions(tree: ast.Module) -> Iterator[Candidate]:
                 continue
             use = _uses(tree, name)
             call = next((u for u in use if isinstance(u.ctx, ast.Load)), None)
-            parents = _parents(tree)
             caller = parents.get(id(call), (None, ""))
             if not isinstance(caller[0], ast.Call) or caller[1] != "func":
                 continue
@@ -586,8 +586,8 @@ def replace_calls(tree: ast.Module) -> Iterator[Candidate]:
     the function returns), and the definition dropped: no stub stays behind because something called it."""
     parents = _parents(tree)
     reads = _reads(tree)
-    for _owner, _field, block in list(_blocks(tree)):
-        if isinstance(_owner, ast.ClassDef):
+    for owner, _field, block in list(_blocks(tree)):
+        if isinstance(owner, ast.ClassDef):
             continue
         for definition in block:
             if not isinstance(definition, (ast.FunctionDef, ast.ClassDef)):
