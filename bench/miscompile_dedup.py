@@ -131,7 +131,7 @@ def main() -> int:
     parser.add_argument("--programs", type=int, default=120)
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
-    count = 6 if args.quick else args.programs
+    count = 3 if args.quick else args.programs
     rng = random.Random(args.seed)
     chosen, limits = backends(), sandbox.Limits()
     rows: list[dict] = []

@@ -58,8 +58,11 @@ def target_collection(request):
     return JsonResponse(target_description(target), status=201 if created else 200)
 
 
-@token_required(needs={"POST": "write"})
+@token_required(needs={"GET": "read", "POST": "write"})
 def campaign_collection(request):
+    if request.method == "GET":
+        recent = Campaign.objects.select_related("target").order_by("-pk")[:50]
+        return JsonResponse({"campaigns": [_campaign_line(c) for c in recent]})
     refusal = _runs_code_refusal(request)
     if refusal is not None:
         return refusal
@@ -86,6 +89,16 @@ def campaign_collection(request):
     body = campaign_outcome(campaign, user=request.user)
     body["api_url"] = reverse("api:campaign", args=[campaign.pk])
     return JsonResponse(body, status=201)
+
+
+def _campaign_line(campaign: Campaign) -> dict:
+    return {
+        "id": campaign.pk,
+        "target": campaign.target.name,
+        "status": campaign.status,
+        "created_at": campaign.created_at.isoformat(),
+        "api_url": reverse("api:campaign", args=[campaign.pk]),
+    }
 
 
 @token_required(needs={"GET": "read"})

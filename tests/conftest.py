@@ -124,7 +124,8 @@ def stop_process(process: subprocess.Popen) -> None:
     with contextlib.suppress(ProcessLookupError):
         os.killpg(process.pid, signal.SIGTERM)
     with contextlib.suppress(subprocess.TimeoutExpired):
-        process.wait(timeout=20)
+        # RQ stops warm once its job ends; a job that will not end is killed with the group below.
+        process.wait(timeout=8)
     with contextlib.suppress(ProcessLookupError):
         os.killpg(process.pid, signal.SIGKILL)
     process.wait()

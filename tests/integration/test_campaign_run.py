@@ -68,7 +68,7 @@ def test_a_planted_bug_fails_the_run_and_a_fixed_pair_passes(tmp_path: Path, rq_
     assert [b["name"] for b in planted.differential["backends"]] == ["gcc-O1", "buggy-O1"]
     rq_workers(1, queues=["engine-differential"])
 
-    found = campaign_run("--target", "planted shift", "--seconds", "12", "--seed", "3", "--url", "http://ci.test")
+    found = campaign_run("--target", "planted shift", "--seconds", "8", "--seed", "3", "--url", "http://ci.test")
     assert found.returncode == 1, found.stdout + found.stderr
     campaign = Campaign.objects.get(target=planted)
     bucket = Bucket.objects.filter(findings__campaign=campaign).distinct().get()
@@ -79,10 +79,10 @@ def test_a_planted_bug_fails_the_run_and_a_fixed_pair_passes(tmp_path: Path, rq_
     assert f"campaign #{campaign.pk} on planted shift: http://ci.test/campaigns/{campaign.pk}/" in found.stdout
     assert "1 new" in found.stdout.splitlines()[-1]
 
-    again = campaign_run("--target", "planted shift", "--seconds", "6", "--seed", "4")
+    again = campaign_run("--target", "planted shift", "--seconds", "4", "--seed", "4")
     assert again.returncode == 0, again.stdout + again.stderr  # the bucket exists: nothing new
 
-    fixed = campaign_run("--target", "fixed pair", "--seconds", "6")
+    fixed = campaign_run("--target", "fixed pair", "--seconds", "4")
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
     assert fixed.stdout.splitlines()[-1].startswith("finished: 0 findings in 0 buckets")
 

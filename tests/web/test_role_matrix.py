@@ -35,6 +35,12 @@ CLASSES = {
     "campaigns/<int:pk>/stop/": "action",
     "campaigns/<int:pk>/clone/": "action",
     "campaigns/<int:pk>/resume/": "action",
+    "campaigns/targets/": "page",
+    "campaigns/targets/new/": "page+action",
+    "campaigns/targets/package/": "action",
+    "campaigns/targets/<int:pk>/": "page+action",
+    "campaigns/targets/<int:pk>/file.json": "page",
+    "campaigns/targets/trials/<str:job_id>/": "page",
     "triage/buckets/": "page",
     "triage/buckets/<int:pk>/": "page",
     "triage/buckets/<int:pk>/report.md": "page",
@@ -49,6 +55,7 @@ CLASSES = {
     "triage/buckets/<int:pk>/watch/": "action",
     "triage/buckets/<int:pk>/duplicate/": "action",
     "triage/buckets/<int:pk>/duplicate/undo/": "action",
+    "triage/buckets/<int:pk>/culprit/<int:move_id>/undo/": "action",
     "triage/buckets/<int:pk>/split/": "action",
     "triage/buckets/<int:pk>/restrict/": "admin_action",
     "triage/buckets/bulk/": "action",
@@ -58,6 +65,9 @@ CLASSES = {
     "api/v1/findings/bulk": "api",
     "api/v1/buckets": "api",
     "api/v1/buckets/<int:pk>": "api",
+    "api/v1/targets": "api",
+    "api/v1/campaigns": "api",
+    "api/v1/campaigns/<int:pk>": "api",
     "api/v1/openapi.json": "api",
     "account/tokens/": "page+action",
     "account/tokens/<int:pk>/revoke/": "action",
@@ -92,13 +102,22 @@ def world(django_user_model, default_labels):
         users[role] = django_user_model.objects.create_user(f"{role}-1", password="correct-horse-9")
         role_set(user=users[role], role=role)
     token = api_token_create(user=users["admin"], name="t")[0]
-    ids = {"pk": findings[0].bucket_id, "name": "mean", "extension": "json"}
+    differential = Target.objects.create(
+        name="own compilers",
+        engine="differential",
+        differential={"language": "c", "generator": {"kind": "csmith"}, "backends": []},
+    )
+    # move_id: a culprit move that does not exist (a 404 once allowed); job_id: a trial nobody started.
+    ids = {"pk": findings[0].bucket_id, "name": "mean", "extension": "json", "move_id": 1, "job_id": "none"}
+    ids["target"] = differential.pk
     return users, ids, campaign, token
 
 
 def _url(pattern: str, ids: dict, campaign: Campaign, token) -> str:
-    if pattern.startswith("campaigns/"):
+    if pattern.startswith(("campaigns/", "api/v1/campaigns/")):
         ids = {**ids, "pk": campaign.pk}
+    if pattern.startswith("campaigns/targets/<int:pk>"):
+        ids = {**ids, "pk": ids["target"]}
     if pattern.startswith("account/tokens/<int:pk>"):
         ids = {**ids, "pk": token.pk}
     return "/" + re.sub(r"<(\w+:)?(\w+)>", lambda m: str(ids[m.group(2)]), pattern)
@@ -148,7 +167,7 @@ def test_each_role_gets_what_its_role_allows_on_every_url(client, world, role):
                 continue
             if readable:
                 # 404 only where the page needs what this world lacks: a pytest file, a fuzzed function.
-                allowed = (200, 404) if pattern.endswith(("test.py", "<str:name>/")) else (200,)
+                allowed = (200, 404) if pattern.endswith(("test.py", "<str:name>/", "<str:job_id>/")) else (200,)
                 assert get.status_code in allowed, (role, url, get.status_code)
             else:
                 assert get.status_code == 405, (role, url, get.status_code)
