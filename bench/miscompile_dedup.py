@@ -95,12 +95,7 @@ def keyed_findings(seed: int, chosen: list[Backend], limits) -> list[dict]:
             expected = next(r for r in results if r.backend == verdict.reference)
             wrong = next(b for b in chosen if verdict.outcomes.get(b.name) == "wrong_output")
 
-            def bad(result, expected=expected):
-                return result.completed and (result.exit_status, result.stdout) != (
-                    expected.exit_status,
-                    expected.stdout,
-                )
-
+            bad = culprit.prints_otherwise_than(expected)
             answer = culprit.find(wrong, program, ".c", bad, limits)
             named = answer.name
             v2 = f"culprit:{culprit.family(wrong)}:{answer.key}" if answer.method != "none" else v1

@@ -216,10 +216,7 @@ def _search(program: str, suffix: str, backends, reference: str, matrix: bool = 
     for backend in backends:
         outcome = verdict.outcomes.get(backend.name)
         if outcome == "wrong_output" and expected is not None:
-            observed = (expected.exit_status, expected.stdout)
-
-            def bad(result, observed=observed):
-                return result.completed and (result.exit_status, result.stdout) != observed
+            bad = culprit.prints_otherwise_than(expected)
 
         elif outcome == "compiler_crash":
 

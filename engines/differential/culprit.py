@@ -76,6 +76,12 @@ class _OutOfTests(Exception):
     pass
 
 
+def prints_otherwise_than(expected: harness.Result) -> Callable[[harness.Result], bool]:
+    """The ``bad`` of a wrong-code finding: a build that runs to its end but exits or prints otherwise."""
+    observed = (expected.exit_status, expected.stdout)
+    return lambda result: result.completed and (result.exit_status, result.stdout) != observed
+
+
 def family(backend: Backend) -> str:
     """clang, gcc or "" from the backend's version line (falling back to its program's name)."""
     version = version_of(backend).lower()
