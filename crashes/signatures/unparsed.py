@@ -52,6 +52,8 @@ GENERIC_MESSAGES = re.compile(
 # Identity and frames of an unknown format are near the top of a report.
 MAX_LINES = 2000
 _INLINE_CODE = re.compile(r"^`+|`+$")
+# What a paste leaves at a line's start: quoting and inline-code ticks ("> `INTERNAL ERROR…").
+_LEADING_MARKUP = re.compile(r"^(?:[>`]\s*)+")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
 # Words every crash report uses: a line made only of these names no bug.
 _VOCABULARY = frozenset(
@@ -85,7 +87,7 @@ def identity_line(text: str) -> str:
     keeps enough words once masked to tell one crash from another.
     """
     for line in lines_of(text, MAX_LINES):
-        stripped = _INLINE_CODE.sub("", line.strip())
+        stripped = _INLINE_CODE.sub("", _LEADING_MARKUP.sub("", line.strip()))
         if not stripped or not _FAILURE.search(stripped):
             continue
         stock = STOCK_LINES.search(stripped)

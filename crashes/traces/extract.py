@@ -77,7 +77,7 @@ def clean(text: str) -> Cleaned:
     text, restored = _restore_line_breaks(text)
     if restored:
         repairs.append(restored)
-    for step in (_drop_fences, _unquote, _strip_log_prefixes, _strip_list_markers, _dedent, _unwrap):
+    for step in (_drop_fences, _unquote, _strip_emphasis, _strip_log_prefixes, _strip_list_markers, _dedent, _unwrap):
         text, repair = step(text)
         if repair:
             repairs.append(repair)
@@ -143,6 +143,18 @@ def _unquote(text: str) -> tuple[str, str]:
         text = _QUOTE.sub("", text)
         depth += 1
     return (text, "Markdown quoting removed") if depth else (text, "")
+
+
+# "**nil pointer**": a reporter's bold in a pasted trace. Opened and closed on
+# one line around non-blank ends, so `f(**kwargs)` and `x ** 2` stay.
+_EMPHASIS = re.compile(r"\*\*(?=[^\s*])([^*\n]{1,200}?)(?<=[^\s*])\*\*")
+
+
+def _strip_emphasis(text: str) -> tuple[str, str]:
+    if "**" not in text:
+        return text, ""
+    kept, removed = _EMPHASIS.subn(r"\1", text)
+    return (kept, "Markdown emphasis removed") if removed else (text, "")
 
 
 def _strip_log_prefixes(text: str) -> tuple[str, str]:

@@ -1,5 +1,10 @@
 """gdb backtraces (``bt``), as pasted from a debugging session or a core dump.
 
+Also systemd-coredump's and eu-stack's form, as ``coredumpctl info`` prints
+it into distributions' bug reports: ``Signal: 11 (SEGV)``, ``Stack trace of
+thread N:`` and ``#0  0x000000000047ed31 set_ref_in_item (nvim + 0x7ed31)``
+(``n/a`` where the function is unknown).
+
 ``#0  0x00007ffff7a42428 in __GI_raise (sig=sig@entry=6) at ../sysdeps/unix/sysv/linux/raise.c:54``
 ``#3  0x0000555555554abc in main () at test.c:10``
 The crash type is the signal gdb reported; without one, a stack that
@@ -18,8 +23,12 @@ _FRAME = re.compile(
     r"^#(?P<index>\d+)\s+(?:0x[0-9a-fA-F]+ in )?(?P<function>[^\s(]+) \((?P<args>.*?)\)"
     r"(?: at (?P<file>\S+?):(?P<line>\d+)| from (?P<module>\S+))?\s*$"
 )
+_COREDUMP_FRAME = re.compile(
+    r"^#(?P<index>\d+)\s+0x[0-9a-fA-F]+ (?P<function>[^\s(]+) \((?P<module>[^\s()+]+)(?: \+ 0x[0-9a-fA-F]+)?\)\s*$"
+)
 _SIGNAL = re.compile(
     r"(?:Program (?:received|terminated with) signal|Thread \d+ .{0,200}? received signal) (?P<signal>SIG\w+)"
+    r"|^\s*Signal: \d+ \((?P<coredump>[A-Z]+)\)"
 )
 _ABORTING = re.compile(r"(raise|abort|pthread_kill)")
 
@@ -28,17 +37,21 @@ def recognize(text: str) -> bool:
     """True for gdb ``bt`` output."""
     if "#" not in text:
         return False
-    frames = sum(1 for line in text.split("\n") if line.startswith("#") and _FRAME.match(line[:MAX_LINE]))
+    frames = sum(1 for line in text.split("\n") if line.startswith("#") and _frame(line[:MAX_LINE]))
     # Two frames are enough when the head ("#0", the signal) was cut off.
     return frames >= 2 or (frames == 1 and ("#0  " in text or "(gdb)" in text or bool(_signal(text))))
 
 
+def _frame(line: str) -> re.Match | None:
+    return _FRAME.match(line) or _COREDUMP_FRAME.match(line)
+
+
 def _signal(text: str) -> str:
     for line in text.split("\n"):
-        if "signal" in line:
+        if "ignal" in line:
             match = _SIGNAL.search(line[:MAX_LINE])
             if match:
-                return match["signal"]
+                return match["signal"] or "SIG" + match["coredump"]
     return ""
 
 
@@ -48,16 +61,17 @@ def parse(text: str) -> ParsedTrace:
     for line in text.split("\n"):
         if "#" not in line:
             continue
-        match = _FRAME.match(line[:MAX_LINE].strip())
+        match = _frame(line[:MAX_LINE].strip())
         if not match:
             continue
         if match["index"] == "0" and frames:
             break  # a second thread's backtrace
+        groups = match.groupdict()
         frames.append(
             Frame(
-                function=match["function"],
-                file=match["file"] or "",
-                line=int(match["line"]) if match["line"] else None,
+                function="??" if match["function"] == "n/a" else match["function"],
+                file=groups.get("file") or "",
+                line=int(groups["line"]) if groups.get("line") else None,
                 module=match["module"] or "",
             )
         )

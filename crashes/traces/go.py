@@ -31,6 +31,9 @@ _SOURCE = re.compile(r"^\s*(?P<file>\S+\.go|\S+\.s|\?\?\?):(?P<line>\d+)(?: \+0x
 _RECOVERED = re.compile(r"\s*\[recovered(?:, repanicked)?\]\s*$")
 _PANIC_FRAME = re.compile(r"^\s*panic\(.*\)\s*$")
 _FUNCTION = re.compile(r"^\s*(?P<function>[\w./*()\[\]{}-]+\(.*\))\s*$")
+# A frame whose argument list the reporter trimmed ("main.ProcessUrl"): only
+# taken as a frame when its source line follows.
+_BARE_FUNCTION = re.compile(r"^\s*(?P<function>[\w./*()\[\]{}-]+\.[\w*()\[\]{}-]+)\s*$")
 # What the Go toolchain prints around an ICE that names no .go file.
 _GO_MARKERS = ("go.dev/issue", "golang.org/issue", "cmd/compile", "go build", "go version go", "gotip")
 # The compiler's reporting helpers: where it gave up is the frame below them.
@@ -68,8 +71,10 @@ def _frames(lines: list[str], start: int) -> list[Frame]:
                 break
             index += 1
             continue
-        function = _FUNCTION.match(line)
+        function = _FUNCTION.match(line) or _BARE_FUNCTION.match(line)
         source = _SOURCE.match(lines[index + 1][:MAX_LINE]) if function and index + 1 < len(lines) else None
+        if function and not source and not function["function"].endswith(")"):
+            function = None
         if function:
             frames.append(
                 Frame(

@@ -251,6 +251,12 @@ def test_a_frameless_report_finds_the_bucket_of_its_type_and_message():
         ("2024-01-02 03:04:05,123 ERROR a\n2024-01-02 03:04:05,124 ERROR b\nc", "a\nb\nc", "log prefixes removed"),
         ("E/AndroidRuntime(  123): a\nE/AndroidRuntime(  123): b", "a\nb", "log prefixes removed"),
         ("1. a\n   b\n\n   c", "a\nb\n\nc", "list marker removed"),  # then dedented
+        # gohugoio/hugo#1112: a reporter's bold inside the panic line.
+        (
+            "or **nil pointer** dereference\n[signal **addr=0x0**]",
+            "or nil pointer dereference\n[signal addr=0x0]",
+            "Markdown emphasis removed",
+        ),
     ],
 )
 def test_each_repair_makes_the_canonical_text(pasted, expected, repair):
@@ -266,9 +272,30 @@ def test_each_repair_makes_the_canonical_text(pasted, expected, repair):
         "- a\n b\n  c",  # a line less indented than the marker: a list, not a trace in a list item
         "> a\nb\nc\nd",  # one quoted line among plain ones
         "a ```x\nb",  # not at a line start: no fence
+        "f(**kwargs, **other)\nx ** 2",  # Python's own double stars are not emphasis
     ],
 )
 def test_repairs_leave_text_alone_when_their_evidence_is_missing(pasted):
     cleaned = extract.clean(pasted)
     assert cleaned.text == pasted
     assert cleaned.repairs == ()
+
+
+def test_systemd_coredump_stack_is_read_as_a_native_backtrace():
+    # neovim/neovim#5813: `coredumpctl info` output, frames as "#0  0xADDR function (module)".
+    signature = _sign("neovim/neovim#5813")
+    assert signature.method == "stack" and signature.crash_type == "SIGSEGV"
+    assert signature.frames[:2] == ("set_ref_in_item", "set_ref_in_list")
+    unknown = signatures.compute(
+        kind="crash",
+        trace_text="Signal: 6 (ABRT)\n#0  0x00007f raise (libc.so.6 + 0x3e7bb)\n#1  0x0000 n/a (x + 0x1)\n",
+    )
+    assert unknown.crash_type == "SIGABRT"
+
+
+def test_go_frames_with_trimmed_arguments_keep_their_stack():
+    # Djuk1c/zefoy-froyz-bot#6 was posted with "main.ProcessUrl" and no "(...)";
+    # #4, the same panic, with them: one bucket, keyed by the frames.
+    trimmed, full = _sign("Djuk1c/zefoy-froyz-bot#6"), _sign("Djuk1c/zefoy-froyz-bot#4")
+    assert trimmed.method == "stack" and trimmed.frames[0] == "main.ProcessUrl"
+    assert trimmed.digest == full.digest
