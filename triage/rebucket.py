@@ -10,7 +10,9 @@ bucket) an older version gave them until this runs. Triage work survives:
   old bucket's status;
 - when buckets merge into one that already exists, that bucket keeps its
   status unless it was still new, in which case it takes the triaged one,
-  and the history of the emptied bucket moves with its findings.
+  and the history of the emptied bucket moves with its findings;
+- a bucket a maintainer split out, and a miscompilation's culprit bucket,
+  keep their findings: no signature can recompute those decisions.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from django.db.models import Count, Max, Min, Sum
 
 from crashes import signatures
 from triage.ingest import bucket_from_signature, finding_signature
-from triage.models import Bucket, BucketEvent, BucketMove, Comment, FiledIssue, Finding, Status
+from triage.models import Bucket, BucketEvent, BucketMove, Comment, FiledIssue, Finding, Method, Status
 from triage.restriction import restriction_carry
 from triage.status import bucket_status_inherit
 from triage.target_options import signature_options
@@ -57,7 +59,7 @@ def bucket_rebucket(*, bucket_id: int, summary: RebucketSummary | None = None) -
         if bucket is None:
             return summary
         summary.buckets_examined += 1
-        if _split_by_a_maintainer(bucket):
+        if _keyed_elsewhere(bucket):
             return summary
         # Findings a maintainer merged in stay here whatever their new signature says.
         merged_in = _merged_in(bucket)
@@ -134,9 +136,15 @@ def bucket_rebucket(*, bucket_id: int, summary: RebucketSummary | None = None) -
     return summary
 
 
-def _split_by_a_maintainer(bucket: Bucket) -> bool:
-    """A bucket a maintainer split out has a signature of its own making: it keeps its findings, at today's version."""
-    if not BucketMove.objects.filter(kind=BucketMove.Kind.SPLIT, target=bucket, undone_at__isnull=True).exists():
+def _keyed_elsewhere(bucket: Bucket) -> bool:
+    """A bucket whose key no trace gives keeps its findings, at today's version.
+
+    A maintainer's split and a miscompilation's culprit (triage.culprits:
+    found by re-compiling the program, not by reading the finding) are
+    decisions a signature cannot recompute; a rebucket must not undo them.
+    """
+    split = BucketMove.objects.filter(kind=BucketMove.Kind.SPLIT, target=bucket, undone_at__isnull=True).exists()
+    if not split and bucket.method != Method.CULPRIT:
         return False
     Bucket.objects.filter(pk=bucket.pk).update(signature_version=signatures.CURRENT.VERSION)
     return True

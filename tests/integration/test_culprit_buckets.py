@@ -19,6 +19,7 @@ from campaigns.targets import target_save
 from tests.conftest import BASE_DIR, run_worker_burst
 from triage.culprits import culprit_move_undo
 from triage.models import Bucket, BucketMove, Finding, Method
+from triage.rebucket import findings_rebucket
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker]
 PLANTED = BASE_DIR / "tests" / "data" / "planted"
@@ -63,6 +64,12 @@ def test_wrong_code_findings_move_to_one_bucket_per_culprit_and_back(monkeypatch
     assert all(len(constructs) == 1 for constructs in by_bucket.values())  # one bug per bucket
     assert len(by_bucket) >= 2  # two bugs at the same levels, apart
     assert not Bucket.objects.get(pk=provisional.pop()).findings.exists()
+
+    # A forced rebucket recomputes every signature: the culprits, found by re-compiling, stay.
+    before = dict(Finding.objects.filter(pk__in=[f.pk for f in wrong]).values_list("pk", "bucket_id"))
+    assert set(before.values()) == set(by_bucket)
+    findings_rebucket(only_outdated=False)
+    assert dict(Finding.objects.filter(pk__in=[f.pk for f in wrong]).values_list("pk", "bucket_id")) == before
 
     # The culprit bucket says where its findings came from, and a triager can send one back.
     move = BucketMove.objects.filter(kind=BucketMove.Kind.CULPRIT).first()
