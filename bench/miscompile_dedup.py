@@ -1,27 +1,36 @@
 """Miscompilation buckets against their planted root causes: signature v1 (backends) and v2 (culprit).
 
-The compiler under test is tests/data/planted/multi_gcc: real gcc with four
-wrong-code bugs and two crashes planted, each in one optimisation flag that
-gcc's own -O levels switch on and off (-ftree-vrp, -fgcse, -fipa-sra,
--ftree-pre; crashes in -fpeel-loops and -fcode-hoisting). Several are
-visible at the same level, triggered by different constructs. It runs at
--O1, -O2 and -O3 against plain gcc -O0 as reference, on programs of
-tests/data/planted/gen_multi.py, which plants at most one trigger per
-program and says which in its first line: the truth to score against.
+The compilers under test are two multi-bug wrappers, one per family:
+
+- tests/data/planted/multi_gcc: real gcc with four wrong-code bugs and two
+  crashes planted, each in one optimisation flag that gcc's own -O levels
+  switch on and off (-ftree-vrp, -fgcse, -fipa-sra, -ftree-pre; crashes in
+  -fpeel-loops and -fcode-hoisting);
+- tests/data/planted/multi_clang: real clang with four wrong-code bugs and
+  two crashes planted, each in one pass of LLVM's pipeline, live while that
+  pass runs (so -O levels and -opt-bisect-limit behave as in clang):
+  ReassociatePass, GVNPass, JumpThreadingPass, AggressiveInstCombinePass;
+  assertions in SCCPPass and DSEPass.
+
+Several bugs are visible at the same level, triggered by different
+constructs. Each runs at -O1, -O2 and -O3 against its family's plain -O0
+as reference, on programs of tests/data/planted/gen_multi.py, which plants
+at most one trigger per program and says which in its first line: with the
+family, the truth to score against.
 
 Each finding (a program's miscompilation, or one backend's crash) gets:
-- its v1 key: the signature ingest gives it today (crashes.signatures:
-  which backends disagreed and how; a crash by its parsed ICE site);
-- its v2 key: for wrong code, the culprit found by
-  engines.differential.culprit on the first misbehaving backend of the
-  family (the key triage/culprits.py moves findings by); crashes keep their
-  site key, which is the crash's culprit already.
+- its v1 key: the signature ingest gives it (crashes.signatures: which
+  backends disagreed and how; a crash by its parsed trace);
+- its v2 key: for wrong code, engines.differential.culprit.cause_key of
+  the culprit found on the first misbehaving backend (the key
+  triage/culprits.py moves findings by); crashes keep their signature,
+  keyed by their crash site, which is the crash's culprit already.
 Pairwise F1 of each grouping against the planted causes, and how often the
-named culprit is the planted one (the flag, or the crash's function).
+named culprit is the planted one (the flag or pass, or the crash's function).
 
 Last line: f1 v2=<x> v1=<y> culprit_accuracy=<z>
 
-    .venv/bin/python bench/miscompile_dedup.py [--quick] [--programs 120]
+    .venv/bin/python bench/miscompile_dedup.py [--quick] [--programs 120] [--family gcc|clang]
 """
 
 from __future__ import annotations
@@ -44,27 +53,47 @@ from engines.differential import compare, culprit, findings, harness  # noqa: E4
 from engines.differential.backends import Backend  # noqa: E402
 
 PLANTED = ROOT / "tests" / "data" / "planted"
-CAUSE = {  # trigger -> the flag it is planted in (wrong code) or the crash's function
-    "<< 3": "-ftree-vrp",
-    "% 7": "-fgcse",
-    "* 9": "-fipa-sra",
-    "- 11": "-ftree-pre",
-    "/ 13": "peel_loops",
-    "| 17": "hoist_code",
+# Per family: the wrapper, and trigger -> the flag or pass it is planted in (wrong code), or the
+# function a crash names.
+FAMILIES = {
+    "gcc": (
+        "multi_gcc",
+        {
+            "<< 3": "-ftree-vrp",
+            "% 7": "-fgcse",
+            "* 9": "-fipa-sra",
+            "- 11": "-ftree-pre",
+            "/ 13": "peel_loops",
+            "| 17": "hoist_code",
+        },
+    ),
+    "clang": (
+        "multi_clang",
+        {
+            "<< 3": "ReassociatePass",
+            "% 7": "GVNPass",
+            "* 9": "JumpThreadingPass",
+            "- 11": "AggressiveInstCombinePass",
+            "/ 13": "visitBinaryOperator",
+            "| 17": "isRemovable",
+        },
+    ),
 }
 
 
-def backends() -> list[Backend]:
+def backends(family: str) -> list[Backend]:
     def compiler(name: str, program: str, level: str) -> Backend:
         return Backend(
             name=name,
             compile=(program, level, "-w", "-o", "{binary}", "{source}"),
             run=("{binary}",),
-            version=("gcc", "--version"),
+            version=(family, "--version"),
         )
 
-    multi = str(PLANTED / "multi_gcc")
-    return [compiler("gcc-O0", "gcc", "-O0")] + [compiler(f"multi{lv}", multi, lv) for lv in ("-O1", "-O2", "-O3")]
+    multi = str(PLANTED / FAMILIES[family][0])
+    return [compiler(f"{family}-O0", family, "-O0")] + [
+        compiler(f"multi{lv}", multi, lv) for lv in ("-O1", "-O2", "-O3")
+    ]
 
 
 def program_for(seed: int) -> str:
@@ -74,35 +103,43 @@ def program_for(seed: int) -> str:
         return out.read_text()
 
 
-def keyed_findings(seed: int, chosen: list[Backend], limits) -> list[dict]:
+def _crash_site(signature) -> str:
+    """The function a crash signature names: gcc's ``in FUNCTION``, or an LLVM assertion's site."""
+    site = next((frame[5:] for frame in signature.frames if frame.startswith("site ")), "")
+    site = site or signature.crash_type
+    found = re.search(r"in (\w+)\b", site) if "internal compiler error" in site else None
+    return found.group(1) if found else site.rsplit("::", 1)[-1]
+
+
+def keyed_findings(seed: int, family: str, chosen: list[Backend], limits) -> list[dict]:
     program = program_for(seed)
     planted = re.search(r"planted: (.+?) \*/", program).group(1)
     results = harness.process(program, ".c", chosen, limits)
-    verdict = compare.classify(results, "gcc-O0")
+    verdict = compare.classify(results, chosen[0].name)
     found = findings.findings(
-        target="multi-bug gcc", language="c", program=program, reproducer="", verdict=verdict,
+        target=f"multi-bug {family}", language="c", program=program, reproducer="", verdict=verdict,
         results=results, metadata={},
     )  # fmt: skip
     rows = []
     for finding in found:
         pairs = [(b.name, b.outcome) for b in finding.backends]
-        v1 = signatures.compute(
+        signature = signatures.compute(
             kind=finding.kind, crash_type=finding.crash_type, trace_text=finding.trace, message=finding.message,
             target=finding.target, stage=finding.stage, reference=finding.reference, backends=pairs,
-        ).digest  # fmt: skip
+        )  # fmt: skip
+        v1 = signature.digest
         named, v2 = "", v1
         if finding.kind == "miscompilation":
             expected = next(r for r in results if r.backend == verdict.reference)
             wrong = next(b for b in chosen if verdict.outcomes.get(b.name) == "wrong_output")
-
             bad = culprit.prints_otherwise_than(expected)
             answer = culprit.find(wrong, program, ".c", bad, limits)
             named = answer.name
-            v2 = f"culprit:{culprit.family(wrong)}:{answer.key}" if answer.method != "none" else v1
+            v2 = culprit.cause_key(culprit.family(wrong), answer.to_dict()) or v1
         else:
-            site = re.search(r"internal compiler error: in (\w+)", finding.trace or finding.message or "")
-            named = site.group(1) if site else ""
-        rows.append({"truth": planted, "v1": v1, "v2": v2, "named": named, "kind": finding.kind})
+            named = _crash_site(signature)
+        truth = f"{family}:{planted}"
+        rows.append({"truth": truth, "family": family, "planted": planted, "v1": v1, "v2": v2, "named": named})
     return rows
 
 
@@ -123,29 +160,35 @@ def pairwise_f1(rows: list[dict], key: str) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a few programs: that it still runs, not a figure")
-    parser.add_argument("--programs", type=int, default=120)
+    parser.add_argument("--programs", type=int, default=120, help="programs per compiler family")
+    parser.add_argument("--family", choices=sorted(FAMILIES), action="append", help="default: every family")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
-    count = 3 if args.quick else args.programs
-    rng = random.Random(args.seed)
-    chosen, limits = backends(), sandbox.Limits()
+    count = 2 if args.quick else args.programs
+    limits = sandbox.Limits()
     rows: list[dict] = []
-    for number in range(count):
-        rows += keyed_findings(rng.randrange(2**31), chosen, limits)
-        if (number + 1) % 20 == 0:
-            print(f"{number + 1} programs, {len(rows)} findings", flush=True)
+    for family in args.family or sorted(FAMILIES):
+        rng = random.Random(args.seed)
+        chosen = backends(family)
+        for number in range(count):
+            rows += keyed_findings(rng.randrange(2**31), family, chosen, limits)
+            if (number + 1) % 20 == 0:
+                print(f"{family}: {number + 1} programs, {len(rows)} findings", flush=True)
     causes = sorted({row["truth"] for row in rows})
-    print(f"{len(rows)} findings from {count} programs; planted causes seen: {', '.join(causes) or 'none'}")
+    print(f"{len(rows)} findings; planted causes seen: {', '.join(causes) or 'none'}")
     for name in ("v1", "v2"):
         groups = {}
         for row in rows:
             groups.setdefault(row[name], set()).add(row["truth"])
         print(f"{name}: {len(groups)} buckets; mixed buckets: {sum(len(t) > 1 for t in groups.values())}")
-    named = [row for row in rows if row["truth"] in CAUSE]
-    right = sum(row["named"] == CAUSE[row["truth"]] for row in named)
+    named = [row for row in rows if row["planted"] in FAMILIES[row["family"]][1]]
+    right = 0
     for row in named:
-        if row["named"] != CAUSE[row["truth"]]:
-            print(f"  culprit missed: planted {row['truth']!r} ({CAUSE[row['truth']]}), named {row['named']!r}")
+        cause = FAMILIES[row["family"]][1][row["planted"]]
+        if row["named"] == cause:
+            right += 1
+        else:
+            print(f"  culprit missed: {row['family']} planted {row['planted']!r} ({cause}), named {row['named']!r}")
     accuracy = right / len(named) if named else float("nan")
     print(f"f1 v2={pairwise_f1(rows, 'v2'):.3f} v1={pairwise_f1(rows, 'v1'):.3f} culprit_accuracy={accuracy:.3f}")
     return 0

@@ -78,7 +78,10 @@ _IGNORED_FUNCTIONS["rust"] = _IGNORED_FUNCTIONS["native"]
 _IGNORED_FUNCTIONS["go"] = re.compile(r"^(runtime\.|runtime/|testing\.|panic$|reflect\.|sync\.|internal/)")
 # Native frames compiled from the C library or the compiler's runtime sources.
 _IGNORED_NATIVE_FILES = re.compile(
-    r"(^|/)glibc[-/]|(^|/)sysdeps/|/libgcc/|/compiler-rt/lib/|/libsanitizer/|(^|/)Fuzzer\w*\.cpp$"
+    r"(^|/)glibc[-/]|(^|/)sysdeps/|/libgcc/|/compiler-rt/lib/|/libsanitizer/|(^|/)Fuzzer\w*\.cpp$|"
+    # glibc's sources as Debian's debug info names them ("_nl_load_domain ./intl/loadmsgcat.c" is
+    # how assert() symbolizes in an LLVM stack dump there).
+    r"^\./(?:nptl|signal|stdlib|intl|assert|csu|posix|misc|string|libio|malloc)/"
 )
 _IGNORED_MODULES = re.compile(
     r"(libc\.so|libc-|libstdc\+\+|libc\+\+|libgcc_s|libpthread|ld-linux|libclang_rt\.|"

@@ -115,14 +115,8 @@ def _enqueue_finding(finding_id: int) -> None:
 def culprit_key(found: dict, backends) -> str:
     """What identifies the cause: per compiler family, the pass or flags found (levels and backends left out)."""
     families = {backend.name: culprit.family(backend) for backend in backends}
-    keys = sorted(
-        {
-            f"{families.get(name) or name}:{answer['method']}:{answer['name']}"
-            for name, answer in found.get("backends", {}).items()
-            if answer.get("method") in ("opt-bisect", "flags")
-        }
-    )
-    return " | ".join(keys)
+    keys = {culprit.cause_key(families.get(name) or name, answer) for name, answer in found.get("backends", {}).items()}
+    return " | ".join(sorted(keys - {""}))
 
 
 def finding_culprit_move(*, finding_id: int) -> str:

@@ -76,7 +76,11 @@ _HELPER_SITE = re.compile(
 
 
 def _function_name(signature: str) -> str:
-    """``bool clang::interp::copyComposite(clang::interp::InterpState&, …)`` -> ``clang::interp::copyComposite``."""
+    """``bool clang::interp::copyComposite(clang::interp::InterpState&, …)`` -> ``clang::interp::copyComposite``.
+
+    ``(anonymous namespace)::`` is part of the name, not its argument list.
+    """
+    signature = signature.replace(_ANONYMOUS, _ANONYMOUS_TOKEN)
     depth, end = 0, len(signature)
     for index, char in enumerate(signature):
         if char == "(" and depth == 0:
@@ -84,7 +88,11 @@ def _function_name(signature: str) -> str:
             break
         depth += {"<": 1, ">": -1}.get(char, 0)
     head = signature[:end].strip()
-    return head.rsplit(" ", 1)[-1] if " " in head and not head.endswith(">") else head
+    name = head.rsplit(" ", 1)[-1] if " " in head and not head.endswith(">") else head
+    return name.replace(_ANONYMOUS_TOKEN, _ANONYMOUS)
+
+
+_ANONYMOUS, _ANONYMOUS_TOKEN = "(anonymous namespace)", "\x00anonymous\x00"
 
 
 def _assertion(lines: list[str]) -> list[dict]:

@@ -62,6 +62,15 @@ class Culprit:
         }
 
 
+# The methods that name a cause; "none" says why there is none.
+FOUND = ("opt-bisect", "flags")
+
+
+def cause_key(compiler_family: str, answer: dict) -> str:
+    """What identifies a cause across levels and backends: the compiler family and the pass or flags found."""
+    return f"{compiler_family}:{answer['method']}:{answer['name']}" if answer.get("method") in FOUND else ""
+
+
 class _Budget:
     def __init__(self, limit: int):
         self.used, self.limit = 0, limit

@@ -299,3 +299,9 @@ def test_go_frames_with_trimmed_arguments_keep_their_stack():
     trimmed, full = _sign("Djuk1c/zefoy-froyz-bot#6"), _sign("Djuk1c/zefoy-froyz-bot#4")
     assert trimmed.method == "stack" and trimmed.frames[0] == "main.ProcessUrl"
     assert trimmed.digest == full.digest
+
+
+def test_llvm_assertion_in_an_anonymous_namespace_names_its_function():
+    # llvm/llvm-project#97533: "bool (anonymous namespace)::TwoAddressInstructionPass::collectTiedOperands(…)".
+    signature = _sign("llvm/llvm-project#97533")
+    assert signature.frames[0] == "site (anonymous namespace)::TwoAddressInstructionPass::collectTiedOperands"

@@ -66,3 +66,22 @@ def test_the_version_matrix_names_the_first_bad_and_last_good_release(tmp_path, 
     assert found["cells"]["3"] == {"-O0": "good", "-O1": "good", "-O2": "bad", "-O3": "bad", "-Os": "good"}
     assert found["first_bad"] == {"-O0": None, "-O1": None, "-O2": "3", "-O3": "3", "-Os": None}
     assert found["last_good"]["-O2"] == "2"
+
+
+def test_two_bugs_at_one_level_get_two_culprits_and_one_bug_at_two_levels_gets_one():
+    # tests/data/planted/multi_clang: "% 7" is miscompiled in GVNPass, "* 9" in JumpThreadingPass.
+    def program(operation: str) -> str:
+        return PROGRAM.replace("x << 3", f"x {operation}").replace("int x = 5", "int x = 100")
+
+    def right(expected: str):
+        return lambda result: result.stdout != expected
+
+    multi = str(PLANTED / "multi_clang")
+    keys = {}
+    for level, operation, expected in (("-O2", "% 7", "2\n"), ("-O2", "* 9", "900\n"), ("-O3", "% 7", "2\n")):
+        backend = _backend(f"multi-clang{level}", multi, level)
+        found = culprit.find(backend, program(operation), ".c", right(expected))
+        keys[(level, operation)] = culprit.cause_key(culprit.family(backend), found.to_dict())
+    assert keys[("-O2", "% 7")] == "clang:opt-bisect:GVNPass"
+    assert keys[("-O2", "* 9")] == "clang:opt-bisect:JumpThreadingPass"
+    assert keys[("-O3", "% 7")] == keys[("-O2", "% 7")]
