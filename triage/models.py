@@ -277,6 +277,8 @@ class Reduction(models.Model):
         AUTO = "auto", "New bucket"
         AGAIN = "again", "Reduce again"
         UPLOAD = "upload", "Uploaded"
+        # Another round from the smallest version so far, after one that ran out of time still shrinking.
+        MORE = "more", "Kept going"
 
     bucket = models.ForeignKey(Bucket, on_delete=models.CASCADE, related_name="reductions")
     finding = models.ForeignKey(Finding, null=True, on_delete=models.SET_NULL, related_name="+")

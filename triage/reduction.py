@@ -45,6 +45,10 @@ VERIFY_RUNS = 5
 PROGRESS_SAVE_SECONDS = 1.0
 # Past the budget: verification runs, a C-Vise shutting down, a slow kotlinc.
 JOB_MARGIN_SECONDS = 900
+# A round that used this much of its budget was stopped by it, not by running out of candidates.
+RAN_OUT_OF_TIME = 0.9
+# What a round must have taken off the size it started from for another round to be worth a worker.
+MIN_GAIN = 0.05
 
 
 def _replay_kind(engine: str) -> str:
@@ -109,18 +113,29 @@ def case_for(finding: Finding, bucket: Bucket) -> Case:
 
 # --- requesting --------------------------------------------------------------------------------
 def reduction_request(
-    *, bucket: Bucket, source: str, user=None, text: str | None = None, finding: Finding | None = None
+    *,
+    bucket: Bucket,
+    source: str,
+    user=None,
+    text: str | None = None,
+    finding: Finding | None = None,
+    original: str | None = None,
 ) -> Reduction:
-    """Queue a reduction of the bucket's representative (or the verification of ``text``, an upload)."""
+    """Queue a reduction of the bucket's representative (or the verification of ``text``, an upload).
+
+    ``original`` is what a later round shows as the original: the text the first round started from.
+    """
     finding = finding or bucket.representative or bucket.findings.order_by("testcase_size").first()
+    if original is None:
+        original = finding.testcase if finding else ""
     reduction = Reduction.objects.create(
         bucket=bucket,
         finding=finding,
         source=source,
         user=user,
         language=finding.testcase_language if finding else "text",
-        original_text=finding.testcase if finding else "",
-        original_size=finding.testcase_size if finding else 0,
+        original_text=original,
+        original_size=len(original),
         reduced_text=text or "",
         reduced_size=len(text) if text is not None else 0,
     )
@@ -261,7 +276,56 @@ def _reduce(reduction: Reduction, case: Case) -> None:
     if result.text == finding.testcase:
         _finish(reduction, ReductionState.DONE, "no smaller version reproduces the bucket", verify_runs=0)
         return
+    elapsed = time.monotonic() - started  # the reducer's time, not the verification's
     _verify_and_accept(reduction, case, result.text, values, Origin.REDUCED)
+    accepted = reduction.state == ReductionState.DONE and reduction.result_id
+    budget = settings.FUZZWEB_REDUCTION_SECONDS
+    if (
+        accepted
+        and keep_going(len(finding.testcase), len(result.text), elapsed, budget)
+        and _rounds_so_far(reduction) < settings.FUZZWEB_REDUCTION_ROUNDS
+    ):
+        _another_round(reduction)
+
+
+def keep_going(start_size: int, end_size: int, elapsed: float, budget: float) -> bool:
+    """Whether a round that went from ``start_size`` to ``end_size`` earns another.
+
+    Only a round the budget stopped (a reducer that ran out of candidates
+    is done) and that still took at least :data:`MIN_GAIN` off: a reducer
+    creeping by single characters is not worth a worker's hour.
+    """
+    return elapsed >= RAN_OUT_OF_TIME * budget and end_size <= (1 - MIN_GAIN) * start_size
+
+
+def _rounds_so_far(reduction: Reduction) -> int:
+    """How many rounds kept going in a row before and including this one."""
+    rounds = 0
+    for source in reduction.bucket.reductions.filter(created_at__lte=reduction.created_at).values_list(
+        "source", flat=True
+    ):
+        if source != Reduction.Source.MORE:
+            break
+        rounds += 1
+    return rounds
+
+
+def _another_round(reduction: Reduction) -> None:
+    """Queue the next round from the version this one accepted, if it is still the representative.
+
+    Queued on the reduce queue after what is waiting there, and workers take
+    the engines' queues first: it runs behind campaigns and new buckets.
+    """
+    bucket = Bucket.objects.get(pk=reduction.bucket_id)
+    if bucket.representative_id != reduction.result_id:
+        return
+    if bucket.reductions.filter(
+        state__in=(ReductionState.QUEUED, ReductionState.VERIFYING, ReductionState.REDUCING)
+    ).exists():
+        return
+    reduction_request(
+        bucket=bucket, source=Reduction.Source.MORE, finding=reduction.result, original=reduction.original_text
+    )
 
 
 def _verify_upload(reduction: Reduction, case: Case) -> None:

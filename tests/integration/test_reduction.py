@@ -399,3 +399,34 @@ def test_a_bucket_made_through_the_api_is_reduced_by_a_real_worker(three_pythons
     )
     bucket.refresh_from_db()
     assert bucket.hit_count == 3 and bucket.representative_id == queued.result_id
+
+
+@pytest.mark.django_db
+def test_a_reduction_its_budget_stopped_keeps_going_from_its_smallest_version(three_pythons, settings):
+    settings.FUZZWEB_REDUCTION_SECONDS = 4
+    settings.FUZZWEB_REDUCTION_ROUNDS = 2
+    original = _program_finding(TWO_DIFFERENCES, ["cpython", "cpython-O", "pypy3"], "cpython")
+    bucket = original.bucket
+    first = _reduce(bucket)
+    assert first.state == ReductionState.DONE and first.reduced_size < len(TWO_DIFFERENCES), first.message
+
+    # Stopped by its 4 s, still shrinking: another round from what it accepted, behind the queue.
+    more = bucket.reductions.get(source=Reduction.Source.MORE)
+    assert more.state == ReductionState.QUEUED and more.finding_id == first.result_id
+    assert more.original_text == TWO_DIFFERENCES  # the page still compares with the fuzzer's program
+    reduction_run(reduction_id=more.pk)
+    more.refresh_from_db()
+    assert more.state == ReductionState.DONE, more.message
+    bucket.refresh_from_db()
+    smallest = bucket.findings.filter(verified_at__isnull=False).order_by("testcase_size").first()
+    assert bucket.representative_id == smallest.pk and smallest.testcase_size <= first.reduced_size
+    # Two rounds kept going at most, and never from a version that is not the representative.
+    assert bucket.reductions.filter(source=Reduction.Source.MORE).count() <= 2
+
+
+def test_only_a_round_its_budget_stopped_while_shrinking_earns_another():
+    from triage.reduction import keep_going
+
+    assert keep_going(1000, 600, elapsed=299, budget=300)
+    assert not keep_going(1000, 600, elapsed=40, budget=300)  # the reducer ran out of candidates
+    assert not keep_going(1000, 990, elapsed=300, budget=300)  # creeping: 1% is not worth a round
