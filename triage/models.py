@@ -264,6 +264,10 @@ class ReductionState(models.TextChoices):
     FAILED = "failed", "Failed"
 
 
+# The states of a reduction still under way: a bucket has at most one.
+REDUCTION_UNDER_WAY = (ReductionState.QUEUED, ReductionState.VERIFYING, ReductionState.REDUCING)
+
+
 class Reduction(models.Model):
     """One attempt to shrink a bucket's testcase, or to check a maintainer's smaller version of it.
 
@@ -318,7 +322,7 @@ class Reduction(models.Model):
 
     @property
     def finished(self) -> bool:
-        return self.state not in (ReductionState.QUEUED, ReductionState.VERIFYING, ReductionState.REDUCING)
+        return self.state not in REDUCTION_UNDER_WAY
 
 
 class Comment(models.Model):

@@ -31,7 +31,7 @@ from crashes import signatures
 from engines import registry
 from triage.audit import audit
 from triage.ingest import content_hash, prepare_finding
-from triage.models import Bucket, Finding, Origin, Reduction, ReductionState
+from triage.models import REDUCTION_UNDER_WAY, Bucket, Finding, Origin, Reduction, ReductionState
 from triage.rebucket import representative_of
 from triage.reproduction import DIFFERENTIAL, PYFUNC, Attempt, CannotReproduce, Case, reduce_case, verify
 from triage.submission import submission_from_engine
@@ -154,11 +154,13 @@ def reduction_again(*, bucket_id: int, user) -> Reduction | None:
     """
     with transaction.atomic():
         bucket = Bucket.objects.select_for_update().get(pk=bucket_id)
-        if bucket.reductions.filter(
-            state__in=(ReductionState.QUEUED, ReductionState.VERIFYING, ReductionState.REDUCING)
-        ).exists():
+        if _under_way(bucket):
             return None
         return reduction_request(bucket=bucket, source=Reduction.Source.AGAIN, user=user)
+
+
+def _under_way(bucket: Bucket) -> bool:
+    return bucket.reductions.filter(state__in=REDUCTION_UNDER_WAY).exists()
 
 
 def reduction_enqueue(reduction: Reduction) -> None:
@@ -319,9 +321,7 @@ def _another_round(reduction: Reduction) -> None:
     bucket = Bucket.objects.get(pk=reduction.bucket_id)
     if bucket.representative_id != reduction.result_id:
         return
-    if bucket.reductions.filter(
-        state__in=(ReductionState.QUEUED, ReductionState.VERIFYING, ReductionState.REDUCING)
-    ).exists():
+    if _under_way(bucket):
         return
     reduction_request(
         bucket=bucket, source=Reduction.Source.MORE, finding=reduction.result, original=reduction.original_text
