@@ -20,16 +20,13 @@ campaign's. Pure of Django; the caller stores the answer.
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import subprocess
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from engines import sandbox
-from engines.differential import execute, harness
+from engines.differential import harness
 from engines.differential.backends import Backend, version_of
 
 _BISECT_LINE = re.compile(r"^BISECT: running pass \((\d+)\) (.+?) on (.+)$", re.M)
@@ -142,17 +139,7 @@ def _with_flags(backend: Backend, extra: tuple[str, ...]) -> Backend:
 
 def _compile_stderr(backend: Backend, program: str, suffix: str, extra: tuple[str, ...], limits) -> str:
     """What the compile step alone prints on stderr (the harness keeps the run step's)."""
-    workdir = tempfile.mkdtemp(prefix="fuzzweb-culprit-")
-    try:
-        source = os.path.join(workdir, f"program{suffix}")
-        with open(source, "w", encoding="utf-8") as handle:
-            handle.write(program)
-        values = {"source": source, "binary": os.path.join(workdir, "program.bin"), "workdir": workdir}
-        command = backend.command(backend.compile + extra, **values)
-        ran = execute.run(command, workdir, backend.compile_timeout, limits, dict(backend.environment), backend.paths)
-        return ran.stderr
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
+    return harness.compile_only(program, suffix, _with_flags(backend, extra), limits).stderr
 
 
 def _opt_bisect(listing: str, trial, bad, budget: _Budget) -> Culprit:

@@ -102,15 +102,41 @@ def process(program: str, suffix: str, backends: list[Backend], limits: sandbox.
         shutil.rmtree(workdir, ignore_errors=True)
 
 
+def compile_only(program: str, suffix: str, backend: Backend, limits: sandbox.Limits) -> execute.Run:
+    """The compile step alone, run as :func:`process` runs it: what a compiler prints even when it succeeds."""
+    workdir = tempfile.mkdtemp(prefix="fuzzweb-compile-")
+    try:
+        source = os.path.join(workdir, f"program{suffix}")
+        with open(source, "w", encoding="utf-8") as handle:
+            handle.write(program)
+        return _compile(backend, _values(backend, source, workdir), workdir, _limits(backend, limits))
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _values(backend: Backend, source: str, workdir: str) -> dict[str, str]:
+    return {"source": source, "binary": os.path.join(workdir, f"{backend.name}.bin"), "workdir": workdir}
+
+
+def _limits(backend: Backend, limits: sandbox.Limits) -> sandbox.Limits:
+    return (
+        dataclasses.replace(limits, memory_bytes=backend.memory_bytes) if backend.memory_bytes is not None else limits
+    )
+
+
+def _compile(backend: Backend, values: dict[str, str], workdir: str, limits: sandbox.Limits) -> execute.Run:
+    command = backend.command(backend.compile, **values)
+    environment = dict(backend.environment)
+    return backend.compile_step(command, workdir, backend.compile_timeout, limits, environment, backend.paths)
+
+
 def _one(backend: Backend, source: str, workdir: str, limits: sandbox.Limits) -> Result:
-    values = {"source": source, "binary": os.path.join(workdir, f"{backend.name}.bin"), "workdir": workdir}
-    if backend.memory_bytes is not None:
-        limits = dataclasses.replace(limits, memory_bytes=backend.memory_bytes)
+    values = _values(backend, source, workdir)
+    limits = _limits(backend, limits)
     environment = dict(backend.environment)
     compile_seconds = 0.0
     if backend.compile is not None:
-        command = backend.command(backend.compile, **values)
-        compiled = backend.compile_step(command, workdir, backend.compile_timeout, limits, environment, backend.paths)
+        compiled = _compile(backend, values, workdir, limits)
         outcome = _compile_outcome(backend, compiled)
         if outcome != OK:
             return _result(backend, "compile", outcome, compiled)
