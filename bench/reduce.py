@@ -29,7 +29,10 @@ its tree reducer (engines.reduce.pyreduce) with the test budget a bucket's
 reduction has in production and at most PY_SECONDS seconds (the goal is a
 paste-ready program within a minute), and C as production does: C-Vise, C-Reduce if
 C-Vise dies, under its own budget and check script (engines.reduce.external),
-so the C figure says what fuzzweb's pipeline costs against C-Vise run alone.
+so the C figure says what fuzzweb's pipeline costs against C-Vise run alone;
+after C-Vise, fuzzweb cleans up what it leaves of Csmith (engines.reduce.cclean:
+safe-math wrappers as plain operations, the checksum as printf, unused
+declarations), with at least CLEAN_UP_SECONDS for it, as production does.
 
 Every result is re-checked with the test: one that is not interesting
 counts as no reduction at all (the original's size), whichever tool made it.
@@ -73,14 +76,14 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from engines.differential import pygen  # noqa: E402
-from engines.reduce import external, pyreduce  # noqa: E402
+from engines.reduce import cclean, external, pyreduce  # noqa: E402
 from engines.reduce.result import command_test  # noqa: E402
 
 BENCH = Path(__file__).resolve().parent
@@ -144,6 +147,8 @@ grep -q 'internal compiler error: in fold_binary_loc' err.txt
 
 # Operators the wrapper compiler may be made to crash on, tried in this order per program.
 CONSTRUCTS = ("^=", "|=", "&=", "-=", "+=")
+# Seconds fuzzweb's C clean-up gets at least after C-Vise (triage.reproduction.CLEAN_UP_MIN_SECONDS).
+CLEAN_UP_SECONDS = 60.0
 # --quick's seconds per tool and program.
 QUICK_CAP = 5.0
 # fuzzweb's seconds per Python program, whatever the cap: the goal is a minute.
@@ -203,6 +208,10 @@ def run_fuzzweb(language: str, text: str, script: Path, suffix: str, cap: float)
         result = pyreduce.reduce_python(text, command_test([str(script)], suffix), seconds=min(cap, PY_SECONDS))
     else:
         result = external.reduce_c(text, [str(script)], suffix, seconds=cap, jobs=1)
+        # As production: Csmith's wrappers and checksum cleaned up after C-Vise (at least a minute for it).
+        remaining = max(CLEAN_UP_SECONDS, cap - (time.monotonic() - started))
+        cleaned, _ = cclean.clean(result.text, command_test([str(script)], suffix), remaining)
+        result = replace(result, text=cleaned)
     return Outcome("fuzzweb", len(result.text), time.monotonic() - started, _interesting(script, result.text, suffix))
 
 

@@ -68,7 +68,9 @@ def case_for(finding: Finding, bucket: Bucket) -> Case:
         raise CannotReproduce(f"the bucket was signed by algorithm v{bucket.signature_version}: re-bucket it first")
     options = signature_options(finding.target)
     common = dict(
-        signature=bucket.signature,
+        # The finding's own signature: in a bucket a culprit, a merge or a split moved it to, the bucket's
+        # signature is not what a run of the finding produces, and no candidate would ever reproduce it.
+        signature=finding.signature if finding.signature_version == bucket.signature_version else bucket.signature,
         kind=finding.kind,
         target=finding.target,
         engine=finding.engine,
@@ -277,17 +279,24 @@ def _reduce(reduction: Reduction, case: Case) -> None:
     )
     if result.text == finding.testcase:
         _finish(reduction, ReductionState.DONE, "no smaller version reproduces the bucket", verify_runs=0)
+        if reduction.source == Reduction.Source.MORE:
+            _culprit_after(reduction.bucket_id)  # the round before left the culprit to the last round: this one
         return
     elapsed = time.monotonic() - started  # the reducer's time, not the verification's
-    _verify_and_accept(reduction, case, result.text, values, Origin.REDUCED)
-    accepted = reduction.state == ReductionState.DONE and reduction.result_id
+    represents = _verify_and_accept(reduction, case, result.text, values, Origin.REDUCED, culprit=False)
     budget = settings.FUZZWEB_REDUCTION_SECONDS
-    if (
-        accepted
+    more = (
+        represents
         and keep_going(len(finding.testcase), len(result.text), elapsed, budget)
         and _rounds_so_far(reduction) < settings.FUZZWEB_REDUCTION_ROUNDS
-    ):
-        _another_round(reduction)
+        and _another_round(reduction)
+    )
+    # The culprit (re-compiling the program at every release and level) after the first round, and after
+    # the last (on whatever is then the representative, even if this round's result was refused); not
+    # after each round in between.
+    first = reduction.source != Reduction.Source.MORE
+    if (represents and first) or (not first and not more):
+        _culprit_after(reduction.bucket_id)
 
 
 def keep_going(start_size: int, end_size: int, elapsed: float, budget: float) -> bool:
@@ -312,20 +321,19 @@ def _rounds_so_far(reduction: Reduction) -> int:
     return rounds
 
 
-def _another_round(reduction: Reduction) -> None:
-    """Queue the next round from the version this one accepted, if it is still the representative.
+def _another_round(reduction: Reduction) -> bool:
+    """Queue the next round from the version this one accepted, if it is still the representative; whether queued.
 
     Queued on the reduce queue after what is waiting there, and workers take
     the engines' queues first: it runs behind campaigns and new buckets.
     """
     bucket = Bucket.objects.get(pk=reduction.bucket_id)
-    if bucket.representative_id != reduction.result_id:
-        return
-    if _under_way(bucket):
-        return
+    if bucket.representative_id != reduction.result_id or _under_way(bucket):
+        return False
     reduction_request(
         bucket=bucket, source=Reduction.Source.MORE, finding=reduction.result, original=reduction.original_text
     )
+    return True
 
 
 def _verify_upload(reduction: Reduction, case: Case) -> None:
@@ -364,12 +372,19 @@ def _call_values(case: Case, text: str) -> list:
     return values
 
 
-def _verify_and_accept(reduction: Reduction, case: Case, text: str, values: list | None, origin: str) -> None:
+def _verify_and_accept(
+    reduction: Reduction, case: Case, text: str, values: list | None, origin: str, culprit: bool = True
+) -> bool:
+    """Verify ``text`` and store it if it reproduces; whether it became the bucket's representative.
+
+    ``culprit``: queue the culprit search on the new representative (a round that queues another
+    leaves it to the last).
+    """
     try:
         check = verify(case, text, VERIFY_RUNS, values)
     except (ValueError, TypeError) as error:  # a call whose arity does not match the function
         _finish(reduction, ReductionState.REFUSED, f"refused: it cannot be run as a call of {case.function}: {error}")
-        return
+        return False
     _update(reduction, verify_runs=check.runs, verify_passes=check.passes)
     if check.reliable:
         stored = _store(reduction, case, _reproducing(case, check.attempts), origin)
@@ -379,9 +394,9 @@ def _verify_and_accept(reduction: Reduction, case: Case, text: str, values: list
             kept = Finding.objects.filter(pk=current).values_list("testcase_size", flat=True).first()
             note = f"it reproduces, but the current reduced version ({kept} characters) is smaller and stays"
         _finish(reduction, ReductionState.DONE, note, result=stored)
-        if current == stored.pk:
+        if current == stored.pk and culprit:
             _culprit_after(reduction.bucket_id)
-        return
+        return current == stored.pk
     if check.flaky:
         _finish(
             reduction,
@@ -389,11 +404,12 @@ def _verify_and_accept(reduction: Reduction, case: Case, text: str, values: list
             f"reproduced the bucket in only {check.passes} of {check.runs} runs "
             f"(otherwise: {check.describe(case)}); not accepted",
         )
-        return
+        return False
     other = _other_bucket(check.attempts)
     where = f"it lands in another bucket ({other})" if other else f"it does not reproduce: {check.describe(case)}"
     verb = "refused" if origin == Origin.UPLOADED else "rejected"
     _finish(reduction, ReductionState.REFUSED, f"{verb}: {where}")
+    return False
 
 
 def _culprit_after(bucket_id: int) -> None:
@@ -424,8 +440,8 @@ def _store(reduction: Reduction, case: Case, engine_finding, origin: str) -> Fin
     submission = submission_from_engine(engine_finding, source.engine)
     now = timezone.now()
     row, signature = prepare_finding(submission, source.campaign_id, now, signature_options(source.target))
-    if signature.digest != reduction.bucket.signature:  # verify() said otherwise: a bug, not a maintainer's error
-        raise AssertionError("a verified reduction signed differently from its bucket")
+    if signature.digest != case.signature:  # verify() said otherwise: a bug, not a maintainer's error
+        raise AssertionError("a verified reduction signed differently from the finding it reduces")
     with transaction.atomic():
         existing = Finding.objects.filter(content_hash=content_hash(submission)).first()
         if existing is not None:

@@ -20,6 +20,7 @@ import json
 import re
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -33,7 +34,7 @@ from engines.pyfunc import engine as pyfunc
 from engines.pyfunc.executor import Outcome
 from engines.pyfunc.state import decode
 from engines.pyfunc.values import imports, split_call
-from engines.reduce import external, pyreduce, textreduce
+from engines.reduce import cclean, external, pyreduce, textreduce, treereduce
 from engines.reduce.pyinputs import CallRunner, reduce_call
 from engines.reduce.result import Reduction
 from triage.signing import submission_signature
@@ -70,6 +71,8 @@ class Case:
     search_path: tuple[str, ...] = ()
     setup: tuple[str, ...] = ()
     values: list = field(default_factory=list)
+    # differential: seconds a backend may run a candidate (None: the backend's own run_timeout)
+    run_timeout: float | None = None
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
@@ -112,7 +115,7 @@ def _backends(case: Case):
         missing = [name for name in case.backends if not table[name].available()]
         if missing:
             raise CannotReproduce(f"not installed on this worker: {', '.join(missing)}")
-        return language, [table[name] for name in case.backends]
+        return language, _timed(case, [table[name] for name in case.backends])
     language = differential.LANGUAGES.get(case.language)
     if language is None:
         raise CannotReproduce(f"no backends for {case.language!r} programs here")
@@ -120,7 +123,25 @@ def _backends(case: Case):
     missing = [name for name in case.backends if name not in installed]
     if missing:
         raise CannotReproduce(f"not installed on this worker: {', '.join(missing)}")
-    return language, [installed[name] for name in case.backends]
+    return language, _timed(case, [installed[name] for name in case.backends])
+
+
+def _timed(case: Case, backends: list) -> list:
+    if case.run_timeout is None:
+        return backends
+    return [dataclasses.replace(b, run_timeout=min(b.run_timeout, case.run_timeout)) for b in backends]
+
+
+CLEAN_UP_MIN_SECONDS = 60.0
+
+
+def for_reduction(case: Case, text: str) -> Case:
+    """The case with its candidates' run time bounded by the original's (timeouts and OOMs keep theirs)."""
+    if case.runner != DIFFERENTIAL or case.kind in ("timeout", "oom"):
+        return case
+    language, backends = _backends(case)
+    timeout = harness.candidate_timeout(harness.process(text, language.suffix, backends, sandbox.Limits()))
+    return case if timeout is None else dataclasses.replace(case, run_timeout=timeout)
 
 
 def run_program(case: Case, text: str, limits: sandbox.Limits | None = None) -> Attempt:
@@ -254,6 +275,7 @@ def reduce_case(
     on_progress: Callable[[str, int], None] | None = None,
 ) -> tuple[Reduction, list | None]:
     """Reduce the testcase with the reducer for its kind; returns the reduction and, for a call, its values."""
+    case = for_reduction(case, text)
     if case.runner == PYFUNC:
         runner = call_runner(case)
         try:
@@ -267,18 +289,32 @@ def reduce_case(
     if case.language in ("c", "cpp", "c++") and external.available_tool():
         with tempfile.NamedTemporaryFile("w", suffix=".json", prefix="fuzzweb-case-", delete=False) as handle:
             handle.write(case.to_json())
+        started = time.monotonic()
         try:
             check = ["env", f"PYTHONPATH={PROJECT_ROOT}", sys.executable, "-m", "triage.reproduction", handle.name]
             suffix = _backends(case)[0].suffix if case.runner == DIFFERENTIAL else ".c"
-            return external.reduce_c(text, check, suffix, seconds=seconds, on_progress=on_progress), None
+            reduced = external.reduce_c(text, check, suffix, seconds=seconds, on_progress=on_progress)
         finally:
             Path(handle.name).unlink(missing_ok=True)
+        # C-Vise's fixpoint keeps Csmith's wrappers and checksum; the clean-up gets the rest of the budget,
+        # and at least a minute: it is a few dozen tests, and what makes the result worth pasting.
+        remaining = max(CLEAN_UP_MIN_SECONDS, seconds - (time.monotonic() - started))
+        cleaned, tests = reduced.text, 0
+        if case.language == "c":  # C only: the candidates' undefined-behaviour check is C's (_doubt)
+            cleaned, tests = cclean.clean(reduced.text, lambda c: run_program(case, c).reproduces(case), remaining)
+        if cleaned != reduced.text and on_progress is not None:
+            on_progress(cleaned, reduced.tests + tests)
+        return dataclasses.replace(
+            reduced, text=cleaned, tests=reduced.tests + tests, seconds=time.monotonic() - started
+        ), None
 
     def interesting(candidate: str) -> bool:
         return run_program(case, candidate).reproduces(case)
 
     if case.language == "python":
         return pyreduce.reduce_python(text, interesting, seconds=seconds, on_progress=on_progress), None
+    if case.language == "kotlin":
+        return treereduce.reduce_kotlin(text, interesting, seconds=seconds, on_progress=on_progress), None
     return textreduce.reduce_text(text, interesting, seconds=seconds, on_progress=on_progress), None
 
 

@@ -145,3 +145,18 @@ def _one(backend: Backend, source: str, workdir: str, limits: sandbox.Limits) ->
         backend.command(backend.run, **values), workdir, backend.run_timeout, limits, environment, backend.paths
     )
     return _result(backend, "run", _run_outcome(ran), ran, compile_seconds)
+
+
+# A reduction's candidates may run this many times as long as the original's slowest run, and at least
+# CANDIDATE_MIN_TIMEOUT seconds: reducers make endless loops (a loop's counter cut away), and each one
+# held a test for the backends' whole run_timeout (10 s), the better part of a Python reduction's minute.
+CANDIDATE_TIMEOUT_FACTOR = 5.0
+CANDIDATE_MIN_TIMEOUT = 1.0
+
+
+def candidate_timeout(original: list[Result]) -> float | None:
+    """Seconds a reduction's candidate may run, from the original's results (None: a timeout keeps its own)."""
+    if any(r.outcome == TIMEOUT for r in original):
+        return None
+    slowest = max((r.seconds for r in original if r.stage == "run"), default=0.0)
+    return max(CANDIDATE_MIN_TIMEOUT, CANDIDATE_TIMEOUT_FACTOR * slowest)

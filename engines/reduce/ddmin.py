@@ -71,3 +71,39 @@ def ddmin(parts: Sequence, interesting: Callable[[list], bool], budget: Budget) 
                 break
             granularity = min(granularity * 2, len(current))
     return current
+
+
+class Candidates:
+    """The test of a reducer's candidates: each text tested once, only if smaller than the best and valid.
+
+    ``valid`` is the cheap check (a compiler's parse, a grammar) that spares
+    an interestingness test, the expensive part, for a candidate that cannot
+    be a program. A text seen before counts as progress only if it is smaller
+    than the best: the best itself is interesting too, and answering True for
+    it made passes that rebuild it loop forever.
+    """
+
+    def __init__(
+        self, source: str, interesting: Callable[[str], bool], budget: Budget, valid: Callable[[str], bool] | None
+    ):
+        self.best = source
+        self.interesting = interesting
+        self.budget = budget
+        self.valid = valid
+        self.seen: dict[str, bool] = {source: True}
+
+    def test(self, text: str) -> bool:
+        if text in self.seen:
+            return self.seen[text] and len(text) < len(self.best)
+        if self.valid is not None and not self.valid(text):
+            self.seen[text] = False
+            return False
+        if len(text) >= len(self.best) or self.budget.spent:
+            return False
+        self.budget.charge()
+        verdict = bool(self.interesting(text))
+        self.seen[text] = verdict
+        if verdict:
+            self.best = text
+            self.budget.improved(text)
+        return verdict

@@ -18,58 +18,49 @@ when the candidate is still interesting.
 
 from __future__ import annotations
 
-import argparse
 import ast
 import re
 import time
 import warnings
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 from engines.reduce import pysemantic
-from engines.reduce.ddmin import Budget, ddmin
-from engines.reduce.result import Reduction, cli_reduce, command_test
+from engines.reduce.ddmin import Budget, Candidates, ddmin
+from engines.reduce.result import Reduction, file_reducer_main
 from engines.reduce.textreduce import tokens
 
 _COMPOUND = (ast.If, ast.For, ast.While, ast.With, ast.Try, ast.AsyncFor, ast.AsyncWith)
 _SMALL_LITERALS = (0, 1, "", None)
 
 
+def _compiles(text: str) -> bool:
+    try:
+        with warnings.catch_warnings():
+            # Candidates are often odd ("0[1]"): compiling them is a validity check, not a review.
+            warnings.simplefilter("ignore", SyntaxWarning)
+            compile(text, "<candidate>", "exec")
+    except (SyntaxError, ValueError):
+        return False
+    return True
+
+
 class _Reducer:
     def __init__(self, source: str, interesting: Callable[[str], bool], budget: Budget):
-        self.best = source
+        self.candidates = Candidates(source, interesting, budget, _compiles)
         self.tree = ast.parse(source)
-        self.interesting = interesting
         self.budget = budget
-        self.seen: dict[str, bool] = {source: True}
         # Keys of semantic changes refused once: proposed again in a changed program they are refused again
         # nearly always, and retrying each after every success made the passes quadratic in tests.
         self.refused: set[str] = set()
 
+    @property
+    def best(self) -> str:
+        return self.candidates.best
+
     # --- testing candidates --------------------------------------------------
     def test(self, text: str) -> bool:
         """Is ``text`` valid, smaller and interesting? Cached; only valid candidates cost a test."""
-        if text in self.seen:
-            # Only a smaller program is progress: the current best (or a larger program tested before) is
-            # interesting too, and answering True for it made passes that reproduce it loop forever.
-            return self.seen[text] and len(text) < len(self.best)
-        try:
-            with warnings.catch_warnings():
-                # Candidates are often odd ("0[1]"): compiling them is a validity check, not a review.
-                warnings.simplefilter("ignore", SyntaxWarning)
-                compile(text, "<candidate>", "exec")
-        except (SyntaxError, ValueError):
-            self.seen[text] = False
-            return False
-        if len(text) >= len(self.best) or self.budget.spent:
-            return False
-        self.budget.charge()
-        verdict = bool(self.interesting(text))
-        self.seen[text] = verdict
-        if verdict:
-            self.best = text
-            self.budget.improved(text)
-        return verdict
+        return self.candidates.test(text)
 
     def test_tree(self) -> bool:
         try:
@@ -290,17 +281,7 @@ def reduce_python(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Reduce a Python program while a test command keeps exiting 0.")
-    parser.add_argument("program", type=Path)
-    parser.add_argument("command", nargs="+", help="run as COMMAND... CANDIDATE_PATH; exit 0 means interesting")
-    parser.add_argument("--max-tests", type=int, default=5000)
-    parser.add_argument("--seconds", type=float, default=None, help="time budget (default: none)")
-    args = parser.parse_args(argv)
-    source = args.program.read_text()
-    test = command_test(args.command, ".py")
-    return cli_reduce(
-        source, test, lambda text, check: reduce_python(text, check, args.max_tests, args.seconds), "program"
-    )
+    return file_reducer_main(argv, "Reduce a Python program while a test command keeps exiting 0.", reduce_python)
 
 
 if __name__ == "__main__":

@@ -782,6 +782,48 @@ def simplify_control(tree: ast.Module) -> Iterator[Candidate]:
             yield f"try body {_text(node)[:80]}", edit.tree
 
 
+def _prints(expression: ast.expr) -> bool:
+    return isinstance(expression, ast.Call) and isinstance(expression.func, ast.Name) and expression.func.id == "print"
+
+
+def print_values(tree: ast.Module) -> Iterator[Candidate]:
+    """Print a value the program computes, and stop there: what is raised, assigned or evaluated.
+
+    Generated programs route values through exceptions and variables before
+    printing them (``raise ValueError(x)`` caught, kept and printed at the
+    end); printing the value where it is made, in place of the top-level
+    statement that makes it and everything after, lets all of that go at once,
+    and is what a maintainer pastes: ``print(-7 // 2)``. Only values whose
+    names the statements before already bind (or builtins) are tried.
+    """
+    bound: set[str] = set(dir(builtins))
+    for index, statement in enumerate(tree.body):
+        for node in ast.walk(statement):
+            if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and len(node.exc.args) == 1:
+                value = node.exc.args[0]
+            elif (
+                isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign)
+                and node.value is not None
+                or isinstance(node, ast.Expr)
+                and not _prints(node.value)
+            ):
+                value = node.value
+            else:
+                continue
+            if isinstance(value, ast.Starred) or not _free_names(value) <= bound:
+                continue
+            shown = ast.Expr(ast.Call(ast.Name("print", ast.Load()), [copy.deepcopy(value)], []))
+            candidate = ast.Module([*copy.deepcopy(tree.body[:index]), shown], type_ignores=[])
+            yield f"print {_text(value)[:80]} and stop at statement {index}", candidate
+        bound |= set(_bindings(ast.Module([statement], type_ignores=[])))
+
+
+def _free_names(expression: ast.expr) -> set[str]:
+    """The names ``expression`` reads that it does not bind itself (a comprehension's or a lambda's own)."""
+    loads = {n.id for n in ast.walk(expression) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return loads - set(_bindings(expression))
+
+
 def _only_item(iterable: ast.expr) -> ast.expr | None:
     """The one item a loop over ``iterable`` sees, when the code says so."""
     if isinstance(iterable, (ast.List, ast.Tuple)) and len(iterable.elts) == 1:
@@ -907,6 +949,7 @@ PASSES: list[tuple[str, Callable[[ast.Module], Iterator[Candidate]]]] = [
     ("inline methods", inline_methods),
     ("inline variables", inline_variables),
     ("simplify control flow", simplify_control),
+    ("print values", print_values),
     ("fold constants", fold_constants),
     ("drop unused parameters", drop_parameters),
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
 import tempfile
@@ -58,3 +59,19 @@ def cli_reduce(
         file=sys.stderr,
     )
     return 0
+
+
+def file_reducer_main(argv: list[str] | None, description: str, reduce) -> int:
+    """The command line of a reducer of files: FILE COMMAND..., with --max-tests and --seconds.
+
+    ``reduce(text, interesting, max_tests, seconds)`` is the reducer.
+    """
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("file", type=Path)
+    parser.add_argument("command", nargs="+", help="run as COMMAND... CANDIDATE_PATH; exit 0 means interesting")
+    parser.add_argument("--max-tests", type=int, default=5000)
+    parser.add_argument("--seconds", type=float)
+    args = parser.parse_args(argv)
+    source = args.file.read_text(encoding="utf-8", errors="surrogateescape")
+    test = command_test(args.command, args.file.suffix)
+    return cli_reduce(source, test, lambda text, check: reduce(text, check, args.max_tests, args.seconds), "file")

@@ -16,14 +16,12 @@ when the candidate is still interesting.
 
 from __future__ import annotations
 
-import argparse
 import re
 import time
 from collections.abc import Callable
-from pathlib import Path
 
-from engines.reduce.ddmin import Budget, ddmin
-from engines.reduce.result import Reduction, cli_reduce, command_test
+from engines.reduce.ddmin import Budget, Candidates, ddmin
+from engines.reduce.result import Reduction, file_reducer_main
 
 # A token with the whitespace before it: removing one never glues two others together
 # unless that whitespace was all that kept them apart, which the test then rejects.
@@ -55,27 +53,15 @@ def bracket_spans(parts: list[str]) -> list[tuple[int, int]]:
 
 class _Reducer:
     def __init__(self, source: str, interesting: Callable[[str], bool], budget: Budget, valid=None):
-        self.best = source
-        self.interesting = interesting
+        self.candidates = Candidates(source, interesting, budget, valid)
         self.budget = budget
-        self.valid = valid
-        self.seen: dict[str, bool] = {source: True}
+
+    @property
+    def best(self) -> str:
+        return self.candidates.best
 
     def test(self, text: str) -> bool:
-        if text in self.seen:
-            return self.seen[text]
-        if len(text) >= len(self.best) or self.budget.spent:
-            return False
-        if self.valid is not None and not self.valid(text):
-            self.seen[text] = False
-            return False
-        self.budget.charge()
-        verdict = bool(self.interesting(text))
-        self.seen[text] = verdict
-        if verdict:
-            self.best = text
-            self.budget.improved(text)
-        return verdict
+        return self.candidates.test(text)
 
     def _ddmin(self, parts: list[str]) -> bool:
         before = self.best
@@ -134,15 +120,7 @@ def reduce_text(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Reduce a text file while a test command keeps exiting 0.")
-    parser.add_argument("file", type=Path)
-    parser.add_argument("command", nargs="+", help="run as COMMAND... CANDIDATE_PATH; exit 0 means interesting")
-    parser.add_argument("--max-tests", type=int, default=5000)
-    parser.add_argument("--seconds", type=float)
-    args = parser.parse_args(argv)
-    source = args.file.read_text(encoding="utf-8", errors="surrogateescape")
-    test = command_test(args.command, args.file.suffix)
-    return cli_reduce(source, test, lambda text, check: reduce_text(text, check, args.max_tests, args.seconds), "file")
+    return file_reducer_main(argv, "Reduce a text file while a test command keeps exiting 0.", reduce_text)
 
 
 if __name__ == "__main__":

@@ -530,3 +530,38 @@ print('l62', repr(l62))
 print('l63', repr(l63))
 print('t64', repr(sorted(t64)))
 """
+
+
+def test_a_value_routed_through_an_exception_and_a_variable_is_printed_where_it_is_made():
+    # As generated programs do: the value is raised, caught, kept, and printed at the end with everything else.
+    source = (
+        "total = 5\n"
+        "try:\n"
+        "    raise ValueError(total * 3 - 1)\n"
+        "except ValueError as error:\n"
+        "    kept = error\n"
+        "print('kept', kept)\n"
+        "print('total', total)\n"
+    )
+    calls: list[str] = []
+    reduced = _reduced(source, _prints("14\n", calls), calls)
+    assert "try" not in reduced and "raise" not in reduced and len(reduced) <= 20, reduced  # a=5 print(a*3-1)
+    candidates = list(pysemantic.print_values(ast.parse(source)))
+    shown = [ast.unparse(tree) for _, tree in candidates]
+    assert "total = 5\nprint(total * 3 - 1)" in shown  # the statement that makes it, and nothing after
+    assert not any("print(error)" in text for text in shown)  # names bound only inside are not printed
+
+
+def test_a_value_built_by_a_comprehension_can_be_printed_where_it_is_made():
+    source = (
+        "n = 3\ntry:\n    raise ValueError('-'.join(str(x) for x in range(n)))\nexcept ValueError as e:\n    k = e\n"
+    )
+    shown = [ast.unparse(tree) for _, tree in pysemantic.print_values(ast.parse(source))]
+    assert "n = 3\nprint('-'.join((str(x) for x in range(n))))" in shown  # x is the comprehension's own
+
+
+def test_each_statement_gets_its_own_print_candidate():
+    # The same expression at two places: refusing the first (no difference yet) must not refuse the second.
+    source = "n = 5\nr = n % 3\nn = -7\nr = n % 3\n"
+    names = [name for name, _ in pysemantic.print_values(ast.parse(source))]
+    assert len(names) == len(set(names)) == 4

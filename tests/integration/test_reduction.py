@@ -17,7 +17,7 @@ from engines.reduce.pyinputs import CallRunner
 from triage.ingest import findings_ingest
 from triage.models import Bucket, Finding, Origin, Reduction, ReductionState
 from triage.reduction import case_for, reduction_request, reduction_run
-from triage.reproduction import run_program
+from triage.reproduction import Case, for_reduction, run_program
 from triage.submission import submission_from_engine
 
 TARGETS = str(Path(__file__).resolve().parent.parent / "targets")
@@ -174,6 +174,22 @@ def test_a_candidate_of_another_bucket_is_not_interesting_and_an_upload_of_it_is
     assert f"lands in another bucket (#{other_bucket.pk} " in named.message
     original.bucket.refresh_from_db()
     assert original.bucket.representative_id == original.pk  # nothing replaced
+
+
+@pytest.mark.django_db
+def test_a_reductions_candidates_run_no_longer_than_a_few_times_the_original(three_pythons):
+    original = _program_finding(TWO_DIFFERENCES, ["cpython", "cpython-O", "pypy3"], "cpython")
+    case = case_for(original, original.bucket)
+    assert case.run_timeout is None  # verification and uploads keep the backends' own limit
+    bounded = for_reduction(case, TWO_DIFFERENCES)
+    assert harness.CANDIDATE_MIN_TIMEOUT <= bounded.run_timeout < 10.0  # the backends' run_timeout
+    assert run_program(bounded, TWO_DIFFERENCES).reproduces(bounded)
+    # A candidate that runs 3 s (under the backends' own 10 s it would finish) is cut off at the bound.
+    slow = run_program(bounded, "import time\ntime.sleep(3)\nprint('late')\n")
+    assert not slow.reproduces(bounded) and "cpython timeout" in slow.summary
+    assert "cpython timeout" not in run_program(case, "import time\ntime.sleep(3)\nprint('late')\n").summary
+    # The bound travels with the case to the external reducers' check.
+    assert Case.from_json(bounded.to_json()).run_timeout == bounded.run_timeout
 
 
 @pytest.mark.django_db
@@ -383,6 +399,9 @@ def test_a_bucket_made_through_the_api_is_reduced_by_a_real_worker(three_pythons
     assert queued.reduced_size * 4 < queued.original_size
     bucket.refresh_from_db()
     assert bucket.representative_id == queued.result_id and bucket.representative_verified
+    # (The worker also read the original's culprit, the shape of its reduced difference, and may have
+    # moved it to that shape's bucket: tests/integration/test_culprit_buckets.py.)
+    hits = bucket.hit_count
     # Another hit with a bigger testcase does not displace the verified representative.
     response = client.post(
         "/api/v1/findings",
@@ -398,7 +417,7 @@ def test_a_bucket_made_through_the_api_is_reduced_by_a_real_worker(three_pythons
         HTTP_AUTHORIZATION=f"Bearer {token}",
     )
     bucket.refresh_from_db()
-    assert bucket.hit_count == 3 and bucket.representative_id == queued.result_id
+    assert bucket.hit_count == hits + 2 and bucket.representative_id == queued.result_id
 
 
 @pytest.mark.django_db
