@@ -19,6 +19,8 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 # A reduction keeps going past its budget only in the tests that ask for it (settings and
 # the environment workers inherit): elsewhere a burst worker would run round after round.
 os.environ.setdefault("FUZZWEB_REDUCTION_ROUNDS", "0")
+# A Python wrong-code finding's shape job reduces it first: 5 s, not 30, where a test's worker meets one.
+os.environ.setdefault("FUZZWEB_SHAPE_SECONDS", "5")
 
 
 def pytest_configure(config):

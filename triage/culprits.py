@@ -11,6 +11,10 @@
   moves to the bucket of that culprit, one per compiler family and cause,
   so two bugs at -O2 split and one bug at several levels joins. The move is
   recorded (BucketMove, kind culprit) and undoable.
+- Python implementations have no pipeline to bisect: a Python wrong-code
+  finding is reduced first (FUZZWEB_SHAPE_SECONDS) and its culprit is the
+  shape of the reduced difference (engines.differential.shape): the
+  operations the reduced program keeps, and how the run differed.
 """
 
 from __future__ import annotations
@@ -18,11 +22,12 @@ from __future__ import annotations
 import hashlib
 
 import django_rq
+from django.conf import settings
 from django.db import close_old_connections, transaction
 from django.utils import timezone
 
 from engines import sandbox
-from engines.differential import compare, culprit, harness, versions
+from engines.differential import compare, culprit, harness, shape, versions
 from triage.audit import audit
 from triage.models import Bucket, BucketMove, Finding, Kind, Method
 from triage.rebucket import bucket_recount
@@ -31,15 +36,22 @@ from triage.reproduction import CannotReproduce, _backends
 QUEUE = "reduce"
 MAX_BACKENDS = 4
 C_LANGUAGES = ("c", "cpp", "c++")
+# Languages whose wrong code is keyed by the shape of its reduced difference (engines.differential.shape).
+SHAPE_LANGUAGES = ("python",)
+# Languages whose wrong code gets a release matrix only (no culprit to name yet).
+MATRIX_LANGUAGES = ("kotlin",)
+# Suffixes with no optimisation pipeline to bisect, and the matrix of the releases a program breaks at.
+NO_PIPELINE = {".py": versions.python_matrix, ".kt": versions.kotlin_matrix}
 
 
 def culprit_wanted(bucket: Bucket) -> bool:
     finding = bucket.representative
-    return (
-        finding is not None
-        and finding.testcase_language in C_LANGUAGES
-        and bool(finding.backends)
-        and (bucket.kind == Kind.MISCOMPILATION or finding.stage == "compile")
+    if finding is None or not finding.backends:
+        return False
+    if finding.testcase_language in (*SHAPE_LANGUAGES, *MATRIX_LANGUAGES):
+        return bucket.kind == Kind.MISCOMPILATION
+    return finding.testcase_language in C_LANGUAGES and (
+        bucket.kind == Kind.MISCOMPILATION or finding.stage == "compile"
     )
 
 
@@ -80,13 +92,13 @@ CULPRIT_SIGNATURE = "culprit-v1"
 
 
 def culprits_for_new_findings(findings) -> int:
-    """Queue the culprit search of each new C wrong-code finding that may be re-run; how many were queued."""
+    """Queue the culprit search of each new C or Python wrong-code finding that may be re-run; how many were queued."""
     queued = 0
     searched: dict[int, int] = {}
     for finding in findings:
         if not (
             finding.kind == Kind.MISCOMPILATION
-            and finding.testcase_language in C_LANGUAGES
+            and finding.testcase_language in (*C_LANGUAGES, *SHAPE_LANGUAGES)
             and finding.backends
             and finding.replay_allowed
             and any(b.get("outcome") == "wrong_output" for b in finding.backends if isinstance(b, dict))
@@ -132,15 +144,36 @@ def finding_culprit_move(*, finding_id: int) -> str:
         language, backends = _backends(case)
     except CannotReproduce as error:
         return f"cannot re-run: {error}"
-    found = _search(finding.testcase, language.suffix, backends, case.reference, matrix=False)
+    program = finding.testcase
+    if finding.testcase_language in SHAPE_LANGUAGES:
+        # The shape is read off a reduced program: what the unreduced one does besides the bug says nothing.
+        from triage.reproduction import reduce_case
+
+        try:
+            program = reduce_case(case, program, settings.FUZZWEB_SHAPE_SECONDS)[0].text
+        except (CannotReproduce, RecursionError, MemoryError, ValueError) as error:
+            # A program too deep for Python's parser, say: it stays in its provisional bucket.
+            return f"cannot reduce: {type(error).__name__}: {str(error)[:200]}"
+    found = _search(program, language.suffix, backends, case.reference, matrix=False)
+    found["reduced"] = program if program != finding.testcase else ""
     key = culprit_key(found, backends)
     if not key:
         return "no culprit found"
     return _move(finding, key, found)
 
 
+def _shape_bucket_key(finding: Finding, key: str) -> str:
+    """A shape key already bucketed whose operations this finding's reduced program performs too, else ``key``."""
+    if ":shape:" not in key:
+        return key
+    existing = Bucket.objects.filter(method=Method.CULPRIT, kind=finding.kind, findings__target=finding.target)
+    keys = {" | ".join(frames) for frames in existing.values_list("key_frames", flat=True).distinct()}
+    return shape.covering(key, sorted(keys)) or key
+
+
 def _move(finding: Finding, key: str, found: dict) -> str:
     source_id = finding.bucket_id
+    key = _shape_bucket_key(finding, key)
     digest = hashlib.sha256(f"{CULPRIT_SIGNATURE}|{finding.target}|{finding.kind}|{key}".encode()).hexdigest()
     with transaction.atomic():
         source = Bucket.objects.select_for_update().get(pk=source_id)
@@ -156,7 +189,7 @@ def _move(finding: Finding, key: str, found: dict) -> str:
                 "restricted_to_id": source.restricted_to_id,
                 "first_seen": finding.created_at,
                 "last_seen": finding.last_seen,
-                "culprit": {**found, "finding": finding.pk, "program_size": len(finding.testcase)},
+                "culprit": {**found, "finding": finding.pk, "program_size": len(found["reduced"] or finding.testcase)},
             },
         )
         moved = Finding.objects.filter(pk=finding.pk, bucket_id=source_id).update(bucket=bucket)
@@ -207,8 +240,18 @@ def _search(program: str, suffix: str, backends, reference: str, matrix: bool = 
     verdict = compare.classify(results, reference or None)
     expected = next((r for r in results if r.backend == verdict.reference), None)
     answers, found, searched_families = {}, {}, set()
-    for backend in backends:
+    for backend, result in zip(backends, results, strict=True):
         outcome = verdict.outcomes.get(backend.name)
+        if outcome == "wrong_output" and expected is not None and suffix in NO_PIPELINE:
+            # No pass or flag to bisect: Python's culprit is its shape; for both, the releases it breaks at.
+            answers[backend.name] = (
+                shape.answer(program, expected.exit_status, result.exit_status, result.signal)
+                if suffix == ".py"
+                else culprit.Culprit("none", "kotlinc has no pipeline to bisect here").to_dict()
+            )
+            if matrix and "matrix" not in found:
+                found["matrix"] = NO_PIPELINE[suffix](program, culprit.prints_otherwise_than(expected), limits)
+            continue
         if outcome == "wrong_output" and expected is not None:
             bad = culprit.prints_otherwise_than(expected)
 
@@ -224,7 +267,8 @@ def _search(program: str, suffix: str, backends, reference: str, matrix: bool = 
             # Per finding, one compiler of a family is enough: its levels share the optimisers.
             continue
         searched_families.add(family)
-        answers[backend.name] = culprit.find(backend, program, suffix, bad, limits).to_dict()
+        # The bucket's search (on its reduced program) also narrows gcc's flags to a debug counter.
+        answers[backend.name] = culprit.find(backend, program, suffix, bad, limits, narrow=matrix).to_dict()
         if matrix and "matrix" not in found and backend.compile is not None and culprit.family(backend):
             # The releases and levels it breaks at, for the first misbehaving compiler's family.
             found["matrix"] = versions.matrix(backend, culprit.family(backend), program, suffix, bad, limits)

@@ -81,13 +81,33 @@ def _capped(value: str) -> str:
 
 
 def _culprit_lines(culprit: dict) -> list[str]:
-    """One line per misbehaving backend: the pass or the flags that break the reduced program."""
+    """One line per misbehaving backend: the pass or the flags that break the reduced program, or its shape."""
     lines = []
     for name, found in (culprit or {}).get("backends", {}).items():
         if found.get("method") == "opt-bisect":
             lines.append(f"{name}: pass {found['name']} (LLVM -opt-bisect-limit, {found.get('detail', '')})")
         elif found.get("method") == "flags":
-            lines.append(f"{name}: {found['name']} ({found.get('detail', '')})")
+            narrowed = f"; first breaks at -fdbg-cnt={found['narrowed']}" if found.get("narrowed") else ""
+            lines.append(f"{name}: {found['name']} ({found.get('detail', '')}{narrowed})")
+        elif found.get("method") == "shape":
+            lines.append(f"{name}: the reduced difference's shape, {found['name']}")
+    return lines + _matrix_lines((culprit or {}).get("matrix") or {})
+
+
+def _matrix_lines(matrix: dict) -> list[str]:
+    """Per level, the releases the reduced program breaks at: where it starts, what it spares."""
+    if not matrix.get("versions"):
+        return []
+    lines = []
+    for level in matrix.get("levels", []):
+        bad = [v for v in matrix["versions"] if matrix["cells"].get(v, {}).get(level) in ("bad", "crash")]
+        good = [v for v in matrix["versions"] if matrix["cells"].get(v, {}).get(level) == "good"]
+        first, last = matrix["first_bad"].get(level), matrix["last_good"].get(level)
+        history = f" (first bad {first}, last good {last or 'none installed'})" if first else ""
+        lines.append(
+            f"{matrix['family']} releases at {level}: bad on {', '.join(bad) or 'none'}; "
+            f"good on {', '.join(good) or 'none'}{history}"
+        )
     return lines
 
 

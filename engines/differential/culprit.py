@@ -13,6 +13,11 @@ program and asking ``bad(result)`` of each build:
   otherwise delta debugging finds a smallest set of flags whose removal
   does. Where turning every flag off is still bad, the bug is below the
   flags (the level itself, or a backend pass), and the culprit says so.
+  Asked to narrow further, the same search runs over gcc's debug counters
+  (``-fdbg-cnt-list``; ``-fdbg-cnt=NAME:0`` stops every transformation the
+  counter counts): the counter whose zeroing makes the program right, and
+  by bisection the first count N at which ``-fdbg-cnt=NAME:N`` breaks it,
+  which is how a gcc developer pins the one transformation to look at.
 
 Every compile and run goes through the same sandboxed harness as the
 campaign's. Pure of Django; the caller stores the answer.
@@ -43,6 +48,7 @@ class Culprit:
     position: int | None = None  # opt-bisect: the pass's number; flags: how many flags the level enables
     detail: str = ""  # where it ran (the function), the passes counted, …
     tests: int = 0
+    narrowed: str = ""  # gcc: the debug counter and first count that break it ("ccp:3"), where one does
 
     @property
     def key(self) -> str:
@@ -56,11 +62,13 @@ class Culprit:
             "position": self.position,
             "detail": self.detail,
             "tests": self.tests,
+            "narrowed": self.narrowed,
         }
 
 
-# The methods that name a cause; "none" says why there is none.
-FOUND = ("opt-bisect", "flags")
+# The methods that name a cause; "none" says why there is none. "shape" is the reduced difference's
+# (engines.differential.shape), for backends with no pipeline to bisect.
+FOUND = ("opt-bisect", "flags", "shape")
 
 
 def cause_key(compiler_family: str, answer: dict) -> str:
@@ -106,8 +114,12 @@ def find(
     bad: Callable[[harness.Result], bool],
     limits: sandbox.Limits | None = None,
     max_tests: int = MAX_TESTS,
+    narrow: bool = False,
 ) -> Culprit:
-    """The culprit of ``program`` misbehaving under ``backend``; ``bad`` says whether one build still does."""
+    """The culprit of ``program`` misbehaving under ``backend``; ``bad`` says whether one build still does.
+
+    ``narrow``: for gcc, also the debug counter and count that break it (a few dozen compiles more).
+    """
     limits = limits or sandbox.Limits()
     budget = _Budget(max_tests)
 
@@ -125,7 +137,10 @@ def find(
             listing = _compile_stderr(backend, program, suffix, ("-mllvm", "-opt-bisect-limit=-1"), limits)
             return _opt_bisect(listing, trial, bad, budget)
         if kind == "gcc":
-            return _gcc_flags(backend, trial, bad, budget)
+            found = _gcc_flags(backend, trial, bad, budget)
+            if narrow and found.method == "flags":
+                found = replace(found, narrowed=_debug_counter(backend, trial, bad, budget), tests=budget.used)
+            return found
         return Culprit("none", "not gcc or clang: no known way to bisect its optimisations", tests=budget.used)
     except _OutOfTests:
         return Culprit("none", f"no answer within {max_tests} compiles", tests=budget.used)
@@ -193,6 +208,57 @@ def _gcc_flags(backend: Backend, trial, bad, budget: _Budget) -> Culprit:
     smallest = _ddmin_removal(flags, good_without)
     detail = "removing it alone makes the program right" if len(smallest) == 1 else "removed together"
     return Culprit("flags", " ".join(sorted(smallest)), len(flags), detail, budget.used)
+
+
+_COUNTER = re.compile(r"^\s*([a-z][a-z0-9_]+)\s+\d", re.M)
+MAX_COUNT = 1 << 20
+
+
+def gcc_debug_counters(backend: Backend) -> list[str]:
+    """The names of the backend's gcc debug counters (``-fdbg-cnt-list``), or [] if it lists none."""
+    command = [backend.compile[0], "-fdbg-cnt-list", "-x", "c", "-c", "-o", "/dev/null", "-"]
+    try:
+        listed = subprocess.run(  # noqa: S603
+            command, input="int x;\n", capture_output=True, text=True, timeout=60, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    return _COUNTER.findall(listed.stdout + listed.stderr)
+
+
+def _debug_counter(backend: Backend, trial, bad, budget: _Budget) -> str:
+    """ "NAME:N": the counter whose zeroing makes the program right, and the first count that breaks it."""
+    counters = gcc_debug_counters(backend)
+
+    def good_without(subset: list[str]) -> bool:
+        return not bad(trial(("-fdbg-cnt=" + ",".join(f"{name}:0" for name in subset),)))
+
+    try:
+        if not counters or not good_without(counters):
+            return ""
+        found = _ddmin_removal(counters, good_without)
+        if len(found) != 1:
+            return ""
+        name = found[0]
+
+        def bad_at(count: int) -> bool:
+            return bad(trial((f"-fdbg-cnt={name}:{count}",)))
+
+        # Invariant: count ``good`` is good (0 is), ``high`` is bad; double until bad, then bisect.
+        good, high = 0, 1
+        while not bad_at(high):
+            good, high = high, high * 2
+            if high > MAX_COUNT:
+                return ""
+        while high - good > 1:
+            middle = (good + high) // 2
+            if bad_at(middle):
+                high = middle
+            else:
+                good = middle
+        return f"{name}:{high}"
+    except _OutOfTests:
+        return ""
 
 
 def _ddmin_removal(flags: list[str], good_without: Callable[[list[str]], bool]) -> list[str]:

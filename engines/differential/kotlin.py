@@ -160,6 +160,18 @@ def _version_backends(prefix: str, compiler: str, version: str, warm: bool) -> l
     return [_frontend(f"{prefix}-{name}", compiler, flags, server) for name, flags in frontends(version).items()]
 
 
+def releases(tools: Path = TOOLS) -> dict[str, dict[str, Backend]]:
+    """Version -> frontend (k1, k2) -> a cold backend, for every kotlinc installed: the release matrix's rows."""
+    compiler = kotlinc()
+    found = {version_of_compiler(compiler): compiler, **installed_versions(tools)}
+    return {
+        version: {
+            name: _frontend(f"{version} {name}", other, flags, None) for name, flags in frontends(version).items()
+        }
+        for version, other in sorted(found.items(), key=lambda item: _version_key(item[0]))
+    }
+
+
 def backends(*, warm: bool = True, tools: Path = TOOLS) -> list[Backend]:
     """K1 and K2 of the default kotlinc, then of every other version installed under ``tools``.
 

@@ -28,6 +28,11 @@ def _backend(name: str, compiler: str, level: str) -> Backend:
     )
 
 
+def printing(text: str) -> harness.Result:
+    """A reference run that printed ``text``."""
+    return harness.Result("reference", "run", "ok", 0, "", text, "", 0.1, 0, "")
+
+
 def _wrong(result: harness.Result) -> bool:
     return result.stdout != "40\n"
 
@@ -38,6 +43,20 @@ def test_gcc_names_the_one_flag_whose_removal_makes_the_program_right():
     found = culprit.find(backend, PROGRAM, ".c", _wrong)
     assert (found.method, found.name) == ("flags", "-ftree-vrp"), found
     assert found.position > 50 and found.tests < 40  # of the flags -O2 enables, a search, not one by one
+
+
+def test_gcc_narrows_a_flag_to_the_debug_counter_and_count_that_break_the_program():
+    # Three planted rewrites; only the third is printed, so the first count that breaks the program is 3.
+    program = PROGRAM.replace(
+        '    printf("%d\\n", x << 3);', '    volatile int a = x << 3, b = x << 3;\n    printf("%d\\n", x << 3);'
+    )
+    backend = _backend("planted-gcc-O2", str(PLANTED / "pass_gcc"), "-O2")
+    assert "ccp" in culprit.gcc_debug_counters(backend) and len(culprit.gcc_debug_counters(backend)) > 20
+    found = culprit.find(backend, program, ".c", _wrong, narrow=True)
+    assert (found.name, found.narrowed) == ("-ftree-vrp", "ccp:3"), found
+    assert found.to_dict()["narrowed"] == "ccp:3" and found.tests < 80
+    # Without narrow, nothing is narrowed (the per-finding search spares those compiles).
+    assert culprit.find(backend, program, ".c", _wrong).narrowed == ""
 
 
 def test_clang_names_the_first_pass_at_which_the_program_turns_wrong():
@@ -85,3 +104,44 @@ def test_two_bugs_at_one_level_get_two_culprits_and_one_bug_at_two_levels_gets_o
     assert keys[("-O2", "% 7")] == "clang:opt-bisect:GVNPass"
     assert keys[("-O2", "* 9")] == "clang:opt-bisect:JumpThreadingPass"
     assert keys[("-O3", "% 7")] == keys[("-O2", "% 7")]
+
+
+def test_the_python_matrix_runs_every_installed_interpreter_plainly_and_with_asserts_off():
+    names = [version for version, _ in versions.interpreters()]
+    assert "3.11" in [name.removeprefix("python") for name in names] and "pypy3.9" in names  # make test installs
+    assert names.index("pypy3.9") > max(i for i, name in enumerate(names) if name.startswith("python"))
+
+    # Only PyPy names itself otherwise: bad on PyPy's rows, good on CPython's, both levels.
+    found = versions.python_matrix(
+        "import sys\nprint(sys.implementation.name)\n", culprit.prints_otherwise_than(printing("cpython\n"))
+    )
+    assert found["levels"] == ["plain", "-O"] and found["cells"]["pypy3.9"] == {"plain": "bad", "-O": "bad"}
+    assert found["cells"]["python3.11"] == {"plain": "good", "-O": "good"}
+    assert found["first_bad"] == {"plain": None, "-O": None}  # PyPy is not a CPython release
+    # An assert that -O removes: bad at -O on every interpreter, and CPython's first bad is its oldest.
+    program = "try:\n    assert False\n    print('on')\nexcept AssertionError:\n    print('off')\n"
+    found = versions.python_matrix(program, culprit.prints_otherwise_than(printing("off\n")))
+    assert {row["-O"] for row in found["cells"].values()} == {"bad"}
+    assert {row["plain"] for row in found["cells"].values()} == {"good"}
+    assert found["first_bad"]["-O"] == names[0] and found["last_good"]["-O"] is None
+
+
+def test_the_kotlin_matrix_compiles_with_every_installed_release_and_frontend():
+    program = "fun main() {\n    println(listOf(1, 2, 3).sum() / 2)\n}\n"
+
+    def printing(text: str) -> harness.Result:
+        return harness.Result("reference", "run", "ok", 0, "", text, "", 0.1, 0, "")
+
+    found = versions.kotlin_matrix(program, culprit.prints_otherwise_than(printing("3\n")))
+    assert found["family"] == "kotlin" and found["levels"] == ["k1", "k2"]
+    assert "2.1.21" in found["versions"]  # make test installs it (make kotlin)
+    assert found["cells"]["2.1.21"] == {"k1": "good", "k2": "good"}  # two cold compiles: one look is enough
+    assert found["first_bad"] == {"k1": None, "k2": None}
+
+
+def test_only_python_3_interpreters_are_rows_of_the_matrix(tmp_path, monkeypatch):
+    for name in ("python2.7", "python3.9", "python3.12", "pypy3.10", "python3.12-config", "pythonw"):
+        (tmp_path / name).write_text("#!/bin/sh\n")
+        (tmp_path / name).chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert [version for version, _ in versions.interpreters()] == ["python3.9", "python3.12", "pypy3.10"]

@@ -198,3 +198,13 @@ def test_slow_programs_are_skipped_and_only_hangs_another_backend_avoided_are_re
         )
         == []
     )
+
+
+def test_a_reductions_candidates_get_a_few_times_the_originals_slowest_run_and_timeouts_keep_theirs():
+    def result(outcome: str, seconds: float, stage: str = "run") -> harness.Result:
+        return harness.Result("b", stage, outcome, 0, "", "", "", seconds, 0, "")
+
+    assert harness.candidate_timeout([result("ok", 0.05), result("ok", 0.1)]) == harness.CANDIDATE_MIN_TIMEOUT
+    assert harness.candidate_timeout([result("ok", 0.4), result("runtime_crash", 0.9)]) == pytest.approx(4.5)
+    assert harness.candidate_timeout([result("ok", 3.0, stage="compile"), result("ok", 0.3)]) == pytest.approx(1.5)
+    assert harness.candidate_timeout([result("ok", 0.1), result("timeout", 10.0)]) is None

@@ -39,15 +39,19 @@ def test_the_planted_flag_is_named_on_the_bucket_and_in_its_report(client, admin
 
     found = bucket_culprit_find(bucket_id=bucket.pk)
     assert found["backends"]["vrp-gcc-O2"]["name"] == "-ftree-vrp"
+    counter = found["backends"]["vrp-gcc-O2"]["narrowed"]  # the planted rewrites count as gcc's ccp counter
+    assert counter.startswith("ccp:") and int(counter[4:]) >= 1
     assert found["reference"] == "gcc-O2"
     assert BucketEvent.objects.filter(bucket=bucket, field="culprit", new_value="vrp-gcc-O2: -ftree-vrp").exists()
 
     client.force_login(admin_user)
     page = client.get(reverse("triage:bucket", args=[bucket.pk])).content.decode()
     assert '<b class="culprit-name">-ftree-vrp</b>' in page
+    assert f'<code class="culprit-counter">-fdbg-cnt={counter}</code>' in page
     report = client.get(reverse("triage:bucket_report_as", args=[bucket.pk, "md"])).content.decode()
     assert "## Culprit" in report, report
     assert "-ftree-vrp" in report.split("## Culprit", 1)[1].split("##", 1)[0]
+    assert f"first breaks at -fdbg-cnt={counter}" in report
     # The releases × levels matrix: the wrapper's family is gcc; real gcc releases print 40, so all good.
     matrix = found["matrix"]
     assert matrix["family"] == "gcc" and "12" in matrix["versions"]

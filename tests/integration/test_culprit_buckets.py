@@ -17,9 +17,10 @@ from django.urls import reverse
 from campaigns.launch import campaign_launch
 from campaigns.targets import target_save
 from tests.conftest import BASE_DIR, run_worker_burst
-from triage.culprits import culprit_move_undo
-from triage.models import Bucket, BucketMove, Finding, Method
+from triage.culprits import _shape_bucket_key, culprit_move_undo
+from triage.models import Bucket, BucketMove, Finding, Method, Reduction, ReductionState
 from triage.rebucket import findings_rebucket
+from triage.reduction import reduction_request
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker]
 PLANTED = BASE_DIR / "tests" / "data" / "planted"
@@ -79,3 +80,73 @@ def test_wrong_code_findings_move_to_one_bucket_per_culprit_and_back(monkeypatch
     client.post(reverse("triage:bucket_culprit_undo", args=[move.target_id, move.pk]))
     assert Finding.objects.get(pk=move.finding_ids[0]).bucket_id == move.source_id
     assert culprit_move_undo(move_id=move.pk, user=None) == 0  # once
+
+
+def test_python_wrong_code_findings_move_to_one_bucket_per_reduced_shape(monkeypatch, client, admin_user):
+    """An interpreter has no pipeline to bisect: each finding is reduced and moves by its difference's shape."""
+    target, _ = target_save(
+        description={
+            "name": "multi-bug python",
+            "language": "python",
+            "reference": "cpython",
+            "generator": {"kind": "command", "command": f"python3 {PLANTED}/gen_multi_py.py {{seed}} {{out}}"},
+            "backends": [
+                {"name": "cpython", "run": "python3 {source}", "version": "python3 --version"},
+                {"name": "planted", "run": f"{PLANTED}/multi_python {{source}}", "version": "python3 --version"},
+            ],
+        }
+    )
+    monkeypatch.setenv("FUZZWEB_AUTO_REDUCE", "0")  # the culprit jobs alone on the reduce queue
+    monkeypatch.setenv("FUZZWEB_SHAPE_SECONDS", "8")
+    with transaction.atomic():
+        campaign_launch(target=target, time_budget_seconds=120, max_executions=10, seed=5)
+    assert run_worker_burst(queues=["engine-differential"]).returncode == 0
+    wrong = list(Finding.objects.filter(kind="miscompilation"))
+    assert len({f.bucket_id for f in wrong}) == 1 and len(wrong) >= 4  # all "planted wrong output"
+    result = run_worker_burst(queues=["reduce"], timeout=600)
+    assert result.returncode == 0, result.stderr[-2000:]
+
+    moved = Finding.objects.filter(pk__in=[f.pk for f in wrong], bucket__method=Method.CULPRIT)
+    buckets = Bucket.objects.filter(pk__in=moved.values("bucket_id"))
+    titles = sorted(bucket.title for bucket in buckets)
+    assert len(titles) >= 3, titles  # different planted bugs, different shapes
+    by_bucket: dict[int, set[str]] = {}
+    for finding in moved:
+        by_bucket.setdefault(finding.bucket_id, set()).add(re.search(r"# planted: (\w+)", finding.testcase).group(1))
+    assert all(len(bugs) == 1 for bugs in by_bucket.values()), by_bucket  # one bug per shape bucket
+    assert all(title.startswith("wrong code: planted:shape:") for title in titles), titles
+    # The aborting closure keeps its nested function and says how it died; no key carries a name or value.
+    assert any("signal SIGABRT" in title and "FunctionDef" in title for title in titles), titles
+    for bucket in buckets:
+        # The shape was read off the finding's reduced program, which the bucket keeps to show it.
+        assert bucket.culprit["backends"]["planted"]["method"] == "shape"
+        original = Finding.objects.get(pk=bucket.culprit["finding"]).testcase
+        assert 0 < bucket.culprit["program_size"] == len(bucket.culprit["reduced"]) < len(original)
+
+    # A finding whose reduced program kept a leftover besides a bucketed shape joins that bucket, and a move
+    # is undone to where the finding was.
+    finding = moved.first()
+    home, key = finding.bucket_id, " | ".join(finding.bucket.key_frames)
+    assert _shape_bucket_key(finding, f"{key} call:sum") == key
+    assert _shape_bucket_key(finding, "planted:shape:output: Pow") == "planted:shape:output: Pow"
+    move = BucketMove.objects.get(kind=BucketMove.Kind.CULPRIT, finding_ids=[finding.pk])
+    assert culprit_move_undo(move_id=move.pk, user=None) == 1
+    assert Finding.objects.get(pk=finding.pk).bucket_id == move.source_id != home
+
+    # A shape bucket's reduction reproduces its findings (signed as they were, not as the bucket is), and its
+    # culprit follows: the shape on its page and in its report, with every installed interpreter's row.
+    bucket = buckets.first()
+    monkeypatch.setenv("FUZZWEB_REDUCTION_SECONDS", "5")
+    with transaction.atomic():
+        reduction = reduction_request(bucket=bucket, source=Reduction.Source.AUTO)
+    assert run_worker_burst(queues=["reduce"], timeout=600).returncode == 0
+    reduction.refresh_from_db()
+    assert reduction.state == ReductionState.DONE, reduction.message
+    bucket.refresh_from_db()
+    found = bucket.culprit
+    assert found["backends"]["planted"]["method"] == "shape" and "python3.11" in found["matrix"]["versions"]
+    client.force_login(admin_user)
+    page = client.get(reverse("triage:bucket", args=[bucket.pk])).content.decode()
+    assert "shape of the difference" in page and 'id="version-matrix"' in page and "<code>pypy3.9</code>" in page
+    report = client.get(reverse("triage:bucket_report", args=[bucket.pk])).content.decode()
+    assert "the reduced difference's shape" in report and "python releases at plain:" in report

@@ -1,0 +1,182 @@
+"""The shape of a reduced difference: a cause key where no optimisation pipeline can be bisected.
+
+An interpreter (CPython, PyPy, a Cython build) has no ``-opt-bisect-limit``
+and no ``-f`` flags to switch off, so its wrong-code bugs cannot be told
+apart by the pass that breaks them. What tells them apart is what the
+reduced program still needs: once a reducer has taken away everything the
+difference does not depend on, two reports of one bug keep the same
+operations (``-7 // 2`` and ``n // -3`` both keep a floor division of a
+negative number), and two bugs keep different ones. That is how
+maintainers read a fuzzer's reduced programs, and what fuzz-d's authors
+did by hand to sort 35 findings into 18 causes.
+
+The shape is the set of operations the reduced program performs (operators,
+the built-ins and methods it calls, the statements and expressions that
+carry behaviour) with every name, value and position left out, plus how
+the misbehaving run differed (died of a signal, or ran otherwise to an end:
+other output or another exit status, which one reduction prints and
+another turns into an exception). A program that keeps more than
+MAX_FEATURES operations was not reduced far enough, and has no shape.
+Plumbing is left out: how the difference is shown (``print``) and how the
+data is made (names, assignments, literals, displays, comprehensions,
+``range``). Pure of Django.
+"""
+
+from __future__ import annotations
+
+import ast
+import warnings
+
+# Nodes that carry behaviour an implementation can get wrong; everything else (names, loads,
+# literals of ubiquitous types, expression statements, assignments) is how a program spells it.
+_CONSTRUCTS = (
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.Lambda,
+    ast.ClassDef,
+    ast.Return,
+    ast.Yield,
+    ast.YieldFrom,
+    ast.Await,
+    ast.For,
+    ast.While,
+    ast.If,
+    ast.IfExp,
+    ast.With,
+    ast.Try,
+    ast.Raise,
+    ast.Assert,
+    ast.Delete,
+    ast.Global,
+    ast.Nonlocal,
+    ast.Break,
+    ast.Continue,
+    ast.Slice,
+    ast.Starred,
+    ast.JoinedStr,
+    ast.NamedExpr,
+    ast.Match,
+)
+# Literal types that are rarer than int and str, and that a bug may be about (float formatting, bytes).
+_TELLING_LITERALS = (float, complex, bytes)
+# How the program shows its result (the reduced difference always keeps it) and how it makes the data
+# the operation works on (a list display, a comprehension, range or list()): neither tells which
+# operation went wrong, and two reductions of one bug keep different ones ([0, 1, 2, 3] or range(4)).
+_PLUMBING_CALLS = frozenset({"print", "repr", "range", "list", "tuple", "set", "dict", "frozenset"})
+# More operations than this: the program was not reduced far enough to say what the bug needs.
+MAX_FEATURES = 16
+
+
+def python_features(program: str) -> frozenset[str] | None:
+    """The operations ``program`` performs, or None when it does not parse."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", SyntaxWarning)
+            tree = ast.parse(program)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    # Everything the program binds (functions, classes, variables, parameters): calling one of those is
+    # calling the program's own code, named as the program pleases, never an operation of the language.
+    defined = {
+        node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+    }
+    defined |= {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
+    defined |= {node.arg for node in ast.walk(tree) if isinstance(node, ast.arg)}
+    features: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.BinOp | ast.AugAssign | ast.UnaryOp | ast.BoolOp):
+            features.add(type(node.op).__name__)
+        elif isinstance(node, ast.Compare):
+            features.update(type(op).__name__ for op in node.ops)
+        elif isinstance(node, ast.Subscript):
+            features.add("Subscript")
+        elif isinstance(node, ast.Call):
+            features.update(_called(node, defined))
+        elif isinstance(node, ast.Constant) and isinstance(node.value, _TELLING_LITERALS):
+            features.add(f"literal:{type(node.value).__name__}")
+        if isinstance(node, _CONSTRUCTS):
+            features.add(type(node).__name__)
+    return frozenset(features)
+
+
+def _called(call: ast.Call, defined: set[str]) -> set[str]:
+    function = call.func
+    if isinstance(function, ast.Name):
+        # A function of the program's own is a construct (FunctionDef, counted there), not an operation.
+        if function.id in defined or function.id in _PLUMBING_CALLS:
+            return set()
+        return {f"call:{function.id}"}
+    if isinstance(function, ast.Attribute):
+        return {f"method:{function.attr}"}
+    return set()  # calling what an expression returned (f(0)(1)): the function called is counted where defined
+
+
+def how_it_differed(expected_status: int | None, status: int | None, signal: str = "") -> str:
+    """What the misbehaving run did otherwise: died of a signal, or ran to an end of its own.
+
+    Another exit status counts as other output: one wrong value is printed by one reduction and
+    raises an IndexError in another (used as an index), and both are the same bug.
+    """
+    return f"signal {signal}" if signal else "output"
+
+
+def python_shape(program: str, difference: str) -> str:
+    """The cause key of a reduced Python difference: its operations and how the run differed ("" if none)."""
+    features = python_features(program)
+    if features is None or len(features) > MAX_FEATURES:
+        return ""
+    return f"{difference}: {' '.join(sorted(features)) or 'no operation'}"
+
+
+def answer(program: str, expected_status: int | None, status: int | None, signal: str = "") -> dict:
+    """A culprit answer (as engines.differential.culprit stores one) naming the shape of a reduced program."""
+    difference = how_it_differed(expected_status, status, signal)
+    shape = python_shape(program, difference)
+    if not shape:
+        why = "the reduced program does not parse, or keeps too many operations to tell what the bug needs"
+        return {"method": "none", "name": why, "position": None, "detail": "", "tests": 0}
+    return {
+        "method": "shape",
+        "name": shape,
+        "position": None,
+        "detail": f"the operations the reduced program of {len(program)} characters keeps",
+        "tests": 0,
+    }
+
+
+def _parts(key: str) -> dict[tuple[str, str], frozenset[str]] | None:
+    """A culprit key's shape parts: (backend, how it differed) -> operations; None if any part is no shape."""
+    parts = {}
+    for part in key.split(" | "):
+        backend, method, rest = (part.split(":", 2) + ["", ""])[:3]
+        if method != "shape" or ": " not in rest:
+            return None
+        how, operations = rest.split(": ", 1)
+        parts[(backend, how)] = frozenset(operations.split()) - {"no", "operation"}
+    return parts
+
+
+def covering(key: str, existing: list[str]) -> str | None:
+    """The existing shape key whose operations every part of ``key`` performs too, the most specific one.
+
+    A reduction stopped by its budget keeps operations the bug does not need
+    (a ``sum`` the program fed the value through), so one bug's findings
+    differ in their leftovers but all keep its core. A finding whose reduced
+    program performs every operation of a bucket's shape, for the same
+    backends misbehaving the same way, is taken for that bucket's bug: the
+    bucket with the largest such shape, so that a narrower bug's bucket wins
+    over a broader one. None when no bucket's shape is contained.
+    """
+    mine = _parts(key)
+    if not mine:
+        return None
+    best, size = None, -1
+    for other in sorted(existing):
+        theirs = _parts(other)
+        if theirs is None or theirs.keys() != mine.keys():
+            continue
+        if all(theirs[part] <= mine[part] for part in mine):
+            total = sum(len(operations) for operations in theirs.values())
+            if total > size:
+                best, size = other, total
+    return best

@@ -1,0 +1,89 @@
+"""The shape of a reduced difference: one key for two reductions of one bug, two keys for two bugs."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from engines.differential import culprit, shape
+from tests.conftest import BASE_DIR
+
+PLANTED = BASE_DIR / "tests" / "data" / "planted" / "multi_python"
+
+
+def test_two_reductions_of_one_bug_share_a_shape_and_names_values_and_plumbing_do_not_count():
+    first = shape.python_shape("print(-7 // 2)\n", "output")
+    second = shape.python_shape("a = [3, 1]\nb = 5\nprint(b // -a[1], list(range(3)))\n", "output")
+    assert first == "output: FloorDiv USub"
+    assert second == "output: FloorDiv Subscript USub"  # the index it kept is an operation too
+    assert shape.python_shape("x = 9\nprint(x // -2)\n", "output") == first
+
+
+def test_two_bugs_at_the_same_backend_have_different_shapes():
+    floor = shape.python_shape("print(-7 // 2)\n", "output")
+    modulo = shape.python_shape("print(-7 % 2)\n", "output")
+    join = shape.python_shape("print('-'.join(['a', 'b', 'c']))\n", "output")
+    assert len({floor, modulo, join}) == 3
+    assert "method:join" in join and "Mod" in modulo
+
+
+def test_how_the_run_differed_is_part_of_the_shape():
+    program = "def f(b):\n    def g():\n        return b\n    return g\nf(0)()\n"
+    aborted = shape.python_shape(program, shape.how_it_differed(0, None, "SIGABRT"))
+    printed = shape.python_shape(program, shape.how_it_differed(0, 0))
+    assert aborted.startswith("signal SIGABRT: ") and printed.startswith("output: ")
+    assert shape.how_it_differed(0, 1) == "output"  # a wrong value printed, or used as an index: one bug
+    # The program's own functions are constructs, not operations named after them.
+    assert "call:f" not in aborted and "FunctionDef" in aborted
+
+
+def test_an_unparsable_program_has_no_shape_and_names_no_cause():
+    answer = shape.answer("def (:\n", 0, 0)
+    assert answer["method"] == "none"
+    assert culprit.cause_key("planted", answer) == ""
+    found = shape.answer("print(-1 // 2)\n", 0, 0)
+    assert culprit.cause_key("planted", found) == "planted:shape:output: FloorDiv USub"
+
+
+def test_the_planted_interpreter_runs_one_bug_at_a_time(tmp_path):
+    program = tmp_path / "p.py"
+    program.write_text("print(-7 // 2, -7 % 2, '-'.join('abc'))\n")
+
+    def run(*bugs: str) -> str:
+        return subprocess.run(
+            [sys.executable, str(PLANTED), *bugs, str(program)], capture_output=True, text=True, check=True
+        ).stdout
+
+    assert run("--bugs=mod") == "-4 -1 a-b-c\n"  # C's remainder
+    assert run("--bugs=floordiv,join") == "-3 1 a-b\n"
+    assert subprocess.run([sys.executable, str(program)], capture_output=True, text=True).stdout == "-4 1 a-b-c\n"
+
+
+def test_names_the_program_binds_are_not_operations_and_an_unreduced_program_has_no_shape():
+    with_f = shape.python_shape("f = lambda a: a // -2\nprint(f(7))\n", "output")
+    with_g = shape.python_shape("g = lambda b: b // -2\nprint(g(7))\n", "output")
+    assert with_f == with_g == "output: FloorDiv Lambda USub"
+    # A generated program nobody reduced keeps dozens of operations: no shape, no culprit, no move.
+    import random
+
+    from engines.differential import pygen
+
+    program = pygen.generate(random.Random(1)).text
+    assert len(shape.python_features(program)) > shape.MAX_FEATURES
+    assert shape.python_shape(program, "output") == ""
+    assert shape.answer(program, 0, 0)["method"] == "none"
+    assert shape.python_features("x = " + "-" * 200_000 + "1\n") is None  # too deep for the parser: no shape
+
+
+def test_a_shape_with_leftovers_joins_the_most_specific_bucketed_shape_it_contains():
+    buckets = ["p:shape:output: USub", "p:shape:output: FloorDiv USub", "p:shape:output: Mod USub"]
+    # A reduction the budget stopped kept a sum the value went through: still the floor division's bug.
+    assert shape.covering("p:shape:output: FloorDiv USub call:sum", buckets) == "p:shape:output: FloorDiv USub"
+    assert shape.covering("p:shape:output: FloorDiv", buckets) is None  # contains none of them: a new bucket
+    assert shape.covering("p:shape:signal SIGABRT: FloorDiv USub", buckets) is None  # it died: another bug
+    assert shape.covering("q:shape:output: FloorDiv USub", buckets) is None  # another backend misbehaved
+    # Every backend's part must contain the bucket's; keys that are no shape never join.
+    two = "p:shape:output: Mod USub | q:shape:output: Mod USub"
+    assert shape.covering("p:shape:output: Mod USub Subscript | q:shape:output: Mod USub", [two]) == two
+    assert shape.covering("p:shape:output: Mod USub Subscript | q:shape:output: Mod", [two]) is None
+    assert shape.covering("gcc:flags:-ftree-vrp", buckets) is None
