@@ -150,7 +150,7 @@ CONSTRUCTS = ("^=", "|=", "&=", "-=", "+=")
 # Seconds fuzzweb's C clean-up gets at least after C-Vise (triage.reproduction.CLEAN_UP_MIN_SECONDS).
 CLEAN_UP_SECONDS = 60.0
 # --quick's seconds per tool and program.
-QUICK_CAP = 5.0
+QUICK_CAP = 2.0
 # fuzzweb's seconds per Python program, whatever the cap: the goal is a minute.
 PY_SECONDS = 60.0
 # The reducers besides C-Vise; quick mode drops those not installed.

@@ -359,7 +359,9 @@ def test_a_c_miscompilation_is_reduced_by_cvise_through_the_buckets_own_check(se
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_bucket_made_through_the_api_is_reduced_by_a_real_worker(three_pythons, client, admin_user, settings):
+def test_a_bucket_made_through_the_api_is_reduced_by_a_real_worker(
+    three_pythons, client, admin_user, settings, monkeypatch
+):
     import django_rq
 
     from fuzzweb.models import ApiToken
@@ -391,7 +393,8 @@ def test_a_bucket_made_through_the_api_is_reduced_by_a_real_worker(three_pythons
     queued = bucket.reductions.get()
     assert queued.source == Reduction.Source.AUTO and queued.state == ReductionState.QUEUED
 
-    # The worker runs with the default budget from its own environment.
+    # The worker takes its budget from its own environment: 10 s, well short of the default 300 s.
+    monkeypatch.setenv("FUZZWEB_REDUCTION_SECONDS", "10")
     result = run_worker_burst(timeout=600, queues=["reduce"])
     assert result.returncode == 0, result.stderr[-3000:]
     queued.refresh_from_db()
