@@ -8,6 +8,7 @@ DEBUG          "1"/"true" to enable; off by default.
 ALLOWED_HOSTS  comma-separated; defaults to the loopback names.
 """
 
+import contextlib
 import os
 import secrets
 from pathlib import Path
@@ -186,7 +187,10 @@ STATIC_URL = "static/"
 # Python and the browser, nothing vendored into the repository.
 STATICFILES_DIRS = [BASE_DIR / "static", ("plotly", Path(plotly.__file__).parent / "package_data")]
 STATIC_ROOT = VAR_DIR / "staticfiles"
-STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # WhiteNoise warns when it is missing
+# WhiteNoise warns when it is missing. A worker account, kept out of var/ when the database is a
+# server, may not make it: it serves no static files.
+with contextlib.suppress(PermissionError):
+    STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 # Static files come from WhiteNoise inside the app, under make run's gunicorn as under
 # the tests' servers: no second server (nginx) to set up, and no collectstatic copy to
 # go stale. It indexes the finders (static/ and Plotly's package) once when a worker

@@ -18,7 +18,7 @@ import django_rq
 import pytest
 from django.conf import settings
 
-from fuzzweb.worker_account import DEFAULT_NAME, worker_account, worker_environment
+from fuzzweb.worker_account import DEFAULT_NAME, grant_database, worker_account, worker_environment
 from tests.conftest import BASE_DIR, _worker_env
 
 pytestmark = [
@@ -41,6 +41,9 @@ def test_workers_started_as_root_run_as_their_own_account_without_the_secret_key
     queue.empty()
     job = queue.enqueue("tests.attacks.worker_probe.whoami", job_timeout=300, result_ttl=600)
     env = worker_environment(_worker_env(), account)
+    # As `make worker` does with a database server: var/ (key, static files) is closed to the account.
+    grant_database(account, settings.VAR_DIR, env)
+    assert env.get("DATABASE_URL") and settings.VAR_DIR.stat().st_mode & 0o777 == 0o700
     done = subprocess.run(  # noqa: S603
         [sys.executable, str(BASE_DIR / "manage.py"), "rqworker", "default", "--burst"],
         env=env,
