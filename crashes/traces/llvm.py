@@ -89,6 +89,8 @@ def _function_name(signature: str) -> str:
         depth += {"<": 1, ">": -1}.get(char, 0)
     head = signature[:end].strip()
     name = head.rsplit(" ", 1)[-1] if " " in head and not head.endswith(">") else head
+    # C's __PRETTY_FUNCTION__ binds a returned pointer to the name: ``const char *jvp_utf8_backtrack(…)``.
+    name = name.lstrip("*&")
     return name.replace(_ANONYMOUS_TOKEN, _ANONYMOUS)
 
 

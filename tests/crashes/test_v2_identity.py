@@ -47,6 +47,8 @@ SAME_BUG = [
     ("JabRef/jabref#5015", "JabRef/jabref#5016"),  # JVM root cause
     ("crystal-lang/crystal#4166", "crystal-lang/crystal#4139"),  # unparsed: keyed on its specific line
     ("golang/go#11588", "golang/go#11666"),  # Go: one panic, once reported "[recovered]"
+    # glibc's assert names a C function returning a pointer as "const char *f(…)"; macOS's as "function f"
+    ("jqlang/jq#1410", "jqlang/jq#1410/c1"),
 ]
 
 
