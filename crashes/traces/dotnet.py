@@ -12,6 +12,7 @@ they are joined back before reading.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from crashes.model import Frame, ParsedTrace
@@ -93,9 +94,29 @@ def recognize(text: str) -> bool:
     return has_frame and bool(_exception_names(text))
 
 
+# StreamJsonRpc (Roslyn's and Visual Studio's language servers) prints a RemoteInvocationException
+# with the client's await plumbing as its stack, then this line and the exception the server threw,
+# with the frames that failed: the server's exception is the crash, the client's only carries it.
+_RPC_SERVER = "RPC server exception:"
+
+
 def parse(text: str) -> ParsedTrace:
     """Parse the innermost exception and the first stack (which is its stack)."""
     lines = _joined(text.split("\n"))
+    # The last server's, for a call relayed through several (no recursion on hostile repeats).
+    server = max((i for i, line in enumerate(lines) if line.strip() == _RPC_SERVER), default=None)
+    if server is not None:
+        remote = _parse_lines(lines[server + 1 :])
+        if remote.crash_type and remote.frames:
+            carriers = tuple(
+                ParsedTrace(format=FORMAT, crash_type=name, message=message, language="dotnet")
+                for name, message in _exception_names("\n".join(lines[:server]))
+            )
+            return dataclasses.replace(remote, causes=carriers + remote.causes)
+    return _parse_lines(lines)
+
+
+def _parse_lines(lines: list[str]) -> ParsedTrace:
     first_frame = next((i for i, line in enumerate(lines) if _frame(line)), len(lines))
     # Outer ---> inner ---> innermost: the last exception named before the
     # first frame is the innermost.

@@ -49,6 +49,8 @@ SAME_BUG = [
     ("golang/go#11588", "golang/go#11666"),  # Go: one panic, once reported "[recovered]"
     # glibc's assert names a C function returning a pointer as "const char *f(…)"; macOS's as "function f"
     ("jqlang/jq#1410", "jqlang/jq#1410/c1"),
+    # StreamJsonRpc's RemoteInvocationException carries the server's exception: that one is the crash
+    ("dotnet/roslyn#66960", "dotnet/roslyn#66960/c1"),
 ]
 
 
