@@ -86,7 +86,8 @@ def identity_line(text: str) -> str:
     The first line that reports a failure, is not a stock sentence, and
     keeps enough words once masked to tell one crash from another.
     """
-    for line in lines_of(text, MAX_LINES):
+    lines = list(lines_of(text, MAX_LINES))
+    for index, line in enumerate(lines):
         stripped = _INLINE_CODE.sub("", _LEADING_MARKUP.sub("", line.strip()))
         if not stripped or not _FAILURE.search(stripped):
             continue
@@ -99,8 +100,28 @@ def identity_line(text: str) -> str:
         masked = mask_message(stripped, 200, quoted=False)
         if is_generic(masked) or not names_something(masked) or _GENERIC_FRAME.match(stripped):
             continue
-        return masked
+        return masked + _ir_instruction(lines[index + 1 : index + 3])
     return ""
+
+
+# LLVM's IR verifier prints each failed check followed by the instruction that failed it; one check
+# ("inlinable function call … must have a !dbg location") fails for every front-end bug that drops a
+# location, and the instruction's callee says which code generator path dropped it.
+_IR_INSTRUCTION = re.compile(
+    r"^\s*(?:%[\w.\"-]{1,100} = )?(?:tail |musttail |notail )?(?P<op>call|invoke|store|load|br|ret|phi|"
+    r"getelementptr|bitcast|alloca|switch|select|icmp|fcmp|extractvalue|insertvalue)\b"
+)
+_CALLEE = re.compile(r"@(?P<callee>\"[^\"]{1,200}\"|[\w.$-]{1,200})\(")
+
+
+def _ir_instruction(following: list[str]) -> str:
+    """`` | call @callee`` (or `` | store``) for the IR instruction just after a verifier's message."""
+    line = next((line for line in following if line.strip()), "")
+    instruction = _IR_INSTRUCTION.match(line)
+    if instruction is None:
+        return ""
+    callee = _CALLEE.search(line) if instruction["op"] in ("call", "invoke") else None
+    return f" | {instruction['op']}" + (f" @{callee['callee']}" if callee else "")
 
 
 # Frame lines of formats no parser knows (Zig, Crystal, GHC, Nim, a gdb

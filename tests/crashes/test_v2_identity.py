@@ -74,6 +74,17 @@ def test_different_bugs_with_one_stock_message_stay_apart():
     assert len(set(digests.values())) == len(bugs)
 
 
+def test_an_llvm_verifier_failure_is_told_apart_by_the_instruction_that_failed_it():
+    # Crystal's front end dropped a debug location on different calls: one verifier message, three bugs.
+    malloc, atomic, exception = (
+        _sign(rid).message
+        for rid in ("crystal-lang/crystal#4166", "crystal-lang/crystal#4202", "crystal-lang/crystal#3890")
+    )
+    assert malloc.endswith("!dbg location | call @__crystal_malloc")
+    assert atomic.endswith("| call @__crystal_malloc_atomic") and exception.endswith("| call @__crystal_get_exception")
+    assert _sign("crystal-lang/crystal#4139").message == malloc  # the duplicate its maintainer linked
+
+
 def test_mypy_reports_cut_before_the_exception_do_not_share_the_entry_frames():
     # Both show only mypy's outer frames (main, build): every mypy crash has them.
     cut = [rid for rid in ("python/mypy#16182", "python/mypy#13671") if rid in RECORDS]
