@@ -481,7 +481,10 @@ def _evaluate(node: ast.AST, shadowed: frozenset[str]):
         return items if isinstance(node, ast.List) else tuple(items)
     if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
         left, right = evaluate(node.left, shadowed), evaluate(node.right, shadowed)
-        if isinstance(left, (list, tuple)) or isinstance(right, (list, tuple)):
+        sequences = isinstance(left, (list, tuple)) or isinstance(right, (list, tuple))
+        # Generated programs build their lists as [0] + [...]: concatenation and repetition fold.
+        concatenation = isinstance(node.op, ast.Add) and type(left) is type(right)
+        if sequences and not concatenation and not isinstance(node.op, ast.Mult):
             raise _NotConstant
         _guard(type(node.op), left, right)
         return _BINARY[type(node.op)](left, right)
@@ -513,6 +516,8 @@ def _evaluate(node: ast.AST, shadowed: frozenset[str]):
                 raise _NotConstant
             return container[parts[0] : parts[1]]
         return container[evaluate(node.slice, shadowed)]
+    if isinstance(node, ast.ListComp):
+        return _comprehension(node, shadowed)
     if isinstance(node, ast.Call) and not node.keywords:
         arguments = [evaluate(a, shadowed) for a in node.args]
         if isinstance(node.func, ast.Name) and node.func.id in _PURE_BUILTINS and node.func.id not in shadowed:
@@ -524,6 +529,35 @@ def _evaluate(node: ast.AST, shadowed: frozenset[str]):
                     raise _NotConstant  # may grow past any limit before it is checked
                 return getattr(receiver, node.func.attr)(*arguments)
     raise _NotConstant
+
+
+def _comprehension(node: ast.ListComp, shadowed: frozenset[str]) -> list:
+    """``[x for v in range(3)]``: a comprehension whose item is a constant, over a constant or a small range."""
+    if len(node.generators) != 1:
+        raise _NotConstant
+    generator = node.generators[0]
+    if generator.ifs or generator.is_async or not isinstance(generator.target, ast.Name):
+        raise _NotConstant
+    source = generator.iter
+    if (
+        isinstance(source, ast.Call)
+        and isinstance(source.func, ast.Name)
+        and source.func.id == "range"
+        and "range" not in shadowed
+        and not source.keywords
+        and 1 <= len(source.args) <= 3
+    ):
+        bounds = [evaluate(argument, shadowed) for argument in source.args]
+        if not all(type(bound) is int for bound in bounds):
+            raise _NotConstant
+        items = range(*bounds)
+    else:
+        items = evaluate(source, shadowed)
+    if not isinstance(items, (list, tuple, str, range)) or len(items) > _MAX_LENGTH:
+        raise _NotConstant
+    # The loop variable is a name, and names are no constants: an item that reads it does not fold.
+    item = evaluate(node.elt, shadowed | {generator.target.id})
+    return [item] * len(items)
 
 
 def literal(value) -> ast.expr:

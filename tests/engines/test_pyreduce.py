@@ -307,6 +307,19 @@ def test_constant_subexpressions_are_folded_without_evaluating_code():
     assert _proposals(pysemantic.fold_constants, "def len(x):\n    return 0\nprint(len('abc'))\n") == []
 
 
+def test_lists_built_by_concatenation_and_comprehension_fold_to_their_literal():
+    # The generator builds lists as [0] + [0 for v in range(2)]: the difference needs the items, not the build.
+    source = "print('-'.join([''] + ['' for v in range(2)]))\n"
+    proposals = _proposals(pysemantic.fold_constants, source)
+    assert proposals[0] == "print('--')" and "print('-'.join(['', '', '']))" in proposals
+    assert pysemantic.evaluate(ast.parse("(1,) + (2,) * 2", mode="eval").body) == (1, 2, 2)
+    # An item that reads the loop variable, a range too long to write out, a rebound range: no constant.
+    for expression in ("[v for v in range(3)]", "[0 for v in range(10 ** 9)]", "[0] + (1,)", "[0 for v in x]"):
+        with pytest.raises(Exception):  # noqa: B017, PT011 - the evaluator's own refusal, whatever its class
+            pysemantic.evaluate(ast.parse(expression, mode="eval").body)
+    assert _proposals(pysemantic.fold_constants, "range = len\nprint([0 for v in range('ab')])\n") == []
+
+
 def test_every_call_of_a_function_is_replaced_by_a_value_and_the_stub_goes():
     source = (
         "def noisy(values):\n    for v in values:\n        v += 1\nx = noisy([1, 2])\ny = noisy([3])\nprint(x, y)\n"
