@@ -788,13 +788,20 @@ def _call_sites(tree, function: ast.FunctionDef, owner, parents) -> list[ast.Cal
 # --- control flow ----------------------------------------------------------------------------------
 def simplify_control(tree: ast.Module) -> Iterator[Candidate]:
     """Control that decides nothing: an ``if`` (or ``x if c else y``) whose test is a constant, a ``for`` over
-    one item, a ``try`` by its body."""
+    one item, a ``try`` by its body; an ``if`` or ``while`` by its test alone."""
     shadowed = frozenset(_bindings(tree))
     for node in ast.walk(tree):
-        if isinstance(node, (ast.If, ast.IfExp)):
+        if isinstance(node, (ast.If, ast.IfExp, ast.While)):
             try:
                 test = evaluate(node.test, shadowed)
             except _NotConstant:
+                if not isinstance(node, ast.IfExp):
+                    # The test alone, for what evaluating it does (``if 0(): pass`` raises; ``0()`` says so).
+                    edit = _Edit(tree, node)
+                    edit.splice(edit.nodes[0], [ast.Expr(copy.deepcopy(node.test), lineno=0)])
+                    yield f"test alone {_text(node.test)[:80]}", edit.tree
+                continue
+            if isinstance(node, ast.While):
                 continue
             edit = _Edit(tree, node)
             chosen = node.body if test else node.orelse

@@ -357,6 +357,12 @@ def test_control_flow_that_decides_nothing_is_unwrapped():
     assert "i = 5\nprint(i)" in proposals[1] and proposals[2].endswith("print(i)\nprint(3)")
     calls: list[str] = []
     assert _reduced(source, _prints("1\n5\n3\n", calls), calls) == "print(1)\nprint(5)\nprint(3)"
+    # A test that decides nothing the program needs stays for what evaluating it does.
+    looping = "def boom():\n    raise KeyError\nwhile boom():\n    pass\nif boom():\n    print(1)\n"
+    assert _proposals(pysemantic.simplify_control, looping) == [
+        "def boom():\n    raise KeyError\nboom()\nif boom():\n    print(1)",
+        "def boom():\n    raise KeyError\nwhile boom():\n    pass\nboom()",
+    ]
 
 
 def test_a_method_called_on_a_fresh_instance_is_inlined():
