@@ -51,12 +51,39 @@ class Shape:
         keys = [f"site {self.site}"] if self.site else []
         if self.message:
             keys.append(message_key(self.message))
+            head = message_head(self.message)
+            if head:
+                keys.append(f"message-head {head}")
         return tuple(keys + list(self.frames[:3]))
 
 
 def message_key(message: str) -> str:
     """The lookup key of a (masked) crash message; crash types are compared after the lookup."""
     return f"message {message}"[:300]
+
+
+# A message pasted cut short ("Cyclic reference found", of "Cyclic reference found while evaluating the
+# Style property…") is the start of the whole one. It is found by its first words and must keep enough
+# of them to say something: a few words and characters at least.
+_HEAD_WORDS = 3
+_MIN_PREFIX_CHARACTERS = 16
+
+
+def message_head(message: str) -> str:
+    """The first words of a message, by which a message cut short finds the whole one ("" when too short)."""
+    words = message.split(None, _HEAD_WORDS)
+    return " ".join(words[:_HEAD_WORDS]) if len(words) >= _HEAD_WORDS else ""
+
+
+def _cut_short(one: str, other: str) -> bool:
+    """True when the shorter message is the longer one cut at a word boundary, and says enough alone."""
+    short, long = sorted((one, other), key=len)
+    return (
+        len(short) >= _MIN_PREFIX_CHARACTERS
+        and bool(message_head(short))
+        and long.startswith(short)
+        and (len(long) == len(short) or not long[len(short)].isalnum())
+    )
 
 
 @dataclass(frozen=True)
@@ -95,6 +122,8 @@ def frame_similarity(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[float, tup
 # sure as a match of the top frames (the message is specific, or it would
 # not have been kept).
 MESSAGE_MATCH = 0.8
+# One message the other cut short: a little less sure, still above the threshold.
+PREFIX_MATCH = 0.75
 
 
 def similarity(new: Shape, bucket: Shape) -> Match:
@@ -110,6 +139,8 @@ def similarity(new: Shape, bucket: Shape) -> Match:
     same_type = not new.crash_type or new.crash_type.rsplit(".", 1)[-1] == bucket.crash_type.rsplit(".", 1)[-1]
     if frameless and new.message and new.message == bucket.message and same_type:
         return Match(MESSAGE_MATCH, (message_key(new.message),))
+    if frameless and new.message and bucket.message and same_type and _cut_short(new.message, bucket.message):
+        return Match(PREFIX_MATCH, (message_key(min(new.message, bucket.message, key=len)),))
     if new.trace_format != bucket.trace_format:
         return Match(0.0)
     same_site = bool(new.site) and new.site == bucket.site
@@ -146,5 +177,6 @@ def shape_of(signature) -> Shape:
         crash_type=signature.fuzzy_crash_type,
         frames=tuple(signature.similarity_frames),
         site=site,
-        message=signature.fuzzy_message,
+        # "…not equivalent to the source." and "…to the source": a sentence's full stop says nothing.
+        message=signature.fuzzy_message.rstrip(" .!"),
     )

@@ -100,7 +100,8 @@ def identity_line(text: str) -> str:
         masked = mask_message(stripped, 200, quoted=False)
         if is_generic(masked) or not names_something(masked) or _GENERIC_FRAME.match(stripped):
             continue
-        return masked + _ir_instruction(lines[index + 1 : index + 3])
+        # A sentence's full stop is how one reporter copied it, not part of what failed.
+        return masked.rstrip(" .!") + _ir_instruction(lines[index + 1 : index + 3])
     return ""
 
 

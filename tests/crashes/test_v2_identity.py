@@ -254,6 +254,27 @@ def test_a_frameless_report_finds_the_bucket_of_its_type_and_message():
     assert generic.fuzzy_message == ""
 
 
+def test_a_message_pasted_cut_short_finds_the_bucket_of_the_whole_one():
+    from crashes import similarity
+
+    # PowerToys#36451: one commenter pasted "…: Cyclic reference found", the others the whole sentence.
+    whole, cut = (
+        similarity.shape_of(_sign(rid)) for rid in ("microsoft/PowerToys#45447", "microsoft/PowerToys#36451/c1")
+    )
+    assert set(cut.lookup_keys()) & set(whole.lookup_keys())  # found by an index lookup, not a scan
+    match = similarity.similarity(cut, whole)
+    assert match.score >= similarity.THRESHOLD and match.matched == ("message Cyclic reference found",)
+    # Too few words to say anything alone, or a prefix that stops inside a word: no join.
+    for short in ("Cyclic reference", "Cyclic reference fou"):
+        alone = similarity.Shape("crash", "", cut.crash_type, (), "", short)
+        assert similarity.similarity(alone, whole).score < similarity.THRESHOLD
+
+
+def test_a_sentences_full_stop_is_no_part_of_its_identity():
+    # psf/black#3608 and #4396: one reporter kept the full stop, the other did not.
+    assert _sign("psf/black#3608").digest == _sign("psf/black#4396").digest
+
+
 @pytest.mark.parametrize(
     ("pasted", "expected", "repair"),
     [
