@@ -112,8 +112,11 @@ PYTHON_BUGS = {
     "closure": {"FunctionDef"},
     "while": {"While", "Try"},
 }
-# Seconds of reduction per Python finding (production's per-finding shape search has FUZZWEB_SHAPE_SECONDS).
-PY_SECONDS = 30.0
+# Tests of reduction per Python finding, and the seconds they may take at most: production's per-finding
+# shape search has FUZZWEB_SHAPE_TESTS and FUZZWEB_SHAPE_SECONDS (a count, so that a loaded machine's
+# reductions get as far as an idle one's).
+PY_TESTS = 1000
+PY_SECONDS = 180.0
 QUICK_PY_SECONDS = 5.0
 
 
@@ -226,7 +229,8 @@ def python_keyed_findings(seed: int, limits, seconds: float, verbose: bool = Fal
         again = harness.process(candidate, ".py", chosen[:1], limits)[0]
         return (again.exit_status, again.stdout) == (results[0].exit_status, results[0].stdout)
 
-    reduced = pyreduce.reduce_python(program, interesting, seconds=seconds).text
+    reduction = pyreduce.reduce_python(program, interesting, max_tests=PY_TESTS, seconds=seconds)
+    reduced = reduction.text
     results = harness.process(reduced, ".py", chosen, limits)
     expected, planted = results
     answer = shape.answer(reduced, expected.exit_status, planted.exit_status, planted.signal)
@@ -237,7 +241,10 @@ def python_keyed_findings(seed: int, limits, seconds: float, verbose: bool = Fal
             alone.append(bug)
     truth = alone[0] if len(alone) == 1 else "+".join(alone) or "none alone"
     if verbose:
-        print(f"  python finding: {truth}: {answer['name']}\n    " + reduced.strip().replace("\n", "\n    "))
+        print(
+            f"  python finding: {truth}: {answer['name']} ({reduction.tests} tests, {reduction.seconds:.0f} s)\n    "
+            + reduced.strip().replace("\n", "\n    ")
+        )
     v2 = culprit.cause_key("planted", answer) or v1
     named = answer["name"]
     if "--show" in sys.argv:

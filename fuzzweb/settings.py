@@ -161,8 +161,10 @@ FUZZWEB_AUTO_REDUCE = os.environ.get("FUZZWEB_AUTO_REDUCE", "1") != "0"
 FUZZWEB_REDUCTION_SECONDS = float(os.environ.get("FUZZWEB_REDUCTION_SECONDS", "300"))
 # Rounds a reduction may keep going after its first budget, each while the last still shrank the testcase.
 FUZZWEB_REDUCTION_ROUNDS = int(os.environ.get("FUZZWEB_REDUCTION_ROUNDS", "6"))
-# Seconds a Python wrong-code finding is reduced before its culprit, the shape of the reduced difference, is read.
-FUZZWEB_SHAPE_SECONDS = float(os.environ.get("FUZZWEB_SHAPE_SECONDS", "30"))
+# Tests a Python wrong-code finding is reduced by before its culprit, the shape of the reduced difference, is
+# read, and the seconds they may take at most: a count, so that a busy worker's shapes are an idle one's.
+FUZZWEB_SHAPE_TESTS = int(os.environ.get("FUZZWEB_SHAPE_TESTS", "1000"))
+FUZZWEB_SHAPE_SECONDS = float(os.environ.get("FUZZWEB_SHAPE_SECONDS", "180"))
 # A running shard whose heartbeat is older than this lost its worker.
 FUZZWEB_SHARD_STALE_SECONDS = float(os.environ.get("FUZZWEB_SHARD_STALE_SECONDS", "30"))
 FUZZWEB_REAP_INTERVAL_SECONDS = int(os.environ.get("FUZZWEB_REAP_INTERVAL_SECONDS", "15"))

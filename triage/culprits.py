@@ -12,7 +12,7 @@
   so two bugs at -O2 split and one bug at several levels joins. The move is
   recorded (BucketMove, kind culprit) and undoable.
 - Python implementations have no pipeline to bisect: a Python wrong-code
-  finding is reduced first (FUZZWEB_SHAPE_SECONDS) and its culprit is the
+  finding is reduced first (FUZZWEB_SHAPE_TESTS, FUZZWEB_SHAPE_SECONDS) and its culprit is the
   shape of the reduced difference (engines.differential.shape): the
   operations the reduced program keeps, and how the run differed.
 """
@@ -150,7 +150,9 @@ def finding_culprit_move(*, finding_id: int) -> str:
         from triage.reproduction import reduce_case
 
         try:
-            program = reduce_case(case, program, settings.FUZZWEB_SHAPE_SECONDS)[0].text
+            program = reduce_case(
+                case, program, settings.FUZZWEB_SHAPE_SECONDS, max_tests=settings.FUZZWEB_SHAPE_TESTS
+            )[0].text
         except (CannotReproduce, RecursionError, MemoryError, ValueError) as error:
             # A program too deep for Python's parser, say: it stays in its provisional bucket.
             return f"cannot reduce: {type(error).__name__}: {str(error)[:200]}"

@@ -273,8 +273,12 @@ def reduce_case(
     text: str,
     seconds: float,
     on_progress: Callable[[str, int], None] | None = None,
+    max_tests: int | None = None,
 ) -> tuple[Reduction, list | None]:
-    """Reduce the testcase with the reducer for its kind; returns the reduction and, for a call, its values."""
+    """Reduce the testcase with the reducer for its kind; returns the reduction and, for a call, its values.
+
+    ``max_tests`` bounds a Python program's reduction by tests as well as by ``seconds``.
+    """
     case = for_reduction(case, text)
     if case.runner == PYFUNC:
         runner = call_runner(case)
@@ -312,7 +316,8 @@ def reduce_case(
         return run_program(case, candidate).reproduces(case)
 
     if case.language == "python":
-        return pyreduce.reduce_python(text, interesting, seconds=seconds, on_progress=on_progress), None
+        tests = {} if max_tests is None else {"max_tests": max_tests}
+        return pyreduce.reduce_python(text, interesting, seconds=seconds, on_progress=on_progress, **tests), None
     if case.language == "kotlin":
         return treereduce.reduce_kotlin(text, interesting, seconds=seconds, on_progress=on_progress), None
     return textreduce.reduce_text(text, interesting, seconds=seconds, on_progress=on_progress), None
