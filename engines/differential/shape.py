@@ -83,6 +83,7 @@ def python_features(program: str) -> frozenset[str] | None:
     defined |= {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
     defined |= {node.arg for node in ast.walk(tree) if isinstance(node, ast.arg)}
     features: set[str] = set()
+    plumbing: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.BinOp | ast.AugAssign | ast.UnaryOp | ast.BoolOp):
             features.add(type(node.op).__name__)
@@ -92,11 +93,15 @@ def python_features(program: str) -> frozenset[str] | None:
             features.add("Subscript")
         elif isinstance(node, ast.Call):
             features.update(_called(node, defined))
+            function = node.func
+            if isinstance(function, ast.Name) and function.id in _PLUMBING_CALLS - {"print"} - defined:
+                plumbing.add(f"call:{function.id}")
         elif isinstance(node, ast.Constant) and isinstance(node.value, _TELLING_LITERALS):
             features.add(f"literal:{type(node.value).__name__}")
         if isinstance(node, _CONSTRUCTS):
             features.add(type(node).__name__)
-    return frozenset(features)
+    # Where nothing else is left, the plumbing is what went wrong (range with a negative step, list()).
+    return frozenset(features or plumbing)
 
 
 def _called(call: ast.Call, defined: set[str]) -> set[str]:

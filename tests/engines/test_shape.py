@@ -19,6 +19,15 @@ def test_two_reductions_of_one_bug_share_a_shape_and_names_values_and_plumbing_d
     assert shape.python_shape("x = 9\nprint(x // -2)\n", "output") == first
 
 
+def test_plumbing_is_the_shape_where_nothing_else_is_left():
+    # A bug in range or list() itself: those calls are all the reduced difference keeps.
+    assert shape.python_shape("print(list(range(2, 9, 3)))\n", "output") == "output: call:list call:range"
+    assert shape.python_shape("print(range(3))\n", "output") == "output: call:range"
+    # The program's own list() is its own code, and print is how any difference shows.
+    assert shape.python_shape("def list(x):\n    return x\nprint(list(1))\n", "output") == "output: FunctionDef Return"
+    assert shape.python_shape("print(1)\n", "output") == "output: no operation"
+
+
 def test_two_bugs_at_the_same_backend_have_different_shapes():
     floor = shape.python_shape("print(-7 // 2)\n", "output")
     modulo = shape.python_shape("print(-7 % 2)\n", "output")
