@@ -71,30 +71,41 @@ def _frames(lines: list[str]) -> tuple[Frame, ...]:
 _HELPER_SITE = re.compile(
     r"(?:^|::)(?:cast|dyn_cast|isa|cast_or_null|dyn_cast_or_null|isa_impl_cl|operator\*|operator->|operator\[\]|"
     r"getValue|get|front|back|value)$|(?:^|::)(?:ArrayRef|SmallVector\w*|DenseMap\w*|Optional|Expected|PointerUnion|"
-    r"ilist_\w+|iterator_\w+)(?:<|::)|^std::|^__gnu_cxx::"
+    r"ilist_\w+|iterator_\w+|isa_impl\w*|cast_\w+)(?:<|::)|^std::|^__gnu_cxx::"
 )
 
 
 def _function_name(signature: str) -> str:
     """``bool clang::interp::copyComposite(clang::interp::InterpState&, …)`` -> ``clang::interp::copyComposite``.
 
-    ``(anonymous namespace)::`` is part of the name, not its argument list.
+    ``(anonymous namespace)::`` is part of the name, not its argument list; so is a space inside template
+    arguments (``isa_impl_cl<To, From*>::doit``); a ``decltype(auto)`` return type is passed over.
     """
     signature = signature.replace(_ANONYMOUS, _ANONYMOUS_TOKEN)
-    depth, end = 0, len(signature)
-    for index, char in enumerate(signature):
+    depth, start, end, index = 0, 0, len(signature), 0
+    while index < len(signature):
+        char = signature[index]
         if char == "(" and depth == 0:
-            end = index
-            break
-        depth += {"<": 1, ">": -1}.get(char, 0)
-    head = signature[:end].strip()
-    name = head.rsplit(" ", 1)[-1] if " " in head and not head.endswith(">") else head
+            if signature[start:index].strip() != "decltype":
+                end = index
+                break
+            closing = signature.find(")", index)
+            index = len(signature) if closing == -1 else closing
+        elif char == " " and depth == 0:
+            start = index + 1
+        elif char in "<>":
+            depth = max(0, depth + (1 if char == "<" else -1))
+        index += 1
+    name = signature[start:end].strip()
     # C's __PRETTY_FUNCTION__ binds a returned pointer to the name: ``const char *jvp_utf8_backtrack(…)``.
     name = name.lstrip("*&")
     return name.replace(_ANONYMOUS_TOKEN, _ANONYMOUS)
 
 
 _ANONYMOUS, _ANONYMOUS_TOKEN = "(anonymous namespace)", "\x00anonymous\x00"
+# The first template argument of a __PRETTY_FUNCTION__ (clang's ``[To = T, From = …]``, gcc's ``[with To = T; …]``).
+_TEMPLATE_ARGUMENTS = re.compile(r"<[^<>]{0,200}>")
+_TEMPLATE_TO = re.compile(r"\[(?:with )?\w{1,20} = (?P<to>[^,;\]]{1,200})")
 
 
 def _assertion(lines: list[str]) -> list[dict]:
@@ -125,7 +136,11 @@ def parse(text: str) -> ParsedTrace:
         crash_type = f"Assertion `{match['expr'].strip()}' failed"
         site = _function_name(match["function"])
         if _HELPER_SITE.search(site):
-            site = ""
+            # With no frames to decide, what the caller asked the helper for is all that tells two apart:
+            # ``llvm::cast(From *) [To = llvm::MDNode, From = llvm::Metadata]`` -> ``llvm::cast<llvm::MDNode>``.
+            wanted = _TEMPLATE_TO.search(match["function"]) if isinstance(match, dict) else None
+            plain = _TEMPLATE_ARGUMENTS.sub("", site)
+            site = f"{plain}<{wanted['to'].strip()}>" if wanted and not _frames(lines) else ""
         message = (match["line"] if isinstance(match, dict) else match.group(0)).strip()
     elif unreachable:
         where = unreachable[0]["where"].replace("\\", "/").rsplit("/", 1)[-1]

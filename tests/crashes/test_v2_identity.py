@@ -337,6 +337,33 @@ def test_go_frames_with_trimmed_arguments_keep_their_stack():
     assert trimmed.digest == full.digest
 
 
+def test_a_frameless_llvm_cast_assertion_is_told_apart_by_the_type_it_was_asked_for():
+    # cdisselkoen/llvm-ir#16, gcc's "[with X = …]": the assertion text is every bad cast's; the type is not.
+    assert _sign("cdisselkoen/llvm-ir#16").frames == ("site llvm::cast<llvm::GetElementPtrInst>",)
+    # clang's __PRETTY_FUNCTION__ with a decltype(auto) return type, and isa_impl_cl's space in its template.
+    line = (
+        "ld: /src/llvm/include/llvm/Support/Casting.h:572: {}: "
+        'Assertion `isa<To>(Val) && "cast<Ty>() argument of incompatible type!"\' failed.\n'
+    )
+    sites = [
+        parse(line.format(function)).site
+        for function in (
+            "decltype(auto) llvm::cast(From *) [To = llvm::MDNode, From = llvm::Metadata]",
+            "decltype(auto) llvm::cast(From *) [To = llvm::Function, From = llvm::Value]",
+            "static bool llvm::isa_impl_cl<To, From*>::doit(const From*) [with To = llvm::Function; From = V]",
+        )
+    ]
+    assert sites == [
+        "llvm::cast<llvm::MDNode>",
+        "llvm::cast<llvm::Function>",
+        "llvm::isa_impl_cl::doit<llvm::Function>",
+    ]
+    # With frames below it, the frames decide, as for any helper's assertion.
+    framed = line.format("decltype(auto) llvm::cast(From *) [To = llvm::MDNode, From = llvm::Metadata]")
+    framed += "Stack dump:\n #0 0x0000 llvm::sys::PrintStackTrace(llvm::raw_ostream&)\n #4 0x0000 llvm::Foo::run()\n"
+    assert parse(framed).site == ""
+
+
 def test_llvm_assertion_in_an_anonymous_namespace_names_its_function():
     # llvm/llvm-project#97533: "bool (anonymous namespace)::TwoAddressInstructionPass::collectTiedOperands(…)".
     signature = _sign("llvm/llvm-project#97533")
