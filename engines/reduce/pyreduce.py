@@ -30,7 +30,16 @@ from engines.reduce.result import Reduction, file_reducer_main
 from engines.reduce.textreduce import tokens
 
 _COMPOUND = (ast.If, ast.For, ast.While, ast.With, ast.Try, ast.AsyncFor, ast.AsyncWith)
-_SMALL_LITERALS = (0, 1, "", None)
+# What an expression is tried as: -1 too, since a negative number is what many wrong-code bugs need
+# (floor division and modulo of mixed signs), and a computed -1 otherwise keeps its whole computation.
+_SMALL_LITERALS = (0, 1, -1, "", None)
+
+
+def _literal(value) -> ast.expr:
+    """``-1`` as Python writes it (a negation of 1), so that ``-1 ** 2`` cannot come of it."""
+    if isinstance(value, int) and value < 0:
+        return ast.UnaryOp(ast.USub(), ast.Constant(-value))
+    return ast.Constant(value)
 
 
 def _compiles(text: str) -> bool:
@@ -149,7 +158,7 @@ class _Reducer:
         if context is not None and not isinstance(context, ast.Load):
             return False  # an assignment target stays a target
         options = [c for c in ast.iter_child_nodes(child) if isinstance(c, ast.expr)]
-        options += [ast.Constant(value) for value in _SMALL_LITERALS]
+        options += [_literal(value) for value in _SMALL_LITERALS]
         for option in options:
             self._put(parent, field, index, option)
             if self.test_tree():
