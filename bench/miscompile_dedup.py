@@ -230,7 +230,7 @@ def python_keyed_findings(seed: int, limits, seconds: float, verbose: bool = Fal
         return (again.exit_status, again.stdout) == (results[0].exit_status, results[0].stdout)
 
     reduction = pyreduce.reduce_python(program, interesting, max_tests=PY_TESTS, seconds=seconds)
-    reduced = reduction.text
+    reduced = shape.canonical(reduction.text, interesting)  # as production reads a shape
     results = harness.process(reduced, ".py", chosen, limits)
     expected, planted = results
     answer = shape.answer(reduced, expected.exit_status, planted.exit_status, planted.signal)

@@ -147,12 +147,14 @@ def finding_culprit_move(*, finding_id: int) -> str:
     program = finding.testcase
     if finding.testcase_language in SHAPE_LANGUAGES:
         # The shape is read off a reduced program: what the unreduced one does besides the bug says nothing.
-        from triage.reproduction import reduce_case
+        from triage.reproduction import reduce_case, run_program
 
         try:
             program = reduce_case(
                 case, program, settings.FUZZWEB_SHAPE_SECONDS, max_tests=settings.FUZZWEB_SHAPE_TESTS
             )[0].text
+            # Then the value that differs, printed alone where that takes operations away.
+            program = shape.canonical(program, lambda candidate: run_program(case, candidate).reproduces(case))
         except (CannotReproduce, RecursionError, MemoryError, ValueError) as error:
             # A program too deep for Python's parser, say: it stays in its provisional bucket.
             return f"cannot reduce: {type(error).__name__}: {str(error)[:200]}"

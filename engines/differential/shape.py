@@ -25,7 +25,9 @@ data is made (names, assignments, literals, displays, comprehensions,
 from __future__ import annotations
 
 import ast
+import builtins
 import warnings
+from collections.abc import Callable, Iterator
 
 # Nodes that carry behaviour an implementation can get wrong; everything else (names, loads,
 # literals of ubiquitous types, expression statements, assignments) is how a program spells it.
@@ -116,6 +118,72 @@ def _called(call: ast.Call, defined: set[str]) -> set[str]:
     return set()  # calling what an expression returned (f(0)(1)): the function called is counted where defined
 
 
+# Tests the canonical form may spend: one per operation it could print alone, a few rounds.
+CANONICAL_TESTS = 40
+
+
+def canonical(program: str, interesting: Callable[[str], bool], max_tests: int = CANONICAL_TESTS) -> str:
+    """``program`` showing its difference with the fewest operations: the value that differs, printed.
+
+    A reducer keeps the smallest text, and the smallest text often shows a
+    wrong value through whatever the generator routed it into: an index
+    (``'é'[-1 % 5]`` raises), a loop's count, a ``sum`` of strings. Those are
+    how the difference shows, not what is wrong, and two reports of one bug
+    show it differently. So each operation the program computes from names
+    the statements before bind is tried printed alone, in place of its
+    top-level statement and everything after (``print(-1 % 5)``), and kept
+    when the program still differs and performs strictly fewer operations.
+    """
+    features = python_features(program)
+    tests = 0
+    while features is not None and tests < max_tests:
+        for candidate in _printed_alone(program):
+            found = python_features(candidate)
+            if found is None or not found < features:
+                continue
+            tests += 1
+            if interesting(candidate):
+                program, features = candidate, found
+                break
+            if tests >= max_tests:
+                return program
+        else:
+            return program
+    return program
+
+
+def _printed_alone(program: str) -> Iterator[str]:
+    """The program up to a top-level statement, then one value that statement computes, printed."""
+    try:
+        tree = ast.parse(program)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return
+    bound = set(dir(builtins))
+    for index, statement in enumerate(tree.body):
+        for node in ast.walk(statement):
+            if not isinstance(node, _COMPUTED):
+                continue
+            reads = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+            binds = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+            binds |= {a.arg for a in ast.walk(node) if isinstance(a, ast.arg)}
+            if binds or not reads <= bound:
+                continue  # a comprehension's or a lambda's own names, or names bound further on
+            shown = ast.Expr(ast.Call(ast.Name("print", ast.Load()), [node], []))
+            try:
+                yield ast.unparse(ast.Module([*tree.body[:index], shown], type_ignores=[]))
+            except (ValueError, RecursionError):
+                continue
+        for node in ast.walk(statement):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                bound.add(node.id)
+            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                bound.add(node.name)
+
+
+# What a program computes and could print: operations and calls, not names or literals.
+_COMPUTED = (ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.Call, ast.Subscript, ast.IfExp)
+
+
 def how_it_differed(expected_status: int | None, status: int | None, signal: str = "") -> str:
     """What the misbehaving run did otherwise: died of a signal, or ran to an end of its own.
 
@@ -170,18 +238,27 @@ def covering(key: str, existing: list[str]) -> str | None:
     program performs every operation of a bucket's shape, for the same
     backends misbehaving the same way, is taken for that bucket's bug: the
     bucket with the largest such shape, so that a narrower bug's bucket wins
-    over a broader one. None when no bucket's shape is contained.
+    over a broader one. Failing that, the narrowest bucket whose shape
+    contains this finding's (its first finding's reduction kept leftovers
+    this one did not). None when no shape contains the other.
     """
     mine = _parts(key)
     if not mine:
         return None
     best, size = None, -1
+    wider, wider_size = None, None
     for other in sorted(existing):
         theirs = _parts(other)
         if theirs is None or theirs.keys() != mine.keys():
             continue
+        total = sum(len(operations) for operations in theirs.values())
         if all(theirs[part] <= mine[part] for part in mine):
-            total = sum(len(operations) for operations in theirs.values())
             if total > size:
                 best, size = other, total
-    return best
+        elif all(mine[part] and mine[part] < theirs[part] for part in mine) and (
+            wider_size is None or total < wider_size
+        ):
+            wider, wider_size = other, total
+    # Else the reverse: this finding's reduction got further than the bucket's first one did, and its
+    # operations are the core of that bucket's (the narrowest such bucket, when several).
+    return best or wider

@@ -420,6 +420,7 @@ _PURE_BUILTINS: dict[str, Callable] = {
     name: getattr(builtins, name)
     for name in ("len", "abs", "min", "max", "sum", "sorted", "str", "int", "bool", "repr")
 }
+_ITERATING_BUILTINS = frozenset({"sum", "sorted", "min", "max"})
 _STR_METHODS = ("upper", "lower", "strip", "replace", "title", "capitalize", "swapcase", "join", "count", "find")
 _MAX_LENGTH = 64  # of a folded string or list: folding must shrink the program, not write a constant out
 _MAX_BITS = 128
@@ -519,7 +520,12 @@ def _evaluate(node: ast.AST, shadowed: frozenset[str]):
     if isinstance(node, ast.ListComp):
         return _comprehension(node, shadowed)
     if isinstance(node, ast.Call) and not node.keywords:
-        arguments = [evaluate(a, shadowed) for a in node.args]
+        # A generator handed to a builtin that iterates it (sum(-3 for v in [0])) is the list it yields.
+        iterates = isinstance(node.func, ast.Name) and node.func.id in _ITERATING_BUILTINS
+        arguments = [
+            _comprehension(a, shadowed) if isinstance(a, ast.GeneratorExp) and iterates else evaluate(a, shadowed)
+            for a in node.args
+        ]
         if isinstance(node.func, ast.Name) and node.func.id in _PURE_BUILTINS and node.func.id not in shadowed:
             return _PURE_BUILTINS[node.func.id](*arguments)
         if isinstance(node.func, ast.Attribute) and node.func.attr in _STR_METHODS:
@@ -531,7 +537,7 @@ def _evaluate(node: ast.AST, shadowed: frozenset[str]):
     raise _NotConstant
 
 
-def _comprehension(node: ast.ListComp, shadowed: frozenset[str]) -> list:
+def _comprehension(node: ast.ListComp | ast.GeneratorExp, shadowed: frozenset[str]) -> list:
     """``[x for v in range(3)]``: a comprehension whose item is a constant, over a constant or a small range."""
     if len(node.generators) != 1:
         raise _NotConstant

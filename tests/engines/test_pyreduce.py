@@ -313,6 +313,11 @@ def test_lists_built_by_concatenation_and_comprehension_fold_to_their_literal():
     proposals = _proposals(pysemantic.fold_constants, source)
     assert proposals[0] == "print('--')" and "print('-'.join(['', '', '']))" in proposals
     assert pysemantic.evaluate(ast.parse("(1,) + (2,) * 2", mode="eval").body) == (1, 2, 2)
+    # A generator is the list it yields to a builtin that iterates it, and to nothing else (len, str).
+    assert pysemantic.evaluate(ast.parse("1 % sum(-30 for a in [0])", mode="eval").body) == -29
+    for expression in ("len(0 for v in [1])", "str(0 for v in [1])"):
+        with pytest.raises(Exception):  # noqa: B017, PT011 - the evaluator's own refusal, whatever its class
+            pysemantic.evaluate(ast.parse(expression, mode="eval").body)
     # An item that reads the loop variable, a range too long to write out, a rebound range: no constant.
     for expression in ("[v for v in range(3)]", "[0 for v in range(10 ** 9)]", "[0] + (1,)", "[0 for v in x]"):
         with pytest.raises(Exception):  # noqa: B017, PT011 - the evaluator's own refusal, whatever its class

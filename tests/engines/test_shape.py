@@ -88,7 +88,11 @@ def test_a_shape_with_leftovers_joins_the_most_specific_bucketed_shape_it_contai
     buckets = ["p:shape:output: USub", "p:shape:output: FloorDiv USub", "p:shape:output: Mod USub"]
     # A reduction the budget stopped kept a sum the value went through: still the floor division's bug.
     assert shape.covering("p:shape:output: FloorDiv USub call:sum", buckets) == "p:shape:output: FloorDiv USub"
-    assert shape.covering("p:shape:output: FloorDiv", buckets) is None  # contains none of them: a new bucket
+    assert shape.covering("p:shape:output: Pow", buckets) is None  # no shape holds the other: a new bucket
+    # A reduction that got further than the bucket's first one: its core joins the narrowest bucket holding it.
+    wider = ["p:shape:output: FloorDiv USub call:sum", "p:shape:output: FloorDiv Subscript USub call:sum"]
+    assert shape.covering("p:shape:output: FloorDiv USub", wider) == wider[0]
+    assert shape.covering("p:shape:output: no operation", wider) is None  # nothing is the core of anything
     assert shape.covering("p:shape:signal SIGABRT: FloorDiv USub", buckets) is None  # it died: another bug
     assert shape.covering("q:shape:output: FloorDiv USub", buckets) is None  # another backend misbehaved
     # Every backend's part must contain the bucket's; keys that are no shape never join.
@@ -96,3 +100,26 @@ def test_a_shape_with_leftovers_joins_the_most_specific_bucketed_shape_it_contai
     assert shape.covering("p:shape:output: Mod USub Subscript | q:shape:output: Mod USub", [two]) == two
     assert shape.covering("p:shape:output: Mod USub Subscript | q:shape:output: Mod", [two]) is None
     assert shape.covering("gcc:flags:-ftree-vrp", buckets) is None
+
+
+def test_the_canonical_form_prints_the_value_that_differs_with_fewer_operations():
+    # A stand-in for an interpreter whose -1 % k is wrong: a program differs while it computes one.
+    tried: list[str] = []
+
+    def differs(program: str) -> bool:
+        tried.append(program)
+        return "-1 % " in program
+
+    routed = "x = 3\n'é'[-1 % 5]\n"
+    assert shape.canonical(routed, differs) == "x = 3\nprint(-1 % 5)"
+    assert shape.python_shape("print(-1 % 5)", "output") == "output: Mod USub"
+    # Names bound further on or by the expression itself are never printed alone, and a program that
+    # already shows its difference with the fewest operations costs no test.
+    tried.clear()
+    assert shape.canonical("print({a % 5 for a in [-1]})\n", differs) == "print({a % 5 for a in [-1]})\n"
+    assert all("a % 5" not in candidate or "for a" in candidate for candidate in tried)
+    assert shape.canonical("print(-1 % 3)\n", lambda program: False) == "print(-1 % 3)\n"
+    # A budget of tests, whatever the program.
+    tried.clear()
+    shape.canonical("'é'[-1 % 5]\n", lambda program: tried.append(program) and False, max_tests=1)
+    assert len(tried) == 1
