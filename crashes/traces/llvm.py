@@ -127,6 +127,7 @@ def _assertion(lines: list[str]) -> list[dict]:
 def parse(text: str) -> ParsedTrace:
     """Parse the crash reason and the stack dump."""
     lines = text.split("\n")
+    frames = _frames(lines)
     assertion = _assertion(lines) or find_lines(text, _MAC_ASSERTION, 1, "Assertion failed")
     unreachable = find_lines(text, _UNREACHABLE, 1, "UNREACHABLE")
     fatal = find_lines(text, _FATAL, 1, "LLVM ERROR")
@@ -140,7 +141,7 @@ def parse(text: str) -> ParsedTrace:
             # ``llvm::cast(From *) [To = llvm::MDNode, From = llvm::Metadata]`` -> ``llvm::cast<llvm::MDNode>``.
             wanted = _TEMPLATE_TO.search(match["function"]) if isinstance(match, dict) else None
             plain = _TEMPLATE_ARGUMENTS.sub("", site)
-            site = f"{plain}<{wanted['to'].strip()}>" if wanted and not _frames(lines) else ""
+            site = f"{plain}<{wanted['to'].strip()}>" if wanted and not frames else ""
         message = (match["line"] if isinstance(match, dict) else match.group(0)).strip()
     elif unreachable:
         where = unreachable[0]["where"].replace("\\", "/").rsplit("/", 1)[-1]
@@ -160,7 +161,7 @@ def parse(text: str) -> ParsedTrace:
         format=FORMAT,
         crash_type=crash_type,
         message=message,
-        frames=_frames(lines),
+        frames=frames,
         language="native",
         site=site,
     )
