@@ -25,9 +25,10 @@ data is made (names, assignments, literals, displays, comprehensions,
 from __future__ import annotations
 
 import ast
-import builtins
 import warnings
 from collections.abc import Callable, Iterator
+
+from engines.reduce import pysemantic
 
 # Nodes that carry behaviour an implementation can get wrong; everything else (names, loads,
 # literals of ubiquitous types, expression statements, assignments) is how a program spells it.
@@ -158,26 +159,18 @@ def _printed_alone(program: str) -> Iterator[str]:
         tree = ast.parse(program)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return
-    bound = set(dir(builtins))
-    for index, statement in enumerate(tree.body):
-        for node in ast.walk(statement):
-            if not isinstance(node, _COMPUTED):
-                continue
-            reads = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-            binds = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-            binds |= {a.arg for a in ast.walk(node) if isinstance(a, ast.arg)}
-            if binds or not reads <= bound:
-                continue  # a comprehension's or a lambda's own names, or names bound further on
-            shown = ast.Expr(ast.Call(ast.Name("print", ast.Load()), [node], []))
-            try:
-                yield ast.unparse(ast.Module([*tree.body[:index], shown], type_ignores=[]))
-            except (ValueError, RecursionError):
-                continue
-        for node in ast.walk(statement):
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-                bound.add(node.id)
-            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                bound.add(node.name)
+    for _index, _value, candidate in pysemantic.printed_alone(tree, _computed):
+        try:
+            yield ast.unparse(candidate)
+        except (ValueError, RecursionError):
+            continue
+
+
+def _computed(statement: ast.stmt) -> Iterator[ast.expr]:
+    """The operations a statement computes that bind no name of their own (a comprehension's, a lambda's)."""
+    for node in ast.walk(statement):
+        if isinstance(node, _COMPUTED) and not pysemantic.binds_names(node):
+            yield node
 
 
 # What a program computes and could print: operations and calls, not names or literals.

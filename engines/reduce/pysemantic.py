@@ -28,7 +28,7 @@ import copy
 import math
 import operator
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 Candidate = tuple[str, ast.Module]
 
@@ -843,25 +843,43 @@ def print_values(tree: ast.Module) -> Iterator[Candidate]:
     and is what a maintainer pastes: ``print(-7 // 2)``. Only values whose
     names the statements before already bind (or builtins) are tried.
     """
+    for index, value, candidate in printed_alone(tree, _made_values):
+        yield f"print {_text(value)[:80]} and stop at statement {index}", candidate
+
+
+def _made_values(statement: ast.stmt) -> Iterator[ast.expr]:
+    """What a statement raises, assigns or evaluates (a print's argument is printed already)."""
+    for node in ast.walk(statement):
+        if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and len(node.exc.args) == 1:
+            yield node.exc.args[0]
+        elif (
+            isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign)
+            and node.value is not None
+            or isinstance(node, ast.Expr)
+            and not _prints(node.value)
+        ):
+            yield node.value
+
+
+def binds_names(expression: ast.AST) -> bool:
+    """True when ``expression`` binds names of its own (a comprehension's target, a lambda's parameters)."""
+    return bool(_bindings(expression))
+
+
+def printed_alone(
+    tree: ast.Module, values: Callable[[ast.stmt], Iterable[ast.expr]]
+) -> Iterator[tuple[int, ast.expr, ast.Module]]:
+    """(statement index, value, program): the statements before one, then one of ``values(statement)`` printed.
+
+    Only values whose names the statements before already bind (or builtins) are printed.
+    """
     bound: set[str] = set(dir(builtins))
     for index, statement in enumerate(tree.body):
-        for node in ast.walk(statement):
-            if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and len(node.exc.args) == 1:
-                value = node.exc.args[0]
-            elif (
-                isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign)
-                and node.value is not None
-                or isinstance(node, ast.Expr)
-                and not _prints(node.value)
-            ):
-                value = node.value
-            else:
-                continue
+        for value in values(statement):
             if isinstance(value, ast.Starred) or not _free_names(value) <= bound:
                 continue
             shown = ast.Expr(ast.Call(ast.Name("print", ast.Load()), [copy.deepcopy(value)], []))
-            candidate = ast.Module([*copy.deepcopy(tree.body[:index]), shown], type_ignores=[])
-            yield f"print {_text(value)[:80]} and stop at statement {index}", candidate
+            yield index, value, ast.Module([*copy.deepcopy(tree.body[:index]), shown], type_ignores=[])
         bound |= set(_bindings(ast.Module([statement], type_ignores=[])))
 
 
