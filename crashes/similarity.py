@@ -137,6 +137,10 @@ def similarity(new: Shape, bucket: Shape) -> Match:
     frameless = not new.frames or not bucket.frames
     # A pasted message without its type ("Cyclic reference found while…") matches any type.
     same_type = not new.crash_type or new.crash_type.rsplit(".", 1)[-1] == bucket.crash_type.rsplit(".", 1)[-1]
+    # Both name where they crashed, and not the same place: one stock message ("index out of bounds")
+    # raised at two sites is two bugs.
+    other_site = bool(new.site and bucket.site) and new.site != bucket.site
+    frameless = frameless and not other_site
     if frameless and new.message and new.message == bucket.message and same_type:
         return Match(MESSAGE_MATCH, (message_key(new.message),))
     if frameless and new.message and bucket.message and same_type and _cut_short(new.message, bucket.message):

@@ -39,6 +39,8 @@ _FAILURE = re.compile(
 GENERIC_MESSAGES = re.compile(
     r"(?i)^(?:ice: )?(?:internal compiler error: )?(?:panic: )?(?:runtime error: )?(?:"
     r"invalid memory address or nil pointer dereference|index out of range.*|slice bounds out of range.*|"
+    # Rust's std: the same stock panics
+    r"index out of bounds.*|range (?:start |end )?index .* out of range.*|"
     r"nil map|integer divide by zero|stack overflow|out of memory|concurrent map .*|"
     r"called '\?' on (?:a|an) '\?' value.*|explicit panic|unexpected panic|box<(?:dyn )?any>|"
     r"attempt to \w+ with overflow|assertion failed(?:: '\?')?|unreachable|not (?:yet )?implemented|"

@@ -77,7 +77,17 @@ def clean(text: str) -> Cleaned:
     text, restored = _restore_line_breaks(text)
     if restored:
         repairs.append(restored)
-    for step in (_drop_fences, _unquote, _strip_emphasis, _strip_log_prefixes, _strip_list_markers, _dedent, _unwrap):
+    steps = (
+        _drop_fences,
+        _unquote,
+        _strip_inline_code,
+        _strip_emphasis,
+        _strip_log_prefixes,
+        _strip_list_markers,
+        _dedent,
+        _unwrap,
+    )
+    for step in steps:
         text, repair = step(text)
         if repair:
             repairs.append(repair)
@@ -143,6 +153,19 @@ def _unquote(text: str) -> tuple[str, str]:
         text = _QUOTE.sub("", text)
         depth += 1
     return (text, "Markdown quoting removed") if depth else (text, "")
+
+
+# A whole line pasted as inline code: "`thread 'main' panicked at …`". Only
+# when the backticks open and close the line and hold none between them, so
+# a Rust message that quotes `Result::unwrap()` mid-line stays as it is.
+_INLINE_CODE_LINE = re.compile(r"^([^\S\n]*+)`([^`\n]{1,2000})`[^\S\n]*+$", re.M)
+
+
+def _strip_inline_code(text: str) -> tuple[str, str]:
+    if "`" not in text:
+        return text, ""
+    kept, removed = _INLINE_CODE_LINE.subn(r"\1\2", text)
+    return (kept, "Markdown inline code removed") if removed else (text, "")
 
 
 # "**nil pointer**": a reporter's bold in a pasted trace. Opened and closed on

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from crashes.model import Frame, ParsedTrace
-from crashes.traces.text import find_lines, mask_message
+from crashes.traces.text import MAX_LINE, find_lines, mask_message
 
 FORMAT = "rust"
 _PANIC_NEW = re.compile(
@@ -28,9 +28,13 @@ _PANIC_NEW = re.compile(
     r"(?P<line>\d+):\d+:?\s*$"
 )
 _PANIC_OLD = re.compile(
-    r"^\s*thread '(?P<thread>[^'\n]{0,200})' panicked at '(?P<message>.*)', "
+    r"^\s*thread '(?P<thread>[^'\n]{0,200})' panicked at '(?P<message>(?s:.*))', "
     r"(?P<file>(?:[A-Za-z]:)?[^\s:]{1,300}):(?P<line>\d+)(?::\d+)?"
 )
+# The old form's head: a message that runs past its line (its own newlines, or
+# a terminal's hard wrap) closes on one of the next lines.
+_PANIC_OLD_HEAD = re.compile(r"^\s*thread '[^'\n]{0,200}' panicked at '")
+_PANIC_OLD_LINES = 4
 _ICE = re.compile(r"^\s*(?:error|ERROR): internal compiler error: (?P<message>.+)$")
 _ICE_LOCATION = re.compile(r"^(?P<file>[\w./\\-]{1,300}\.rs):\d+:\d+: (?P<message>.*)$")
 _DELAYED_AT = re.compile(r"^\s*=?\s*note: delayed at (?P<file>[\w./\\-]{1,300}\.rs):\d+")
@@ -64,7 +68,7 @@ def recognize(text: str) -> bool:
             return False
         return len(find_lines(text, _RUST_FRAME, 3, "::")) >= 3 and ("/rustc/" in text or ".rs:" in text)
     if "panicked at" in text and (
-        find_lines(text, _PANIC_NEW, 1, "panicked at") or find_lines(text, _PANIC_OLD, 1, "panicked at")
+        find_lines(text, _PANIC_NEW, 1, "panicked at") or find_lines(text, _PANIC_OLD_HEAD, 1, "panicked at")
     ):
         return True
     # Another compiler's ICE (gcc, go) is not rustc's: rustc says so in its notes.
@@ -93,11 +97,16 @@ def _backtrace(lines: list[str]) -> tuple[Frame, ...]:
             frames[-1] = Frame(function=last.function, file=at["file"], line=int(at["line"]))
             continue
         frame = _FRAME.match(line)
-        if frame:
+        if frame and not _UNSYMBOLISED.match(frame["function"]):
             frames.append(Frame(function=frame["function"]))
         elif frames and line.strip() and not line.startswith(" "):
             break
     return tuple(frames)
+
+
+# A frame without symbols ("0x5637cd7092d4 - <unknown>", or its address alone where the paste was cut):
+# the address moves with every run, so it names nothing.
+_UNSYMBOLISED = re.compile(r"(?:0x[0-9a-fA-F]+\s*-?\s*)?(?:<unknown>)?$")
 
 
 _VERSIONED_CRATE = re.compile(r"-\d+\.\d+[\w.+-]*$")
@@ -130,6 +139,25 @@ def _strip_dir(path: str) -> str:
     return "/".join(parts[-2:])
 
 
+def _old_panic(lines: list[str], index: int) -> re.Match | None:
+    """The old-form panic starting at ``lines[index]``, read across the lines its message runs over.
+
+    A line cut at a terminal's width (60 columns or more) continues the
+    message without a break; a shorter one ended where the message has a
+    newline of its own.
+    """
+    line = lines[index]
+    if not _PANIC_OLD_HEAD.match(line):
+        return None
+    joined = line
+    for following in lines[index + 1 : index + _PANIC_OLD_LINES]:
+        found = _PANIC_OLD.match(joined)
+        if found:
+            return found
+        joined += ("" if len(joined) - joined.rfind("\n") - 1 >= 60 else "\n") + following[:MAX_LINE]
+    return _PANIC_OLD.match(joined)
+
+
 def parse(text: str) -> ParsedTrace:
     """Parse the panic (or ICE) and its backtrace; the first panic is the crash."""
     lines = text.split("\n")
@@ -142,7 +170,7 @@ def parse(text: str) -> ParsedTrace:
             panic_file, panic_line = new["file"], int(new["line"])
             message = lines[index + 1].strip() if index + 1 < len(lines) else ""
             break
-        old = _PANIC_OLD.match(line)
+        old = _old_panic(lines, index)
         if old:
             panic_file, panic_line, message = old["file"], int(old["line"]), old["message"].strip()
             break
