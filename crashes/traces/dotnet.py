@@ -8,6 +8,11 @@ the root cause and the crash. ``Process terminated. Assertion failed.`` is
 a Debug.Assert. Frames with long parameter lists arrive hard-wrapped by
 terminals and issue forms (``at Foo.Bar(List`1 a,`` / ``Type b) in …``):
 they are joined back before reading.
+
+The runtime prints its stack in the machine's language: ``bei …``,
+``в … в C:\\x.cs:строка 227``, ``在 … 位置 …:行号 12``. The words .NET's
+own resources use for "at", "in" and "line" are read as the English ones,
+so one bug reported from a German and a Russian machine is one bucket.
 """
 
 from __future__ import annotations
@@ -20,7 +25,15 @@ from crashes.traces.text import MAX_LINE
 
 FORMAT = "dotnet"
 _TOKEN = re.compile(r"[\w.`]+")
-_LOCATION = re.compile(r" in (?P<file>.+):line (?P<line>\d+)\s*$")
+# .NET's resource words for "at" (a frame's start), and for " in FILE:line N" (its location),
+# in the languages its runtime ships: de, fr, es, it, pt, ru/uk, pl, cs, nl, sv, da/nb, tr, zh, ja, ko.
+_AT = re.compile(r"^(?:at|bei|à|en|em|in|в|w|v|bij|vid|ved|konum:|在|於|場所|위치:) ")
+_LOCATION = re.compile(
+    r" (?:in|dans|en|em|в|w|v|i|位置|於|場所|파일) (?P<file>.+):\s?"
+    r"(?:line|Zeile|ligne|línea|linea|riga|linha|строка|рядок|wiersz|řádek|regel|rad|linje|satır|行号|行|줄) "
+    r"?(?P<line>\d+)\s*$"
+)
+_AT_ANYWHERE = re.compile(r"(?m)^[^\S\n]*(?:at|bei|à|en|em|in|в|w|v|bij|vid|ved|konum:|在|於|場所|위치:) ")
 _END_INNER = "--- End of inner exception stack trace ---"
 _FUNCTION = re.compile(r"^[\w.`<>+$\[\],|]+(?:\s*\[[^\]]{0,200}\])?$")
 _MAX_WRAPPED = 4
@@ -54,9 +67,10 @@ def _exception_names(text: str) -> list[tuple[str, str]]:
 def _frame(line: str) -> Frame | None:
     """``at Ns.Type.Method(args) in file:line N`` without backtracking: split at the parentheses."""
     stripped = line.strip()
-    if not stripped.startswith("at "):
+    at = _AT.match(stripped)
+    if at is None:
         return None
-    body = stripped[3:]
+    body = stripped[at.end() :]
     opening = body.find("(")
     closing = body.find(")", opening)
     if opening <= 0 or closing == -1 or not _FUNCTION.match(body[:opening].strip()):
@@ -81,16 +95,16 @@ def _joined(lines: list[str]) -> list[str]:
             continue
         joined.append(line)
         stripped = line.strip()
-        if stripped.startswith("at ") and "(" in stripped and ")" not in stripped:
+        if _AT.match(stripped) and "(" in stripped and ")" not in stripped:
             pending = _MAX_WRAPPED
     return joined
 
 
 def recognize(text: str) -> bool:
     """True for .NET ``at Ns.Type.Method(...)`` frames next to a .NET exception."""
-    if "at " not in text:
+    if not _AT_ANYWHERE.search(text):
         return False
-    has_frame = any(_frame(line) for line in text.split("\n") if line.lstrip().startswith("at "))
+    has_frame = any(_frame(line) for line in text.split("\n") if _AT.match(line.lstrip()))
     return has_frame and bool(_exception_names(text))
 
 

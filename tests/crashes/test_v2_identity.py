@@ -51,6 +51,8 @@ SAME_BUG = [
     ("jqlang/jq#1410", "jqlang/jq#1410/c1"),
     # StreamJsonRpc's RemoteInvocationException carries the server's exception: that one is the crash
     ("dotnet/roslyn#66960", "dotnet/roslyn#66960/c1"),
+    # .NET prints its stack in the machine's language: Russian ("в … :строка 227") against English
+    ("canton7/SyncTrayzor#303", "canton7/SyncTrayzor#318"),
 ]
 
 
@@ -368,3 +370,59 @@ def test_llvm_assertion_in_an_anonymous_namespace_names_its_function():
     # llvm/llvm-project#97533: "bool (anonymous namespace)::TwoAddressInstructionPass::collectTiedOperands(…)".
     signature = _sign("llvm/llvm-project#97533")
     assert signature.frames[0] == "site (anonymous namespace)::TwoAddressInstructionPass::collectTiedOperands"
+
+
+def test_a_dotnet_stack_printed_in_another_language_is_read_as_the_english_one():
+    # ppy/osu#1558: Polish ("w osu.Game…"), frames without locations.
+    polish = _sign("ppy/osu#1558")
+    assert polish.method == "stack" and polish.crash_type == "System.NullReferenceException"
+    assert polish.frames[0] == "osu.Game.Overlays.Profile.Sections.Ranks.PaginatedScoreContainer.b__3_0"
+    english = (
+        "System.InvalidOperationException: Sequence contains no elements\n"
+        "   at App.Core.Loader.Read(String path) in C:\\src\\Loader.cs:line 12\n"
+        "   at App.Core.Program.Main(String[] args) in C:\\src\\Program.cs:line 7\n"
+    )
+    german = english.replace("   at ", "   bei ").replace(" in C:", " in C:").replace(":line ", ":Zeile ")
+    chinese = english.replace("   at ", "   在 ").replace(" in C:", " 位置 C:").replace(":line ", ":行号 ")
+    parsed = [parse(text) for text in (english, german, chinese)]
+    assert all(p.format == "dotnet" for p in parsed)
+    assert {(f.function, f.file, f.line) for p in parsed for f in p.frames[:1]} == {
+        ("App.Core.Loader.Read(String path)", "C:\\src\\Loader.cs", 12)
+    }
+    digests = {signatures.compute(kind="crash", trace_text=text).digest for text in (english, german, chinese)}
+    assert len(digests) == 1
+
+
+def test_an_old_form_rust_panic_is_read_across_its_wrapped_message():
+    # alacritty/alacritty#2728: "thread 'main' panicked at 'not yet implemented', …/mod.rs:N" cut by the terminal.
+    signature = _sign("alacritty/alacritty#2728")
+    assert signature.method == "stack" and signature.crash_type == "not yet implemented"
+    assert signature.frames[0] == "site glutin/src/api/egl/mod.rs"
+
+
+def test_a_line_pasted_as_inline_code_is_unquoted():
+    # rust-lang/rustfmt#4357: the panic line between backticks; golang/go#22200: the ICE line.
+    rustfmt = _sign("rust-lang/rustfmt#4357")
+    assert "Markdown inline code removed" in rustfmt.repairs
+    assert rustfmt.frames[0] == "site rustfmt/src/types.rs"
+    go = _sign("golang/go#22200")
+    assert go.frames == ("cmd/compile/internal/amd64.ssaGenValue",)
+    # A backtick pair inside a line is the message's own quoting, not Markdown.
+    kept = "called `Option::unwrap()` on a `None` value"
+    assert extract.clean(kept).text == kept
+
+
+def test_unsymbolised_rust_frames_name_nothing():
+    # nushell/nushell#707: "0x5637cd08c91c - <unknown>" frames move with every run.
+    signature = _sign("nushell/nushell#707")
+    assert not any(frame.startswith("0x") for frame in signature.frames + signature.similarity_frames)
+
+
+def test_one_stock_message_at_two_sites_is_two_bugs_for_the_fuzzy_stage():
+    from crashes import similarity
+
+    here = similarity.Shape("crash", "rust", "", (), site="a/src/x.rs", message="index out of bounds at the end")
+    there = similarity.Shape("crash", "rust", "", (), site="b/src/y.rs", message="index out of bounds at the end")
+    assert similarity.similarity(here, there).score < similarity.THRESHOLD
+    frameless = similarity.Shape("crash", "", "", (), message="index out of bounds at the end")
+    assert similarity.similarity(frameless, here).score >= similarity.THRESHOLD
