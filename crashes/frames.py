@@ -240,6 +240,40 @@ def is_ignored(frame: Frame, language: str, extra: tuple[re.Pattern, ...] = (), 
     return any(p.search(frame.function) or p.search(frame.file) for p in extra)
 
 
+# A third-party module's source, by where its toolchain keeps downloaded code:
+# Go's module cache, Cargo's registry and git checkouts.
+_DEPENDENCY_FILES = {
+    "go": re.compile(r"/pkg/mod/|^pkg/mod/"),
+    "rust": re.compile(r"[/\\]\.?cargo[/\\](?:registry|git)[/\\]"),
+}
+
+
+def dependency_caller(frames, language: str, extra: tuple[re.Pattern, ...] = (), target: str = "") -> str | None:
+    """The key of the first frame of the program's own code below a third-party module's frames, or None.
+
+    A dependency's assertion (go-cty's "value is marked", a crate's unwrap)
+    is reached from many places in the programs that use it; its maintainers
+    fix the caller, so the caller is part of the identity. None when the
+    crash is in the program's own code, or where the frames do not say
+    where their code comes from.
+    """
+    pattern = _DEPENDENCY_FILES.get(language)
+    if pattern is None:
+        return None
+    in_dependency = False
+    for frame in frames[:MAX_FRAMES]:
+        name = normalize_function(frame.function[:MAX_NAME], language)
+        if is_ignored(frame, language, extra, name):
+            continue
+        if not frame.file:
+            return None
+        if pattern.search(frame.file.replace("\\", "/")):
+            in_dependency = True
+            continue
+        return frame_key(frame, language, name, target) if in_dependency else None
+    return None
+
+
 _MAX_PERIOD = 4
 # Frames read for a signature at most, and characters of a name normalised:
 # past these a stack is all runtime frames or a hostile one.

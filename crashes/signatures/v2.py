@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from crashes import traces
-from crashes.frames import MAX_FRAMES, normalize_path, significant_frames
+from crashes.frames import MAX_FRAMES, dependency_caller, normalize_path, significant_frames
 from crashes.model import ParsedTrace, Signature
 from crashes.origins import title_function
 from crashes.signatures.unparsed import generic_frames, identity_line, is_generic, names_something
@@ -185,6 +185,9 @@ def _from_trace(kind, parsed: ParsedTrace, crash_type, target, top_n, ignore) ->
     if not identified:
         return None
     key_frames = ((f"site {site}",) if site else ()) + tuple(parsed.context) + hashed
+    caller = None if site else dependency_caller(candidates, parsed.language, ignore, target)
+    if caller and caller not in hashed:
+        key_frames += (f"caller {caller}",)
     return Signature(
         version=VERSION,
         digest=_digest(kind, parsed.format, crash, *key_frames),

@@ -426,3 +426,26 @@ def test_one_stock_message_at_two_sites_is_two_bugs_for_the_fuzzy_stage():
     assert similarity.similarity(here, there).score < similarity.THRESHOLD
     frameless = similarity.Shape("crash", "", "", (), message="index out of bounds at the end")
     assert similarity.similarity(frameless, here).score >= similarity.THRESHOLD
+
+
+def test_a_dependencys_panic_is_identified_with_the_programs_own_caller():
+    # hashicorp/terraform#28817: go-cty's "value is marked" assertion, reached from terraform's
+    # objchange; the same assertion is reached from many places (terraform#29104, #29374, #23377).
+    signature = _sign("hashicorp/terraform#28817")
+    assert signature.frames[-1] == "caller github.com/hashicorp/terraform/plans/objchange.proposedNewNestedBlock"
+    go = (
+        "panic: value is marked\n\ngoroutine 1 [running]:\n"
+        "github.com/dep/lib.Check(...)\n\t/root/go/pkg/mod/github.com/dep/lib@v1.2.0/lib.go:10\n"
+        "github.com/app/cmd.{caller}(0xc000)\n\t/src/app/cmd/{caller}.go:{line} +0x4f\n"
+        "main.main()\n\t/src/app/main.go:5 +0x1\n"
+    )
+    first, moved, other = (
+        signatures.compute(kind="crash", trace_text=go.format(caller=caller, line=line), target="app").digest
+        for caller, line in (("Plan", 40), ("Plan", 52), ("Apply", 40))
+    )
+    assert first == moved != other
+    # A crash in the program's own code has no dependency caller to add.
+    own = signatures.compute(
+        kind="crash", trace_text=go.replace("/root/go/pkg/mod/github.com/dep/lib@v1.2.0", "/src/lib")
+    )
+    assert not any(frame.startswith("caller ") for frame in own.frames)
