@@ -155,7 +155,8 @@ def similarity(new: Shape, bucket: Shape) -> Match:
     if same_site:
         matched = (f"site {new.site}", *matched)
     score = 0.3 * same_site + (0.7 if same_site else 1.0) * frames
-    if new.crash_type != bucket.crash_type:
+    # A crash type the paste cut off (a Go compiler stack without its ICE line) differs from none.
+    if new.crash_type != bucket.crash_type and new.crash_type and bucket.crash_type:
         score = min(score * 0.5, NEVER_JOINS)
     return Match(round(min(score, 1.0), 3), matched)
 

@@ -449,3 +449,18 @@ def test_a_dependencys_panic_is_identified_with_the_programs_own_caller():
         kind="crash", trace_text=go.replace("/root/go/pkg/mod/github.com/dep/lib@v1.2.0", "/src/lib")
     )
     assert not any(frame.startswith("caller ") for frame in own.frames)
+
+
+def test_a_go_compiler_stack_pasted_without_its_ice_line_is_still_the_compilers():
+    # golang/go#53762 starts at "goroutine 1 [running]:": the ICE line was left out of the paste.
+    signature = _sign("golang/go#53762")
+    assert signature.method == "stack" and signature.trace_format == "go-ice"
+    assert signature.frames[0] == "cmd/compile/internal/noder.genInst.dictPass"
+    # Its crash type is unknown, not different: the same frames with the ICE line still match.
+    from crashes import similarity
+
+    full = "x.go:3:4: internal compiler error: assertion failed\n\n" + RECORDS["golang/go#53762"]["trace"]
+    with_line = signatures.compute(kind="crash", trace_text=full)
+    assert with_line.crash_type == "ICE: assertion failed"
+    match = similarity.similarity(similarity.shape_of(signature), similarity.shape_of(with_line))
+    assert match.score >= similarity.THRESHOLD
