@@ -28,7 +28,11 @@ STOCK_LINES = re.compile(
     r"this is a bug|daemon crashed|the '?impossible'? happened|completely unexpected|crashed thread|unexpected signal|"
     r"runtime error\s*$|^\s*\w+: runtime error\s*$|exception type:|exception codes:|termination reason:|"
     # Go's runtime on memory corruption: every cause prints the same.
-    r"found bad pointer in go heap|unexpected signal during runtime execution|^\s*\[signal )"
+    r"found bad pointer in go heap|unexpected signal during runtime execution|^\s*\[signal |"
+    # A shell reporting that the command it ran died ("x.sh: line 6: 5518 Segmentation fault  cmd",
+    # "zsh: segmentation fault  cmd"): it names the command, never the bug.
+    r"^\S*: line \d+:\s+\d+ |^(?:zsh|bash|sh|fish): (?:segmentation fault|abort|killed|bus error|illegal hardware)"
+    r")"
 )
 # Words that say a line reports the failure.
 _FAILURE = re.compile(

@@ -464,3 +464,26 @@ def test_a_go_compiler_stack_pasted_without_its_ice_line_is_still_the_compilers(
     assert with_line.crash_type == "ICE: assertion failed"
     match = similarity.similarity(similarity.shape_of(signature), similarity.shape_of(with_line))
     assert match.score >= similarity.THRESHOLD
+
+
+@pytest.mark.parametrize(
+    ("record_id", "crash_type", "first_frame"),
+    [
+        # "<unknown line number>: internal compiler error: …", the compiler's way to say it has no position.
+        ("golang/go#63378", "ICE: assertion failed", "cmd/compile/internal/noder.idealType"),
+        # A panic the compiler recovered in gc.handlePanic: the site is below panic(…), not the handler.
+        ("golang/go#52124", "ICE: panic: unexpected type: N", "cmd/compile/internal/noder.reader.doTyp"),
+    ],
+)
+def test_go_compiler_ices_read_past_their_handlers(record_id, crash_type, first_frame):
+    signature = _sign(record_id)
+    assert signature.trace_format == "go-ice" and signature.crash_type == crash_type
+    assert signature.frames[0] == first_frame
+
+
+def test_a_shell_saying_its_command_died_is_no_identity():
+    # crystal-lang/crystal#1178 and #1403: "/usr/bin/crystal: line 6:  5518 Segmentation fault  …" for two bugs.
+    first, second = _sign("crystal-lang/crystal#1178"), _sign("crystal-lang/crystal#1403")
+    assert RECORDS["crystal-lang/crystal#1178"]["bug"] != RECORDS["crystal-lang/crystal#1403"]["bug"]
+    assert first.digest != second.digest
+    assert "no identifying line: a bucket of its own" in first.repairs
