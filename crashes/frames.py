@@ -43,7 +43,9 @@ _IGNORED_FUNCTIONS = {
     "jvm": re.compile(
         r"^(java\.|javax\.|jdk\.internal\.|sun\.|kotlin\.(collections|coroutines|jvm|internal|sequences|io|text)\.|"
         r"kotlin\.(ExceptionsKt|PreconditionsKt|StandardKt|LazyKt|SynchronizedLazyImpl|UnsafeLazyImpl)|"
-        r"org\.junit\.|junit\.|com\.intellij\.rt\.)"
+        r"org\.junit\.|junit\.|com\.intellij\.rt\.|"
+        # The Kotlin compiler reporting a backend failure, and its phase runner: every IR crash passes them.
+        r"org\.jetbrains\.kotlin\.backend\.common\.(?:CodegenUtil\.reportBackendException|BackendException|phaser\.))"
     ),
     "dotnet": re.compile(r"^(System\.|Microsoft\.(CSharp|VisualStudio|Extensions|Win32)\.)"),
     "native": re.compile(

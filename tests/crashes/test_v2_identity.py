@@ -487,3 +487,12 @@ def test_a_shell_saying_its_command_died_is_no_identity():
     assert RECORDS["crystal-lang/crystal#1178"]["bug"] != RECORDS["crystal-lang/crystal#1403"]["bug"]
     assert first.digest != second.digest
     assert "no identifying line: a bucket of its own" in first.repairs
+
+
+def test_the_kotlin_compilers_reporting_frames_are_no_identity():
+    # JetBrains/compose-multiplatform#301: BackendException's reportBackendException and the phase
+    # runner wrap every IR lowering crash; the frames that follow them are where it failed.
+    signature = _sign("JetBrains/compose-multiplatform#301")
+    assert signature.method == "stack"
+    assert not any("reportBackendException" in frame or ".phaser." in frame for frame in signature.frames)
+    assert signature.frames[0] == "org.jetbrains.kotlin.backend.jvm.JvmLower.lower"
