@@ -103,7 +103,8 @@ class FuzzwebBuckets:
 
     def bucket(self, trace: str, target: str) -> str:
         signature = signatures.compute(kind="crash", trace_text=trace, target=target)
-        # The exact lookup is across targets, as the signature index is.
+        # The exact lookup is across targets, as the signature index is (a signature
+        # says itself whether its target is part of it).
         key = ("", signature.digest)
         if key in self.by_digest:
             return self.by_digest[key]

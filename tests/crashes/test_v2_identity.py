@@ -496,3 +496,16 @@ def test_the_kotlin_compilers_reporting_frames_are_no_identity():
     assert signature.method == "stack"
     assert not any("reportBackendException" in frame or ".phaser." in frame for frame in signature.frames)
     assert signature.frames[0] == "org.jetbrains.kotlin.backend.jvm.JvmLower.lower"
+
+
+def test_a_programs_crash_is_keyed_within_its_target_and_a_compilers_ice_is_shared():
+    # HubSpot/private-app-starter#10 and MicrosoftDocs/mslearn-python-products#12: one Flask import
+    # failure, fixed in each project on its own; two buckets, one per target.
+    flask_hubspot = _sign("HubSpot/private-app-starter#10", target="HubSpot/private-app-starter")
+    flask_docs = _sign("MicrosoftDocs/mslearn-python-products#12", target="MicrosoftDocs/mslearn-python-products")
+    assert flask_hubspot.method == flask_docs.method == "stack"
+    assert flask_hubspot.frames == flask_docs.frames and flask_hubspot.digest != flask_docs.digest
+    # A rustc ICE names a place in rustc: the same in every project that reaches it.
+    ice = (TRACES / "rust" / "ice_defid_expect_local.txt").read_text()
+    one, other = (signatures.compute(kind="crash", trace_text=ice, target=t).digest for t in ("a/b", "c/d"))
+    assert one == other
