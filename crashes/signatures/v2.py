@@ -262,7 +262,7 @@ def _from_text(kind, crash_type, message, cleaned, parsed: ParsedTrace | None, t
     alone = _fuzzy_message(pasted[0].strip("`"), untyped=True) if len(pasted) == 1 else ""
     return Signature(
         version=VERSION,
-        digest=_digest(kind, crash_type, "unidentified", whole),
+        digest=_digest(kind, target, crash_type, "unidentified", whole),
         kind=kind,
         crash_type=crash_type or (parsed.crash_type if parsed else "") or "unidentified crash",
         frames=(),

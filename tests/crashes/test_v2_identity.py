@@ -505,6 +505,12 @@ def test_a_programs_crash_is_keyed_within_its_target_and_a_compilers_ice_is_shar
     flask_docs = _sign("MicrosoftDocs/mslearn-python-products#12", target="MicrosoftDocs/mslearn-python-products")
     assert flask_hubspot.method == flask_docs.method == "stack"
     assert flask_hubspot.frames == flask_docs.frames and flask_hubspot.digest != flask_docs.digest
+    # Go's runtime failing to start on a new macOS, in two projects (ffay/lanproxy-go-client#3,
+    # yangl900/armclient-go#13): the same text, no identifying line, one bucket per target.
+    lanproxy = _sign("ffay/lanproxy-go-client#3", target="ffay/lanproxy-go-client")
+    armclient = _sign("yangl900/armclient-go#13", target="yangl900/armclient-go")
+    assert lanproxy.crash_type == "unidentified crash" and lanproxy.digest != armclient.digest
+    assert _sign("ffay/lanproxy-go-client#3", target="x").digest == _sign("yangl900/armclient-go#13", target="x").digest
     # A rustc ICE names a place in rustc: the same in every project that reaches it.
     ice = (TRACES / "rust" / "ice_defid_expect_local.txt").read_text()
     one, other = (signatures.compute(kind="crash", trace_text=ice, target=t).digest for t in ("a/b", "c/d"))
