@@ -99,7 +99,8 @@ _GO_FUNC_SUFFIX = re.compile(r"\.func\d+(\.\d+)*|\.gowrap\d+|\.deferwrap\d+|(?<=
 _GO_VENDOR = re.compile(r"^.*/vendor/")
 
 
-_NAMELESS = {"", "??", "???", "<unknown>", "<unknown function>"}
+# "__mh_execute_header": what a stripped macOS binary's every address symbolises to.
+_NAMELESS = {"", "??", "???", "<unknown>", "<unknown function>", "__mh_execute_header"}
 # Names every program has: only the target says which program's they are.
 _AMBIGUOUS = {"main", "main.main", "<module>", "__main__", "run", "start", "_start", "main.init", "WinMain", "wmain"}
 

@@ -155,10 +155,20 @@ def similarity(new: Shape, bucket: Shape) -> Match:
     if same_site:
         matched = (f"site {new.site}", *matched)
     score = 0.3 * same_site + (0.7 if same_site else 1.0) * frames
-    # A crash type the paste cut off (a Go compiler stack without its ICE line) differs from none.
-    if new.crash_type != bucket.crash_type and new.crash_type and bucket.crash_type:
+    if not _same_crash_type(new.crash_type, bucket.crash_type):
         score = min(score * 0.5, NEVER_JOINS)
     return Match(round(min(score, 1.0), 3), matched)
+
+
+def _same_crash_type(one: str, other: str) -> bool:
+    """Whether two crash types may be one: equal, one of them unknown (a Go compiler stack pasted
+    without its ICE line), or one exception class named with and without its namespace
+    (``System.ArgumentOutOfRangeException`` and a debugger's ``ArgumentOutOfRangeException``)."""
+    if one == other or not one or not other:
+        return True
+    if " " in one or " " in other:
+        return False
+    return one.rsplit(".", 1)[-1] == other.rsplit(".", 1)[-1]
 
 
 def best_match(

@@ -56,17 +56,40 @@ def _exception_names(text: str) -> list[tuple[str, str]]:
         for token in _TOKEN.finditer(line):
             name = token.group(0).rstrip(".")
             parts = name.split(".")
-            if len(parts) < 2 or not parts[-1][:1].isupper() or not name.endswith(("Exception", "Error")):
+            if not parts[-1][:1].isupper() or not name.endswith(("Exception", "Error")):
                 continue
             rest = line[token.end() :]
+            # Unqualified ("ArgumentOutOfRangeException:", as debuggers show it) only heading its line.
+            if len(parts) < 2 and (line[: token.start()].strip() or not rest.startswith(":")):
+                continue
             message = rest[1:].strip() if rest.startswith(":") else ""
             found.append((name, message))
     return found
 
 
+# Visual Studio's Call Stack window, copied: ">\tApp.dll!Ns.Type.Method(int x) Line 563\tC#". Managed
+# frames only (C#, F#, Visual Basic); a C++ frame there is native code.
+_DEBUGGER_FRAME = re.compile(
+    r"^\s*>?\s*[\w.-]{1,200}\.(?:dll|exe)!(?P<function>[\w.`<>+$\[\],|]{1,500}\.[\w`<>$]{1,200})\((?P<args>[^()\n]{0,1000})\)"
+    r"(?:\s+Line (?P<line>\d+))?\s*(?P<language>C#|F#|Basic)?\s*$"
+)
+
+
+def _debugger_frame(stripped: str) -> Frame | None:
+    found = _DEBUGGER_FRAME.match(stripped)
+    if found is None or ("::" in found["function"]) or (found["language"] is None and "!" not in stripped[:300]):
+        return None
+    return Frame(
+        function=f"{found['function']}({found['args']})",
+        line=int(found["line"]) if found["line"] else None,
+    )
+
+
 def _frame(line: str) -> Frame | None:
     """``at Ns.Type.Method(args) in file:line N`` without backtracking: split at the parentheses."""
     stripped = line.strip()
+    if ".dll!" in stripped or ".exe!" in stripped:
+        return _debugger_frame(stripped)
     at = _AT.match(stripped)
     if at is None:
         return None
@@ -101,11 +124,24 @@ def _joined(lines: list[str]) -> list[str]:
 
 
 def recognize(text: str) -> bool:
-    """True for .NET ``at Ns.Type.Method(...)`` frames next to a .NET exception."""
+    """True for .NET ``at Ns.Type.Method(...)`` frames next to a .NET exception, or a debugger's managed call stack."""
+    if (".dll!" in text or ".exe!" in text) and _managed_call_stack(text):
+        return True
     if not _AT_ANYWHERE.search(text):
         return False
     has_frame = any(_frame(line) for line in text.split("\n") if _AT.match(line.lstrip()))
     return has_frame and bool(_exception_names(text))
+
+
+def _managed_call_stack(text: str) -> bool:
+    """Two managed frames of a debugger's call stack, marked as C#, F# or Basic."""
+    found = 0
+    for line in text.split("\n"):
+        if "!" in line and line.rstrip().endswith(("C#", "F#", "Basic")) and _debugger_frame(line[:MAX_LINE].strip()):
+            found += 1
+            if found >= 2:
+                return True
+    return False
 
 
 # StreamJsonRpc (Roslyn's and Visual Studio's language servers) prints a RemoteInvocationException

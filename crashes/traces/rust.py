@@ -22,18 +22,25 @@ from crashes.model import Frame, ParsedTrace
 from crashes.traces.text import MAX_LINE, find_lines, mask_message
 
 FORMAT = "rust"
+# Since Rust 1.89 the thread's id follows its name: "thread 'main' (6913397) panicked at …".
+_THREAD = r"thread '(?P<thread>[^'\n]{0,200})' (?:\(\d{1,20}\) )?"
 _PANIC_NEW = re.compile(
     # A custom panic hook (ruff's, cargo's) prints it without the thread.
-    r"^\s*(?:thread '(?P<thread>[^'\n]{0,200})' )?panicked at (?P<file>(?:[A-Za-z]:)?[^\s:'][^\s:]{0,300}):"
+    r"^\s*(?:" + _THREAD + r")?panicked at (?P<file>(?:[A-Za-z]:)?[^\s:'][^\s:]{0,300}):"
     r"(?P<line>\d+):\d+:?\s*$"
 )
 _PANIC_OLD = re.compile(
-    r"^\s*thread '(?P<thread>[^'\n]{0,200})' panicked at '(?P<message>(?s:.*))', "
+    r"^\s*" + _THREAD + r"panicked at '(?P<message>(?s:.*))', "
     r"(?P<file>(?:[A-Za-z]:)?[^\s:]{1,300}):(?P<line>\d+)(?::\d+)?"
 )
 # The old form's head: a message that runs past its line (its own newlines, or
 # a terminal's hard wrap) closes on one of the next lines.
-_PANIC_OLD_HEAD = re.compile(r"^\s*thread '[^'\n]{0,200}' panicked at '")
+_PANIC_OLD_HEAD = re.compile(r"^\s*thread '[^'\n]{0,200}' (?:\(\d{1,20}\) )?panicked at '")
+# Ruff's and ty's own panic report: "panic: Panicked at FILE:L:C when checking `x.py`: `message`".
+_PANIC_REPORTED = re.compile(
+    r"^\s*panic: Panicked at (?P<file>[^\s:]{1,300}):(?P<line>\d+):\d+ when [^\n]{0,600}?: "
+    r"`(?P<message>[^\n]{0,2000})`\s*$"
+)
 _PANIC_OLD_LINES = 4
 _ICE = re.compile(r"^\s*(?:error|ERROR): internal compiler error: (?P<message>.+)$")
 _ICE_LOCATION = re.compile(r"^(?P<file>[\w./\\-]{1,300}\.rs):\d+:\d+: (?P<message>.*)$")
@@ -62,13 +69,15 @@ _RUST_FRAME = re.compile(r"^\s*\d+:\s+(?:0x[0-9a-fA-F]+ - )?(?:<?[\w]+(?:::|\[))
 
 def recognize(text: str) -> bool:
     """True for a Rust panic, a rustc ICE, or a Rust backtrace whose head was cut off."""
-    if "panicked at" not in text and "internal compiler error" not in text:
+    if "anicked at" not in text and "internal compiler error" not in text:
         # Headless: a run of "N: crate::path" frames with "at /rustc/…" or "at src/…" lines.
         if " at " not in text or "::" not in text:
             return False
         return len(find_lines(text, _RUST_FRAME, 3, "::")) >= 3 and ("/rustc/" in text or ".rs:" in text)
-    if "panicked at" in text and (
-        find_lines(text, _PANIC_NEW, 1, "panicked at") or find_lines(text, _PANIC_OLD_HEAD, 1, "panicked at")
+    if "anicked at" in text and (
+        find_lines(text, _PANIC_NEW, 1, "panicked at")
+        or find_lines(text, _PANIC_OLD_HEAD, 1, "panicked at")
+        or find_lines(text, _PANIC_REPORTED, 1, "Panicked at")
     ):
         return True
     # Another compiler's ICE (gcc, go) is not rustc's: rustc says so in its notes.
@@ -163,8 +172,12 @@ def parse(text: str) -> ParsedTrace:
     lines = text.split("\n")
     panic_file, panic_line, message = "", None, ""
     for index, line in enumerate(lines):
-        if "panicked at" not in line:
+        if "anicked at" not in line:
             continue
+        reported = _PANIC_REPORTED.match(line[:MAX_LINE])
+        if reported:
+            panic_file, panic_line, message = reported["file"], int(reported["line"]), reported["message"]
+            break
         new = _PANIC_NEW.match(line)
         if new:
             panic_file, panic_line = new["file"], int(new["line"])

@@ -515,3 +515,40 @@ def test_a_programs_crash_is_keyed_within_its_target_and_a_compilers_ice_is_shar
     ice = (TRACES / "rust" / "ice_defid_expect_local.txt").read_text()
     one, other = (signatures.compute(kind="crash", trace_text=ice, target=t).digest for t in ("a/b", "c/d"))
     assert one == other
+
+
+def test_a_rust_panic_with_the_threads_id_and_ruffs_own_report_name_one_site():
+    # astral-sh/ruff#23587 (Rust 1.89 prints "thread 'main' (6913397) panicked at …", from a stripped
+    # macOS binary whose frames all read "__mh_execute_header") and #23596 (ruff's "panic: Panicked at …").
+    with_id, reported = _sign("astral-sh/ruff#23587"), _sign("astral-sh/ruff#23596")
+    assert with_id.frames == reported.frames == ("site ruff_python_semantic/src/definition.rs",)
+    assert with_id.digest == reported.digest
+    rustc = "thread 'rustc' (81234) panicked at compiler/rustc_middle/src/ty/sty.rs:12:9:\nbad type\n"
+    assert signatures.compute(kind="crash", trace_text=rustc).frames[0] == "site rustc_middle/src/ty/sty.rs"
+
+
+def test_a_debuggers_managed_call_stack_is_read_as_dotnet_frames():
+    # dotnet/roslyn#723 pasted Visual Studio's Call Stack window; #605, its original, the runtime's
+    # trace under an unqualified "ArgumentOutOfRangeException:".
+    from crashes import similarity
+
+    debugger, runtime = _sign("dotnet/roslyn#723"), _sign("dotnet/roslyn#605")
+    assert debugger.trace_format == runtime.trace_format == "dotnet"
+    assert runtime.crash_type == "ArgumentOutOfRangeException"
+    assert debugger.frames == runtime.frames
+    match = similarity.similarity(similarity.shape_of(debugger), similarity.shape_of(runtime))
+    assert match.score >= similarity.THRESHOLD
+    # A native frame in that window (C++) is not .NET's.
+    native = ">\tapp.exe!Foo::Bar(int x) Line 3\tC++\n \tapp.exe!main() Line 9\tC++\n"
+    assert parse(native) is None or parse(native).format != "dotnet"
+
+
+def test_one_exception_class_with_and_without_its_namespace_is_one_type_to_the_fuzzy_stage():
+    from crashes import similarity
+
+    frames = ("A.B.C", "A.B.D", "A.B.E")
+    qualified = similarity.Shape("crash", "dotnet", "System.InvalidOperationException", frames)
+    bare = similarity.Shape("crash", "dotnet", "InvalidOperationException", frames)
+    other = similarity.Shape("crash", "dotnet", "System.ArgumentException", frames)
+    assert similarity.similarity(bare, qualified).score >= similarity.THRESHOLD
+    assert similarity.similarity(other, qualified).score < similarity.THRESHOLD
