@@ -145,12 +145,13 @@ def similarity(new: Shape, bucket: Shape) -> Match:
         return Match(MESSAGE_MATCH, (message_key(new.message),))
     if frameless and new.message and bucket.message and same_type and _cut_short(new.message, bucket.message):
         return Match(PREFIX_MATCH, (message_key(min(new.message, bucket.message, key=len)),))
-    if new.trace_format != bucket.trace_format:
-        return Match(0.0)
     same_site = bool(new.site) and new.site == bucket.site
     if frameless and same_site and new.crash_type == bucket.crash_type:
-        # The same site and message, one report printed without its backtrace (RUST_BACKTRACE unset).
+        # The same site and message, one report printed without its backtrace (RUST_BACKTRACE unset),
+        # or one assertion read from two tools' output (the program's own message, gdb's backtrace).
         return Match(MESSAGE_MATCH, (f"site {new.site}",))
+    if new.trace_format != bucket.trace_format:
+        return Match(0.0)
     frames, matched = frame_similarity(new.frames, bucket.frames)
     if same_site:
         matched = (f"site {new.site}", *matched)

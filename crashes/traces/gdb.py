@@ -8,7 +8,10 @@ thread N:`` and ``#0  0x000000000047ed31 set_ref_in_item (nvim + 0x7ed31)``
 ``#0  0x00007ffff7a42428 in __GI_raise (sig=sig@entry=6) at ../sysdeps/unix/sysv/linux/raise.c:54``
 ``#3  0x0000555555554abc in main () at test.c:10``
 The crash type is the signal gdb reported; without one, a stack that
-starts in raise/abort/pthread_kill is an abort (SIGABRT).
+starts in raise/abort/pthread_kill is an abort (SIGABRT). An abort from
+glibc's assert is the assertion: gdb prints its text and function among
+``__assert_fail_base``'s arguments, which is how the same assertion
+reported by the program itself (or by macOS) is keyed.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import re
 
 from crashes.model import Frame, ParsedTrace
+from crashes.traces.llvm import function_name
 from crashes.traces.text import MAX_LINE
 
 FORMAT = "gdb"
@@ -31,6 +35,13 @@ _SIGNAL = re.compile(
     r"|^\s*Signal: \d+ \((?P<coredump>[A-Z]+)\)"
 )
 _ABORTING = re.compile(r"(raise|abort|pthread_kill)")
+# glibc's __assert_fail(_base) arguments, as gdb prints them: the string after each pointer.
+_ASSERTION_ARG = re.compile(r'assertion=(?:assertion@entry=)?0x[0-9a-fA-F]+ "(?P<expr>(?:[^"\\\n]|\\.){1,1000})"')
+_FUNCTION_ARG = re.compile(
+    r'function=(?:function@entry=)?0x[0-9a-fA-F]+(?: <[^<>\n]{0,200}>)? "(?P<function>[^"\n]{1,500})"'
+)
+# gdb wraps a frame whose arguments run long onto indented lines.
+_MAX_WRAPPED = 6
 
 
 def recognize(text: str) -> bool:
@@ -55,10 +66,38 @@ def _signal(text: str) -> str:
     return ""
 
 
+def _joined(lines: list[str]) -> list[str]:
+    """Frame lines with the argument lines gdb wrapped them onto joined back."""
+    joined: list[str] = []
+    pending = 0
+    for line in lines:
+        if pending and joined and line[:1] in (" ", "\t") and not line.lstrip().startswith("#"):
+            joined[-1] += " " + line.strip()
+            pending = pending - 1 if joined[-1].count("(") > joined[-1].count(")") else 0
+            continue
+        pending = 0
+        joined.append(line[:MAX_LINE])
+        if line.startswith("#") and line.count("(") > line.count(")"):
+            pending = _MAX_WRAPPED
+    return joined
+
+
+def _assertion(frames_text: list[str]) -> tuple[str, str]:
+    """(crash type, site) of a glibc assert among the first frames, or empty strings."""
+    for line in frames_text:
+        if "__assert_fail" not in line:
+            continue
+        expr, function = _ASSERTION_ARG.search(line), _FUNCTION_ARG.search(line)
+        if expr and function:
+            return f"Assertion `{expr['expr']}' failed", function_name(function["function"])
+    return "", ""
+
+
 def parse(text: str) -> ParsedTrace:
     """Parse the signal and the backtrace (the first thread's, if several)."""
     frames: list[Frame] = []
-    for line in text.split("\n"):
+    lines = _joined(text.split("\n")) if "__assert_fail" in text else text.split("\n")
+    for line in lines:
         if "#" not in line:
             continue
         match = _frame(line[:MAX_LINE].strip())
@@ -75,6 +114,9 @@ def parse(text: str) -> ParsedTrace:
                 module=match["module"] or "",
             )
         )
+    assertion, site = _assertion([line for line in lines[:64] if line.startswith("#")])
+    if assertion:
+        return ParsedTrace(format=FORMAT, crash_type=assertion, frames=tuple(frames), language="native", site=site)
     signal = _signal(text)
     if signal:
         crash_type = signal

@@ -75,7 +75,7 @@ _HELPER_SITE = re.compile(
 )
 
 
-def _function_name(signature: str) -> str:
+def function_name(signature: str) -> str:
     """``bool clang::interp::copyComposite(clang::interp::InterpState&, …)`` -> ``clang::interp::copyComposite``.
 
     ``(anonymous namespace)::`` is part of the name, not its argument list; so is a space inside template
@@ -135,7 +135,7 @@ def parse(text: str) -> ParsedTrace:
     if assertion:
         match = assertion[0]
         crash_type = f"Assertion `{match['expr'].strip()}' failed"
-        site = _function_name(match["function"])
+        site = function_name(match["function"])
         if _HELPER_SITE.search(site):
             # With no frames to decide, what the caller asked the helper for is all that tells two apart:
             # ``llvm::cast(From *) [To = llvm::MDNode, From = llvm::Metadata]`` -> ``llvm::cast<llvm::MDNode>``.

@@ -53,6 +53,8 @@ SAME_BUG = [
     ("dotnet/roslyn#66960", "dotnet/roslyn#66960/c1"),
     # .NET prints its stack in the machine's language: Russian ("в … :строка 227") against English
     ("canton7/SyncTrayzor#303", "canton7/SyncTrayzor#318"),
+    # One glibc assertion: macOS's "Assertion failed: (…), function F" against a gdb backtrace of it
+    ("neovim/neovim#12387", "neovim/neovim#12430"),
 ]
 
 
@@ -552,3 +554,11 @@ def test_one_exception_class_with_and_without_its_namespace_is_one_type_to_the_f
     other = similarity.Shape("crash", "dotnet", "System.ArgumentException", frames)
     assert similarity.similarity(bare, qualified).score >= similarity.THRESHOLD
     assert similarity.similarity(other, qualified).score < similarity.THRESHOLD
+
+
+def test_a_gdb_backtrace_of_a_glibc_assert_is_keyed_by_the_assertion():
+    # php/php-src#18845: gdb prints the assertion and the function among __assert_fail's arguments,
+    # wrapped onto the lines below the frame.
+    signature = _sign("php/php-src#18845")
+    assert signature.trace_format == "gdb" and signature.crash_type == "Assertion `info' failed"
+    assert signature.frames[:2] == ("site zend_lazy_object_get_info", "zend_lazy_object_init")
