@@ -51,6 +51,9 @@ GENERIC_MESSAGES = re.compile(
     r"object reference not set to an instance of an object\.?|segmentation fault|sigsegv|sigabrt|sigbus|"
     r"sigfpe|segv|deadly signal|timeout|killed|aborted|illegal instruction|bus error|"
     r"no errors encountered even though .*|unexpected error.*|"
+    # Go's runtime finding its heap corrupted: the symptom of any cause (a data race, cgo, unsafe).
+    r"(?:fatal error: )?(?:\w+: )?(?:found )?bad pointer in (?:go heap|unexpected span).*|"
+    r"unexpected signal during runtime execution|sweep increased allocation count|"
     r"(?:[\w.]+\.)?(?:nullreferenceexception|nullpointerexception|argumentexception|"
     r"invalidoperationexception|indexoutofrangeexception|keynotfoundexception|assertionerror|"
     r"illegalstateexception|illegalargumentexception|runtimeexception|exception|error))$"

@@ -562,3 +562,18 @@ def test_a_gdb_backtrace_of_a_glibc_assert_is_keyed_by_the_assertion():
     signature = _sign("php/php-src#18845")
     assert signature.trace_format == "gdb" and signature.crash_type == "Assertion `info' failed"
     assert signature.frames[:2] == ("site zend_lazy_object_get_info", "zend_lazy_object_init")
+
+
+def test_a_go_stack_whose_goroutine_header_was_cut_is_still_read():
+    # gilbertchen/duplicacy#79 starts inside debug.PrintStack of a recovered panic.
+    signature = _sign("gilbertchen/duplicacy#79")
+    assert signature.method == "stack" and signature.trace_format == "go"
+    assert signature.frames[0] == "github.com/gilbertchen/duplicacy/src.Chunk.GetHash"
+
+
+def test_go_heap_corruption_is_a_symptom_not_an_identity():
+    # golang/go#12138/c1 and #13289: "objectstart: bad pointer in unexpected span", runtime frames only,
+    # two bugs (#13289's reporter: "this crash is different").
+    first, second = _sign("golang/go#12138/c1"), _sign("golang/go#13289")
+    assert RECORDS["golang/go#12138/c1"]["bug"] != RECORDS["golang/go#13289"]["bug"]
+    assert first.digest != second.digest
