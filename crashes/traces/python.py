@@ -53,6 +53,21 @@ def _is_marker(line: str) -> bool:
     return bool(stripped) and set(stripped) <= set("^~-")
 
 
+def _is_dedented_source(lines: list[str], index: int) -> bool:
+    """Whether ``lines[index]``, right after a frame at column 0, is that frame's source line.
+
+    Not when it reads as an exception line, unless another frame or an exception line follows it
+    (a bare ``foo`` is a statement when the traceback goes on after it).
+    """
+    previous = lines[index - 1][:MAX_LINE] if index else ""
+    if not previous.startswith("File ") or not _FRAME.match(previous):
+        return False
+    line = lines[index][:MAX_LINE].rstrip()
+    following = lines[index + 1][:MAX_LINE].rstrip() if index + 1 < len(lines) else ""
+    goes_on = bool(_FRAME.match(following) or (following and _EXCEPTION.match(following)))
+    return not _EXCEPTION.match(line) or (goes_on and ":" not in line)
+
+
 def _parse_block(lines: list[str], start: int) -> tuple[ParsedTrace | None, int]:
     """Parse one traceback starting at ``lines[start]``; return it and the next index."""
     frames: list[Frame] = []
@@ -89,6 +104,10 @@ def _parse_block(lines: list[str], start: int) -> tuple[ParsedTrace | None, int]
             index += 1
             continue
         if line.startswith((" ", "\t")) or not line.strip():
+            index += 1
+            continue
+        if frames and _is_dedented_source(lines, index):
+            # A traceback pasted with its indentation stripped: the source line sits at column 0.
             index += 1
             continue
         exception = _EXCEPTION.match(line[:MAX_LINE].rstrip())

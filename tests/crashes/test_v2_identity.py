@@ -55,6 +55,8 @@ SAME_BUG = [
     ("canton7/SyncTrayzor#303", "canton7/SyncTrayzor#318"),
     # One glibc assertion: macOS's "Assertion failed: (…), function F" against a gdb backtrace of it
     ("neovim/neovim#12387", "neovim/neovim#12430"),
+    # A Python traceback pasted with its indentation stripped (source lines at column 0) against the original
+    ("GuyKh/ims-custom-component#15", "GuyKh/ims-custom-component#15/c1"),
 ]
 
 
@@ -577,3 +579,13 @@ def test_go_heap_corruption_is_a_symptom_not_an_identity():
     first, second = _sign("golang/go#12138/c1"), _sign("golang/go#13289")
     assert RECORDS["golang/go#12138/c1"]["bug"] != RECORDS["golang/go#13289"]["bug"]
     assert first.digest != second.digest
+
+
+def test_a_dedented_traceback_keeps_a_bare_exception_after_its_last_frame():
+    text = (
+        'Traceback (most recent call last):\nFile "a.py", line 3, in f\ng()\n'
+        'File "b.py", line 9, in g\nKeyboardInterrupt\n'
+    )
+    parsed = parse(text)
+    assert parsed.crash_type == "KeyboardInterrupt"
+    assert [frame.function for frame in parsed.frames] == ["g", "f"]
