@@ -17,6 +17,7 @@ from crashes.traces.text import lines_of, mask_message
 # Lines every crash of a tool prints, whatever the bug: never an identity.
 STOCK_LINES = re.compile(
     r"(?i)(?:please (?:try|report|submit|file|include|run|use)|report (?:this|a) bug|bug report|"
+    r"query stack during panic|end of query stack|"
     r"internal error -- |the compiler unexpectedly panicked|we would appreciate|"
     r"run with `?RUST_BACKTRACE|note: (?:rustc|compiler flags|some of the compiler flags|cargo)|"
     r"^\s*(?:version|rustc|go version|gcc version|clang version|target|thread model|installeddir)\b|"
@@ -109,6 +110,8 @@ def identity_line(text: str) -> str:
         masked = mask_message(stripped, 200, quoted=False)
         if is_generic(masked) or not names_something(masked) or _GENERIC_FRAME.match(stripped):
             continue
+        if _NUMBERED_FRAME.match(stripped):
+            continue
         # A sentence's full stop is how one reporter copied it, not part of what failed.
         return masked.rstrip(" .!") + _ir_instruction(lines[index + 1 : index + 3])
     return ""
@@ -144,6 +147,9 @@ _GENERIC_FRAME = re.compile(
     # macOS crash reports and unsymbolized LLVM dumps: "3  libfoo.dylib  0x00007fff… name + 90".
     r"|\d+\s+\S+\s+0x[0-9a-fA-F]+ (?P<e>[*\w:.<>~$]{3,200}) \+ \d+)"
 )
+# A numbered frame of a backtrace ("12:     0x7f3c5ccaa3a7 - std::panicking::…", "#3 0x… in f"): a frame
+# says where, never what failed.
+_NUMBERED_FRAME = re.compile(r"^(?:#\s*)?\d{1,4}:?\s+(?:0x[0-9a-fA-F]+\s*-?\s|[\w:<>~]+::)")
 _RUNTIME_FRAME = re.compile(
     r"(?i)(?:^_?_?libc|^_start$|^main$|raise|abort|sigfault|signal|handler|backtrace|callstack|panic|kill|"
     r"^_?_?pthread|^_sigtramp|^dyld|^start$|^thread_start|"

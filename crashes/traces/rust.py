@@ -64,16 +64,19 @@ _RAISING_FILES = re.compile(
 )
 
 
+_CRATE_HASH = re.compile(r"\b[a-z_][a-z0-9_]{0,60}\[[0-9a-f]{16}\]::")
 _RUST_FRAME = re.compile(r"^\s*\d+:\s+(?:0x[0-9a-fA-F]+ - )?(?:<?[\w]+(?:::|\[))")
 
 
 def recognize(text: str) -> bool:
     """True for a Rust panic, a rustc ICE, or a Rust backtrace whose head was cut off."""
     if "anicked at" not in text and "internal compiler error" not in text:
-        # Headless: a run of "N: crate::path" frames with "at /rustc/…" or "at src/…" lines.
-        if " at " not in text or "::" not in text:
+        # Headless: a run of "N: crate::path" frames with "at /rustc/…" or "at src/…" lines, or
+        # with the hashes rustc's own crates carry in their symbols (rustc_middle[1a99a9759c5accc7]::ty::…).
+        if "::" not in text:
             return False
-        return len(find_lines(text, _RUST_FRAME, 3, "::")) >= 3 and ("/rustc/" in text or ".rs:" in text)
+        rust_sources = (" at " in text and ("/rustc/" in text or ".rs:" in text)) or bool(_CRATE_HASH.search(text))
+        return rust_sources and len(find_lines(text, _RUST_FRAME, 3, "::")) >= 3
     if "anicked at" in text and (
         find_lines(text, _PANIC_NEW, 1, "panicked at")
         or find_lines(text, _PANIC_OLD_HEAD, 1, "panicked at")

@@ -589,3 +589,27 @@ def test_a_dedented_traceback_keeps_a_bare_exception_after_its_last_frame():
     parsed = parse(text)
     assert parsed.crash_type == "KeyboardInterrupt"
     assert [frame.function for frame in parsed.frames] == ["g", "f"]
+
+
+# Part of rust-lang/miri#2106's backtrace (https://github.com/rust-lang/miri/issues/2106), its head not quoted.
+MIRI_FRAMES = (
+    "  19:     0x7ff575178e76 - rustc_middle[1a99a9759c5accc7]::util::bug::opt_span_bug_fmt::"
+    "<rustc_span[e19c93a5cc4d231b]::span_encoding::Span>\n"
+    "  20:     0x7ff575178df3 - rustc_middle[1a99a9759c5accc7]::util::bug::bug_fmt\n"
+    "  21:     0x555a484f351d - miri[6f4523000af34d]::diagnostics::report_error\n"
+    "  22:     0x555a484f9ea3 - miri[6f4523000af34d]::eval::eval_entry\n"
+)
+
+
+def test_a_headless_backtrace_of_rustcs_crates_is_read_by_their_hashed_symbols():
+    signature = signatures.compute(kind="crash", trace_text=MIRI_FRAMES)
+    assert signature.method == "stack" and signature.trace_format == "rust"
+    assert signature.frames[:2] == ("miri::diagnostics::report_error", "miri::eval::eval_entry")
+
+
+def test_frame_lines_and_rustcs_query_banner_are_never_an_identity():
+    # rust-lang/rustfmt#6081 quoted only rustc's banner; rust-lang/miri#2866 only std's panic frames.
+    banner = signatures.compute(kind="crash", trace_text="query stack during panic:\nend of query stack")
+    assert banner.crash_type == "unidentified crash"
+    frames = "  13:     0x7f3c5ccaa3a7 - std::panicking::rust_panic_with_hook::hecec3b7c59290886\n"
+    assert signatures.compute(kind="crash", trace_text=frames * 2).crash_type == "unidentified crash"
