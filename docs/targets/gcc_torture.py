@@ -43,8 +43,16 @@ PRELUDE = (
 )
 
 
-def runnable(suite: Path) -> list[Path]:
-    """The suite's tests that run alone and say by their exit status whether they passed, in a fixed order."""
+# A regression test is named for its bug report: prNNNNNN.c, prNNNNNN-2.c.
+_PR_NUMBER = re.compile(r"^pr(\d+)(?:-\d+)?$")
+
+
+def runnable(suite: Path, since_pr: int = 0) -> list[Path]:
+    """The suite's tests that run alone and say by their exit status whether they passed, in a fixed order.
+
+    ``since_pr``: only regression tests for bug reports numbered that or higher (those filed after
+    the release under test branched, which it is the most likely to fail).
+    """
     found = []
     for directory in DIRECTORIES:
         for path in sorted((suite / directory).glob("*.c")):
@@ -53,6 +61,9 @@ def runnable(suite: Path) -> list[Path]:
             if directory.endswith("torture") and not explicit_run:
                 continue  # gcc.dg tests only compile unless they say otherwise
             if _UNFIT.search(text) or path.with_suffix(".x").exists() or "main" not in text:
+                continue
+            number = _PR_NUMBER.match(path.stem)
+            if since_pr and (number is None or int(number[1]) < since_pr):
                 continue
             found.append(path)
     return found
@@ -63,8 +74,9 @@ def main() -> int:
     parser.add_argument("--seed", type=int, required=True)
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--suite", type=Path, default=SUITE)
+    parser.add_argument("--since-pr", type=int, default=0, help="only regression tests of bugs numbered this or higher")
     args = parser.parse_args()
-    tests = runnable(args.suite)
+    tests = runnable(args.suite, args.since_pr)
     if not tests:
         print(f"no runnable tests under {args.suite}: unpack gcc-12-source there first", file=sys.stderr)
         return 1
