@@ -17,7 +17,9 @@ from crashes.traces.text import lines_of, mask_message
 # Lines every crash of a tool prints, whatever the bug: never an identity.
 STOCK_LINES = re.compile(
     r"(?i)(?:please (?:try|report|submit|file|include|run|use)|report (?:this|a) bug|bug report|"
-    r"query stack during panic|end of query stack|"
+    r"query stack during panic|end of query stack|indicates a bug in|has crashed\b|"
+    # journalctl's and coredumpctl's notice to users outside the adm group.
+    r"you are currently not seeing messages|"
     r"internal error -- |the compiler unexpectedly panicked|we would appreciate|"
     r"run with `?RUST_BACKTRACE|note: (?:rustc|compiler flags|some of the compiler flags|cargo)|"
     r"^\s*(?:version|rustc|go version|gcc version|clang version|target|thread model|installeddir)\b|"
@@ -153,7 +155,7 @@ _NUMBERED_FRAME = re.compile(r"^(?:#\s*)?\d{1,4}:?\s+(?:0x[0-9a-fA-F]+\s*-?\s|[\
 _RUNTIME_FRAME = re.compile(
     r"(?i)(?:^_?_?libc|^_start$|^main$|raise|abort|sigfault|signal|handler|backtrace|callstack|panic|kill|"
     r"^_?_?pthread|^_sigtramp|^dyld|^start$|^thread_start|"
-    r"^std[.:]|^core[.:]|^__|^\?\?$|^start_thread$|^clone)"
+    r"^std[.:]|^core[.:]|^__|^\?\?$|^start_thread$|^clone|^syscall)"
 )
 
 

@@ -24,7 +24,7 @@ from crashes.traces.text import MAX_LINE
 
 FORMAT = "gdb"
 _FRAME = re.compile(
-    r"^#(?P<index>\d+)\s+(?:0x[0-9a-fA-F]+ in )?(?P<function>[^\s(]+) \((?P<args>.*?)\)"
+    r"^#\s?(?P<index>\d+)\s+(?:0x[0-9a-fA-F]+ in )?(?P<function>[^\s(]+) \((?P<args>.*?)\)"
     r"(?: at (?P<file>\S+?):(?P<line>\d+)| from (?P<module>\S+))?\s*$"
 )
 _COREDUMP_FRAME = re.compile(

@@ -613,3 +613,17 @@ def test_frame_lines_and_rustcs_query_banner_are_never_an_identity():
     assert banner.crash_type == "unidentified crash"
     frames = "  13:     0x7f3c5ccaa3a7 - std::panicking::rust_panic_with_hook::hecec3b7c59290886\n"
     assert signatures.compute(kind="crash", trace_text=frames * 2).crash_type == "unidentified crash"
+
+
+def test_crash_banners_and_tool_notices_are_no_identity():
+    # oven-sh/bun#10805 and #29488, two bugs, both open with Bun's banner "oh no: Bun has crashed.
+    # This indicates a bug in Bun"; tmux/tmux#3741 with coredumpctl's notice to users outside 'adm'.
+    assert _sign("oven-sh/bun#10805").digest != _sign("oven-sh/bun#29488").digest
+    assert "not seeing messages" not in _sign("tmux/tmux#3741").crash_type
+
+
+def test_a_syscall_wrapper_is_a_runtime_frame():
+    # jerryscript-project/jerryscript#280: gdb's "# 0  0x… in syscall_2_asm ()", its own libc's raise.
+    parsed = parse(RECORDS["jerryscript-project/jerryscript#280"]["trace"])
+    assert parsed.format == "gdb" and parsed.frames[0].function == "syscall_2_asm"
+    assert "syscall_2_asm" not in _sign("jerryscript-project/jerryscript#280").similarity_frames
