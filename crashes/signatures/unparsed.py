@@ -17,7 +17,7 @@ from crashes.traces.text import lines_of, mask_message
 # Lines every crash of a tool prints, whatever the bug: never an identity.
 STOCK_LINES = re.compile(
     r"(?i)(?:please (?:try|report|submit|file|include|run|use)|report (?:this|a) bug|bug report|"
-    r"query stack during panic|end of query stack|indicates a bug in|has crashed\b|"
+    r"query stack during panic|end of query stack|indicates a bug in|has crashed\b|found a bug in|"
     # journalctl's and coredumpctl's notice to users outside the adm group.
     r"you are currently not seeing messages|"
     r"internal error -- |the compiler unexpectedly panicked|we would appreciate|"

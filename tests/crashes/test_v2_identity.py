@@ -620,6 +620,8 @@ def test_crash_banners_and_tool_notices_are_no_identity():
     # This indicates a bug in Bun"; tmux/tmux#3741 with coredumpctl's notice to users outside 'adm'.
     assert _sign("oven-sh/bun#10805").digest != _sign("oven-sh/bun#29488").digest
     assert "not seeing messages" not in _sign("tmux/tmux#3741").crash_type
+    # crystal-lang/crystal#11409 and #6183: Crystal's "Error: you've found a bug in the Crystal compiler."
+    assert _sign("crystal-lang/crystal#11409").digest != _sign("crystal-lang/crystal#6183").digest
 
 
 def test_a_syscall_wrapper_is_a_runtime_frame():
