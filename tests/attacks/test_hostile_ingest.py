@@ -46,6 +46,29 @@ def test_json_nested_past_reason_is_a_400_not_a_500(client, token):
     assert "nested" in response.json()["error"]
 
 
+@pytest.mark.parametrize(
+    ("number", "words"),
+    [
+        (b"1" * 5000, "5000 digits"),
+        (b"NaN", "NaN is not a JSON number"),
+        (b"-Infinity", "-Infinity is not a JSON number"),
+        (b"1e400", "out of range"),
+    ],
+    ids=["long-integer", "nan", "infinity", "overflowing-float"],
+)
+def test_numbers_json_cannot_hold_are_a_400_not_a_500(client, token, number, words):
+    # Python reads NaN, Infinity and 1e400 (as inf), which PostgreSQL's JSON refuses at write time,
+    # and fails on a long integer with a bare ValueError.
+    response = _post(
+        client,
+        token,
+        b'{"kind": "crash", "target": "lib", "trace": "ValueError: boom", "metadata": {"n": ' + number + b"}}",
+    )
+    assert response.status_code == 400, response.content
+    assert words in response.json()["error"]
+    assert not Finding.objects.exists()
+
+
 @pytest.mark.parametrize("field", sorted(SHORT_FIELDS))
 def test_a_one_line_field_longer_than_its_column_is_a_400_naming_it(client, token, field):
     value = "a" * (SHORT_FIELDS[field] + 1)

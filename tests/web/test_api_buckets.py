@@ -94,6 +94,19 @@ def test_invalid_changes_name_the_field_and_change_nothing(client, triager, buck
     assert not BucketEvent.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [(b"[" * 20_000 + b"]" * 20_000, "nested"), (b"{not json", "malformed JSON"), (b"x" * (64 * 1024 + 1), "limit")],
+    ids=["nested", "malformed", "oversized"],
+)
+def test_an_unreadable_change_is_a_400_saying_why(client, triager, buckets, body, words):
+    response = client.patch(
+        f"/api/v1/buckets/{buckets[0].pk}", body, content_type="application/json", **_auth(triager, "write")
+    )
+    assert response.status_code == 400 and words in response.json()["error"]
+    assert not BucketEvent.objects.exists()
+
+
 def test_an_unknown_user_or_label_changes_nothing_at_all(client, triager, buckets):
     lookup, _ = buckets
     auth = _auth(triager, "write")

@@ -127,6 +127,30 @@ def test_the_api_defines_and_launches_only_with_the_replay_right(client, triager
     django_rq.get_queue("engine-differential").empty()
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["api:targets", "api:campaigns"])
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        (b"[1, 2]", "send a JSON object"),
+        (b"", "empty body"),
+        (b'{"name": "x", ', "malformed JSON"),
+        (b"[" * 100_000 + b"]" * 100_000, "nested"),
+        (b'{"seconds": NaN}', "NaN"),
+        (b"x" * (256 * 1024 + 1), "262144 byte limit"),
+    ],
+    ids=["list", "empty", "malformed", "nested", "nan", "oversized"],
+)
+def test_an_unreadable_api_body_is_a_400_saying_why(client, triager, path, body, words):
+    token, plain = api_token_create(user=triager, name="ci", scope="write")
+    ApiToken.objects.filter(pk=token.pk).update(replay=True)
+    response = client.post(reverse(path), body, content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {plain}")
+    # 400 even when oversized, as these endpoints always answered; the ingest API's is a 413.
+    assert response.status_code == 400, response.content
+    error = response.json()
+    assert words in " ".join([error["error"], *error.get("problems", [])])
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.worker
 def test_try_it_runs_three_programs_on_a_worker_for_its_owner_only(client, triager, django_user_model):

@@ -6,13 +6,12 @@ hidden (404, as on the pages), and every change is audited.
 
 from __future__ import annotations
 
-import json
-
 from django.core.paginator import EmptyPage, Paginator
 from django.http import Http404, JsonResponse
 from django.urls import reverse
 
 from fuzzweb.api_auth import api_error, token_required
+from fuzzweb.json_body import BadBody, json_body_read
 from triage import selectors
 from triage.api.changes import parse_bucket_changes
 from triage.api.payload import InvalidPayload
@@ -107,13 +106,10 @@ def bucket_item(request, pk):
     except Http404:
         return api_error(404, f"no bucket #{pk}")
     if request.method == "PATCH":
-        body = request.read(CHANGE_BODY_LIMIT + 1)
-        if len(body) > CHANGE_BODY_LIMIT:
-            return api_error(400, f"the body exceeds {CHANGE_BODY_LIMIT} bytes")
         try:
-            changes = parse_bucket_changes(json.loads(body))
-        except (UnicodeDecodeError, json.JSONDecodeError):
-            return api_error(400, "the body is not JSON (UTF-8)")
+            changes = parse_bucket_changes(json_body_read(request, limit=CHANGE_BODY_LIMIT, object_required=False))
+        except BadBody as error:  # 400 even when oversized (not its 413): what this endpoint has always answered
+            return api_error(400, str(error))
         except InvalidPayload as error:
             return api_error(400, "invalid changes", fields=error.errors)
         try:

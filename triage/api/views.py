@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
-
 from django.http import JsonResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from fuzzweb.api_auth import api_error, token_required
+from fuzzweb.json_body import BadBody, json_body_read
 from triage.api.openapi import openapi_document
 from triage.api.payload import InvalidPayload, bulk_items, parse_submission
 from triage.ingest import Stored
@@ -18,38 +17,6 @@ from triage.visibility import bucket_visible
 # Room for a trace of several MiB with its JSON escaping, or a bulk batch of
 # ordinary findings; a longer trace inside it is stored truncated with a note.
 MAX_BODY_BYTES = 32 * 1024 * 1024
-
-
-class BadBody(Exception):
-    """The body is not JSON we can read; the message says why."""
-
-    status = 400
-
-
-class BodyTooLarge(BadBody):
-    status = 413
-
-
-def _json_body(request):
-    length = request.META.get("CONTENT_LENGTH")
-    if length and length.isdigit() and int(length) > MAX_BODY_BYTES:
-        # Refused from the header alone: nothing of it is read or parsed.
-        raise BodyTooLarge(f"request body of {int(length)} bytes exceeds the {MAX_BODY_BYTES} byte limit")
-    # Read the stream directly: Django's DATA_UPLOAD_MAX_MEMORY_SIZE is sized
-    # for forms, not for crash logs. One byte over the limit is enough to know.
-    body = request.read(MAX_BODY_BYTES + 1)
-    if len(body) > MAX_BODY_BYTES:
-        raise BodyTooLarge(f"request body exceeds the {MAX_BODY_BYTES} byte limit")
-    if not body:
-        raise BadBody("empty body: send a JSON object")
-    try:
-        return json.loads(body)
-    except UnicodeDecodeError:
-        raise BadBody("the body is not UTF-8; encode text as UTF-8 and binary testcases as testcase_base64") from None
-    except json.JSONDecodeError as error:
-        raise BadBody(f"malformed JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
-    except RecursionError:
-        raise BadBody("JSON nested too deeply") from None
 
 
 def _describe(item: Stored, *, user) -> dict:
@@ -81,7 +48,8 @@ def _describe(item: Stored, *, user) -> dict:
 @require_POST
 def finding_create(request):
     try:
-        submission = parse_submission(_json_body(request))
+        # Any JSON value: the payload parsers name a wrong shape by its field.
+        submission = parse_submission(json_body_read(request, limit=MAX_BODY_BYTES, object_required=False))
     except BadBody as error:
         return api_error(error.status, str(error))
     except InvalidPayload as error:
@@ -94,7 +62,7 @@ def finding_create(request):
 @require_POST
 def findings_bulk(request):
     try:
-        items = bulk_items(_json_body(request))
+        items = bulk_items(json_body_read(request, limit=MAX_BODY_BYTES, object_required=False))
     except BadBody as error:
         return api_error(error.status, str(error))
     except InvalidPayload as error:
