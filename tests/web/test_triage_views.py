@@ -147,3 +147,28 @@ def test_bucket_page_marks_explicitly_raised_errors_as_expected(logged_in):
     assert 'id="expected"' in html
     other = finding_ingest(submission=make_finding(function="other")).bucket
     assert 'id="expected"' not in logged_in.get(reverse("triage:bucket", args=[other.pk])).content.decode()
+
+
+def test_a_culprit_bucket_says_it_groups_by_cause(logged_in):
+    from django.utils import timezone
+
+    from triage.models import Bucket, Method
+
+    bucket = Bucket.objects.create(
+        signature="c" * 64,
+        signature_version=2,
+        first_seen=timezone.now(),
+        last_seen=timezone.now(),
+        kind="miscompilation",
+        crash_type="wrong code",
+        title="wrong code: gcc:flags:-ftree-ch",
+        key_frames=["gcc:flags:-ftree-ch"],
+        method=Method.CULPRIT,
+        culprit={
+            "backends": {"gcc-11-O1": {"method": "flags", "name": "-ftree-ch", "detail": "removing it alone"}},
+            "program_size": 152,
+        },
+    )
+    html = logged_in.get(reverse("triage:bucket", args=[bucket.pk])).content.decode()
+    assert "Same cause: the findings' reduced programs are broken by the same optimisation" in html
+    assert "No stack identified this crash" not in html
