@@ -103,7 +103,9 @@ def _matrix_lines(matrix: dict) -> list[str]:
         bad = [v for v in matrix["versions"] if matrix["cells"].get(v, {}).get(level) in ("bad", "crash")]
         good = [v for v in matrix["versions"] if matrix["cells"].get(v, {}).get(level) == "good"]
         first, last = matrix["first_bad"].get(level), matrix["last_good"].get(level)
-        history = f" (first bad {first}, last good {last or 'none installed'})" if first else ""
+        fixed = matrix.get("fixed_in", {}).get(level)
+        history = f" (first bad {first}, last good {last or 'none installed'}" if first else ""
+        history += (f", fixed in {fixed})" if fixed else ")") if first else ""
         lines.append(
             f"{matrix['family']} releases at {level}: bad on {', '.join(bad) or 'none'}; "
             f"good on {', '.join(good) or 'none'}{history}"

@@ -84,7 +84,8 @@ def matrix(
 
     ``bad(result)`` says whether a run misbehaves as the finding did. Returns
     plain data: versions, levels, cells[version][level], and per level the
-    first bad and last good version (None where there is none).
+    first bad and last good version and the release that fixed it (the first
+    good one after the last bad one), None where there is none.
     """
     limits = limits or sandbox.Limits()
     releases = installed(family)
@@ -103,7 +104,7 @@ def _summary(family: str, versions: list[str], levels, results, bad, ordered: in
     for version, chunk in zip(versions, _chunks(results, len(levels)), strict=False):
         cells[version] = {level: _state(result, bad) for level, result in zip(levels, chunk, strict=True)}
     history = versions[:ordered] if ordered is not None else versions
-    first_bad, last_good = {}, {}
+    first_bad, last_good, fixed_in = {}, {}, {}
     for level in levels:
         states = [(version, cells[version][level]) for version in history]
         bad_versions = [version for version, state in states if state in (BAD, CRASH)]
@@ -114,6 +115,13 @@ def _summary(family: str, versions: list[str], levels, results, bad, ordered: in
             else []
         )
         last_good[level] = before[-1] if before else None
+        # The release that fixed it: the first good one after the last bad one (a bug since fixed).
+        after = (
+            [v for v, s in states[[v for v, _ in states].index(bad_versions[-1]) + 1 :] if s == GOOD]
+            if bad_versions
+            else []
+        )
+        fixed_in[level] = after[0] if after else None
     return {
         "family": family,
         "versions": list(versions),
@@ -121,6 +129,7 @@ def _summary(family: str, versions: list[str], levels, results, bad, ordered: in
         "cells": cells,
         "first_bad": first_bad,
         "last_good": last_good,
+        "fixed_in": fixed_in,
     }
 
 

@@ -85,6 +85,20 @@ def test_the_version_matrix_names_the_first_bad_and_last_good_release(tmp_path, 
     assert found["cells"]["3"] == {"-O0": "good", "-O1": "good", "-O2": "bad", "-O3": "bad", "-Os": "good"}
     assert found["first_bad"] == {"-O0": None, "-O1": None, "-O2": "3", "-O3": "3", "-Os": None}
     assert found["last_good"]["-O2"] == "2"
+    assert found["fixed_in"]["-O2"] is None  # still bad in the newest release
+
+
+def test_the_version_matrix_names_the_release_that_fixed_a_bug():
+    # gcc-11 wrong at -O1 and up, gcc-12 right everywhere: fixed in 12 (GCC PR 100740, docs/findings.md).
+    def ran(stdout: str) -> harness.Result:
+        return harness.Result("b", "run", harness.OK, 0, "", stdout, "", 0.01, 0, "gcc")
+
+    levels = ("-O0", "-O1")
+    results = [ran("ok\n"), ran("check failed\n"), ran("ok\n"), ran("ok\n")]
+    found = versions._summary("gcc", ["11", "12"], levels, results, lambda result: result.stdout != "ok\n")
+    assert found["first_bad"] == {"-O0": None, "-O1": "11"}
+    assert found["last_good"] == {"-O0": None, "-O1": None}
+    assert found["fixed_in"] == {"-O0": None, "-O1": "12"}
 
 
 def test_two_bugs_at_one_level_get_two_culprits_and_one_bug_at_two_levels_gets_one():
