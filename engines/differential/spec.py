@@ -321,7 +321,9 @@ def _command_program(generator: Generator, suffix: str, rng: random.Random, limi
         out = os.path.join(workdir, f"program{suffix}")
         values = {"seed": str(seed), "out": out, "workdir": workdir}
         parts = [part.format(**values) for part in shlex.split(generator.command)]
-        shown = generator.command.replace("{seed}", str(seed))
+        # What a maintainer runs again: the program lands in the current directory.
+        shown = generator.command.replace("{seed}", str(seed)).replace("{out}", f"program{suffix}")
+        shown = shown.replace("{workdir}", ".")
         made = execute.run(parts, workdir, generator.timeout, limits, {})
         if made.timed_out:
             raise csmith.GeneratorError(f"{shown}: took over {generator.timeout:g} s")
@@ -333,7 +335,7 @@ def _command_program(generator: Generator, suffix: str, rng: random.Random, limi
                 with open(out, "rb") as handle:
                     text = handle.read(MAX_PROGRAM_BYTES + 1).decode("utf-8", "replace")
             except OSError:
-                raise csmith.GeneratorError(f"{shown}: wrote nothing to {{out}}") from None
+                raise csmith.GeneratorError(f"{shown}: wrote nothing to program{suffix}") from None
         if not text.strip():
             raise csmith.GeneratorError(f"{shown}: an empty program")
         if len(text) > MAX_PROGRAM_BYTES:

@@ -55,6 +55,8 @@ def test_a_command_generator_runs_sandboxed_and_its_failures_are_clear():
     good = spec.Generator("command", f"python3 {PLANTED}/gen_c.py {{seed}} {{out}}")
     program = spec.generate(good, ".c", rng, limits)
     assert "int main(void)" in program.text and str(program.seed) in program.command
+    # Shown as a command that runs again as it is: the program is written to program.c.
+    assert program.command.endswith(f"gen_c.py {program.seed} program.c")
     # The sandbox: the generator cannot write outside its scratch directory (here, the project).
     outside = PLANTED / "escaped"
     escaping = spec.Generator("command", f"sh -c 'echo x > {outside} && echo {{seed}}'")
