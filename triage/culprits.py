@@ -29,7 +29,7 @@ from django.utils import timezone
 from engines import sandbox
 from engines.differential import compare, culprit, harness, shape, versions
 from triage.audit import audit
-from triage.models import Bucket, BucketMove, Finding, Kind, Method
+from triage.models import Bucket, BucketMove, Finding, Kind, Method, Reduction
 from triage.rebucket import bucket_recount
 from triage.reproduction import CannotReproduce, _backends
 
@@ -175,6 +175,19 @@ def _shape_bucket_key(finding: Finding, key: str) -> str:
     return shape.covering(key, sorted(keys)) or key
 
 
+def _reduced_versions(finding_id: int, bucket_id: int) -> list[int]:
+    """The findings the bucket's reductions made from ``finding_id``, and from those in turn (later rounds)."""
+    found: list[int] = []
+    frontier = [finding_id]
+    while frontier:  # as deep as the rounds a reduction may run (FUZZWEB_REDUCTION_ROUNDS)
+        results = Reduction.objects.filter(
+            bucket_id=bucket_id, finding_id__in=frontier, result__bucket_id=bucket_id
+        ).values_list("result_id", flat=True)
+        frontier = [pk for pk in dict.fromkeys(results) if pk != finding_id and pk not in found]
+        found += frontier
+    return found
+
+
 def _move(finding: Finding, key: str, found: dict) -> str:
     source_id = finding.bucket_id
     key = _shape_bucket_key(finding, key)
@@ -199,14 +212,25 @@ def _move(finding: Finding, key: str, found: dict) -> str:
         moved = Finding.objects.filter(pk=finding.pk, bucket_id=source_id).update(bucket=bucket)
         if not moved:
             return "moved meanwhile"
+        # Its reduced versions go with it: left behind, they would keep the emptied provisional bucket's
+        # page reduced and the culprit bucket's not (a reduction that ends on a text already stored finds it there).
+        reduced = _reduced_versions(finding.pk, source_id)
+        if reduced:
+            Finding.objects.filter(pk__in=reduced, bucket_id=source_id).update(bucket=bucket)
+            Reduction.objects.filter(bucket_id=source_id, result_id__in=reduced).update(bucket=bucket)
         BucketMove.objects.create(
-            kind=BucketMove.Kind.CULPRIT, source_id=source_id, target=bucket, finding_ids=[finding.pk]
+            kind=BucketMove.Kind.CULPRIT, source_id=source_id, target=bucket, finding_ids=[finding.pk, *reduced]
         )
         audit(bucket_id=source_id, user=None, field="culprit", new=f"#{bucket.pk}", note=f"finding {finding.pk}: {key}")
         audit(bucket_id=bucket.pk, user=None, field="culprit", old=f"#{source_id}", note=f"finding {finding.pk}: {key}")
         bucket_recount(bucket_id=source_id)
         bucket_recount(bucket_id=bucket.pk)
-    if created:
+    if created and reduced:
+        # Reduced already: what is left to do is the culprit and matrix of the reduced program.
+        bucket.refresh_from_db()
+        if culprit_wanted(bucket):
+            transaction.on_commit(lambda: culprit_enqueue(bucket_id=bucket.pk))
+    elif created:
         from triage.reduction import reductions_for_new_buckets
 
         reductions_for_new_buckets([bucket.pk])
@@ -220,6 +244,9 @@ def culprit_move_undo(*, move_id: int, user) -> int:
         if move.undone_at is not None:
             return 0
         back = Finding.objects.filter(pk__in=move.finding_ids, bucket_id=move.target_id).update(
+            bucket_id=move.source_id
+        )
+        Reduction.objects.filter(bucket_id=move.target_id, result_id__in=move.finding_ids).update(
             bucket_id=move.source_id
         )
         BucketMove.objects.filter(pk=move.pk).update(undone_at=timezone.now())

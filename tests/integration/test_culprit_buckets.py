@@ -150,3 +150,32 @@ def test_python_wrong_code_findings_move_to_one_bucket_per_reduced_shape(monkeyp
     assert "shape of the difference" in page and 'id="version-matrix"' in page and "<code>pypy3.9</code>" in page
     report = client.get(reverse("triage:bucket_report", args=[bucket.pk])).content.decode()
     assert "the reduced difference's shape" in report and "python releases at plain:" in report
+
+
+@pytest.mark.django_db(transaction=False)
+def test_a_moved_finding_takes_its_reduced_versions_along():
+    # As the first real campaign's did (docs/findings.md): the provisional bucket reduced the finding
+    # before its culprit was known; the reduced version must follow it, or the culprit bucket is never reduced.
+    from django.utils import timezone
+
+    from tests.integration.test_ingest import make_finding
+    from triage.culprits import _move
+    from triage.ingest import finding_ingest
+
+    original = finding_ingest(submission=make_finding(call="lookup('a long input that reduces')"))
+    reduced = finding_ingest(submission=make_finding(call="lookup('')"))
+    provisional = original.bucket_id
+    assert reduced.bucket_id == provisional
+    Finding.objects.filter(pk=reduced.pk).update(verified_at=timezone.now())
+    Reduction.objects.create(bucket_id=provisional, finding=original, result=reduced, state=ReductionState.DONE)
+
+    assert _move(original, "gcc:flags:-ftree-ch", {"backends": {}, "reduced": ""}).startswith("moved to")
+    moved = Finding.objects.get(pk=original.pk).bucket
+    assert Finding.objects.get(pk=reduced.pk).bucket_id == moved.pk != provisional
+    assert moved.representative_id == reduced.pk and moved.reductions.count() == 1
+    move = BucketMove.objects.get(target=moved)
+    assert move.finding_ids == [original.pk, reduced.pk]
+
+    assert culprit_move_undo(move_id=move.pk, user=None) == 2
+    assert {f.bucket_id for f in Finding.objects.filter(pk__in=[original.pk, reduced.pk])} == {provisional}
+    assert Reduction.objects.get(finding=original).bucket_id == provisional
