@@ -8,13 +8,12 @@ right an admin grants (as for findings that may be re-run).
 from __future__ import annotations
 
 from django.http import JsonResponse
-from django.shortcuts import get_object_or_404
 from django.urls import reverse
 
 from campaigns.launch import campaign_launch
 from campaigns.models import Campaign, Target
 from campaigns.selectors import campaign_outcome
-from campaigns.targets import TargetInvalid, target_description, target_save
+from campaigns.targets import TargetInvalid, target_description, target_save, text_storable
 from fuzzweb.api_auth import api_error, token_required
 from fuzzweb.json_body import BadBody, json_body_read
 
@@ -57,7 +56,9 @@ def campaign_collection(request):
     except BadBody as error:  # 400 even when oversized (not its 413): what this endpoint has always answered
         return api_error(400, str(error))
     problems = {}
-    target = Target.objects.filter(name=str(data.get("target", ""))).first()
+    name = str(data.get("target", ""))
+    # PostgreSQL refuses a NUL or a lone surrogate even as a query's parameter; no target's name has one.
+    target = Target.objects.filter(name=name).first() if text_storable(name) else None
     if target is None:
         problems["target"] = "the name of an existing target"
     seconds, shards, seed = data.get("seconds"), data.get("shards", 1), data.get("seed")
@@ -90,5 +91,7 @@ def _campaign_line(campaign: Campaign) -> dict:
 @token_required(needs={"GET": "read"})
 def campaign_item(request, pk: int):
     """A campaign's state and buckets; ``failing`` is true once it opened a bucket nobody muted."""
-    campaign = get_object_or_404(Campaign.objects.select_related("target"), pk=pk)
+    campaign = Campaign.objects.select_related("target").filter(pk=pk).first()
+    if campaign is None:  # in the API's error shape, not Django's HTML page, as for a missing bucket
+        return api_error(404, f"no campaign #{pk}")
     return JsonResponse(campaign_outcome(campaign, user=request.user))

@@ -35,6 +35,7 @@ from engines.pyfunc.packages import check, module_of
 PYFUNC_FIELDS = ("module", "package", "include", "exclude", "setup_modules", "ignore_exceptions", "search_path")
 _DIFFERENTIAL_KEYS = ("language", "suffix", "generator", "backends", "backend", "reference")
 _MODULE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+_UNSTORABLE = re.compile(r"[\x00\ud800-\udfff]")
 
 
 class TargetInvalid(ValueError):
@@ -87,8 +88,13 @@ def target_fields_checked(description: dict) -> dict:
             problems += error.problems
     elif entry is not None and entry.name == "pyfunc":
         for key in PYFUNC_FIELDS:
-            value = description.get(key, "")
-            fields[key] = " ".join(value) if isinstance(value, list) else str(value or "").strip()
+            value = description.get(key) or ""
+            if isinstance(value, list) and all(isinstance(item, str) for item in value):
+                value = " ".join(value)
+            if not isinstance(value, str):
+                problems.append(f"{key}: a string, or a list of strings")
+                value = ""
+            fields[key] = value.strip()
         if fields["package"] and not fields["module"]:
             fields["module"] = module_of(fields["package"])
         if not _MODULE.match(fields["module"]):
@@ -103,9 +109,36 @@ def target_fields_checked(description: dict) -> dict:
                 problems.append(f"{key}: module names separated by spaces")
     elif entry is not None and any(k in description for k in _DIFFERENTIAL_KEYS):
         problems.append(f'engine: {engine}\'s backends are built in; use engine = "differential" for your own')
+    problems += _unstorable(description, "")
     if problems:
         raise TargetInvalid(name, problems)
     return fields
+
+
+def text_storable(text: str) -> bool:
+    """Whether PostgreSQL can hold ``text`` (stored, or as a query's parameter): no NUL, no lone surrogate."""
+    return not _UNSTORABLE.search(text)
+
+
+def _unstorable(value, where: str) -> list[str]:
+    """A problem for each string in ``value`` that PostgreSQL cannot store, in text or in jsonb.
+
+    A form refuses NUL characters, but a JSON body or file can spell them (and
+    lone surrogates) as escapes; the save itself would fail, a server error.
+    """
+    if isinstance(value, str):
+        return [] if text_storable(value) else [f"{where}: no NUL characters or lone surrogates"]
+    if isinstance(value, dict):
+        problems = []
+        for key, item in value.items():
+            if not text_storable(str(key)):
+                problems.append(f"{where or 'description'}: a key with a NUL character or a lone surrogate")
+            else:
+                problems += _unstorable(item, f"{where}.{key}" if where else str(key))
+        return problems
+    if isinstance(value, list):
+        return [problem for index, item in enumerate(value) for problem in _unstorable(item, f"{where}[{index}]")]
+    return []
 
 
 def target_save(*, description: dict, user=None, replace: bool = True) -> tuple[Target, bool]:

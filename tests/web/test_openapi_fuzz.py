@@ -8,8 +8,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import django_rq
 import pytest
 
+from engines import registry
+from fuzzweb.models import ApiToken
 from fuzzweb.roles import role_set
 from fuzzweb.tokens import api_token_create
 from tests.integration.test_ingest import make_finding
@@ -25,7 +28,9 @@ def test_schemathesis_finds_no_server_error(live_server, django_user_model, tmp_
     labels_ensure_defaults()
     user = django_user_model.objects.create_user("fuzzbot", password="correct-horse-9")
     role_set(user=user, role="triager")
-    token = api_token_create(user=user, name="schemathesis", scope="write")[1]
+    api_token, token = api_token_create(user=user, name="schemathesis", scope="write")
+    # The replay right, so target and campaign bodies are fuzzed rather than all refused with a 403.
+    ApiToken.objects.filter(pk=api_token.pk).update(replay=True)
     # Buckets 1..n exist, so generated ids reach real rows as well as missing ones.
     findings_ingest(submissions=[make_finding(call=f"lookup({i})") for i in range(3)])
 
@@ -51,10 +56,13 @@ def test_schemathesis_finds_no_server_error(live_server, django_user_model, tmp_
         ],
         capture_output=True, text=True, timeout=600,
     )  # fmt: skip
+    # A campaign it launched on a target it defined must not reach a later test's worker.
+    for queue in registry.queues():
+        django_rq.get_queue(queue).empty()
     output = run.stdout + run.stderr
     assert run.returncode == 0, output[-6000:]
     # It did test every operation of the schema, with many cases, not an empty run.
     operations = sum(len(methods) for methods in schema.json()["paths"].values())
-    assert operations == 5 and f"Tested: {operations}" in output, output[-3000:]
+    assert operations == 10 and f"Tested: {operations}" in output, output[-3000:]
     cases = re.search(r"(\d+) generated, (\d+) passed", output)
     assert cases and int(cases.group(1)) >= 100 and cases.group(1) == cases.group(2), output[-3000:]

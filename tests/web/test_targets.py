@@ -151,6 +151,68 @@ def test_an_unreadable_api_body_is_a_400_saying_why(client, triager, path, body,
     assert words in " ".join([error["error"], *error.get("problems", [])])
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("description", "problem"),
+    [
+        # Found by Schemathesis: joining the list failed, a 500.
+        ({"name": "0", "engine": "pyfunc", "module": "json", "search_path": [{}]}, "search_path: a string"),
+        ({"name": "t", "module": "json", "description": "a\x00b"}, "description: no NUL"),
+        (
+            {
+                **DESCRIPTION,
+                "backends": [
+                    {**DESCRIPTION["backends"][0], "environment": {"LANG": "\ud800"}},
+                    DESCRIPTION["backends"][1],
+                ],
+            },
+            "backends[0].environment.LANG: no NUL characters or lone surrogates",
+        ),
+        (
+            {
+                **DESCRIPTION,
+                "backends": [DESCRIPTION["backends"][0], {**DESCRIPTION["backends"][1], "crash_markers": ["x\x00"]}],
+            },
+            "backends[1].crash_markers[0]: no NUL",
+        ),
+    ],
+    ids=["list-of-objects", "nul-text", "lone-surrogate", "nul-in-json"],
+)
+def test_a_target_the_database_cannot_hold_is_a_400_naming_the_field(client, triager, description, problem):
+    token, plain = api_token_create(user=triager, name="ci", scope="write")
+    ApiToken.objects.filter(pk=token.pk).update(replay=True)
+    response = client.post(
+        reverse("api:targets"),
+        json.dumps(description),
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {plain}",
+    )
+    assert response.status_code == 400, response.content
+    assert any(problem in line for line in response.json()["problems"]), response.json()
+    assert not Target.objects.filter(name=description["name"]).exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", ["gcc\x00levels", "gcc\ud800"], ids=["nul", "lone-surrogate"])
+def test_a_campaign_on_a_target_name_no_target_can_have_is_a_400(client, triager, name):
+    # Found by Schemathesis: the name went to the query as it was, a 500.
+    token, plain = api_token_create(user=triager, name="ci", scope="write")
+    ApiToken.objects.filter(pk=token.pk).update(replay=True)
+    body = json.dumps({"target": name, "seconds": 5})
+    response = client.post(
+        reverse("api:campaigns"), body, content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {plain}"
+    )
+    assert response.status_code == 400 and set(response.json()["fields"]) == {"target"}
+    assert not Campaign.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_missing_campaign_is_a_404_in_the_api_error_shape(client, triager):
+    plain = api_token_create(user=triager, name="ci", scope="read")[1]
+    response = client.get(reverse("api:campaign", args=[999999]), HTTP_AUTHORIZATION=f"Bearer {plain}")
+    assert response.status_code == 404 and response.json()["error"] == "no campaign #999999"
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.worker
 def test_try_it_runs_three_programs_on_a_worker_for_its_owner_only(client, triager, django_user_model):

@@ -1,7 +1,13 @@
-"""The OpenAPI 3.1 description of the ingest API, served at /api/v1/openapi.json."""
+"""The OpenAPI 3.1 description of the API (findings, buckets, targets, campaigns), served at /api/v1/openapi.json."""
 
 from __future__ import annotations
 
+from campaigns.api import BODY_LIMIT as CAMPAIGNS_BODY_LIMIT
+from campaigns.api import MAX_SECONDS
+from campaigns.models import CampaignStatus
+from campaigns.targets import PYFUNC_FIELDS
+from engines import registry
+from engines.differential import spec
 from triage.api.buckets import API_SORTS, MAX_PAGE
 from triage.api.changes import COMMENT_LIMIT, SETTABLE_STATUSES
 from triage.api.payload import MAX_BULK
@@ -23,6 +29,7 @@ _ERROR = {
     "properties": {
         "error": {"type": "string"},
         "fields": {"type": "object", "additionalProperties": {"type": "string"}},
+        "problems": {"type": "array", "items": {"type": "string"}, "description": "An invalid target's problems."},
     },
 }
 _FINDING = {
@@ -121,6 +128,116 @@ _BUCKET_CHANGES = {
 }
 
 
+_COMMAND = {"type": "string", "maxLength": spec.MAX_COMMAND}
+_STRINGS = {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}
+# Open, as the service reads it: keys it does not know are ignored, and every
+# problem comes back at once in the 400's ``problems``.
+_TARGET = {
+    "type": "object",
+    "required": ["name"],
+    "description": "A target as a target file holds it: backends and a generator (differential), or a module.",
+    "properties": {
+        "name": {"type": "string", "minLength": 1, "maxLength": 100, "description": "Defines or replaces it."},
+        "engine": {"enum": list(registry.engines()), "description": "Implied by backends, else pyfunc."},
+        "description": {"type": "string"},
+        "language": {"type": "string", "description": "c, python, kotlin, dafny, ..."},
+        "suffix": {"type": "string", "pattern": "^\\.[A-Za-z0-9]{1,10}$"},
+        "reference": {"type": "string", "description": "A backend's name; empty: the majority decides."},
+        "generator": {
+            "anyOf": [
+                {"enum": list(spec.GENERATOR_KINDS)},
+                {
+                    "type": "object",
+                    "properties": {
+                        "kind": {"enum": list(spec.GENERATOR_KINDS)},
+                        "command": {**_COMMAND, "description": "kind = command: uses {seed}, writes {out}."},
+                        "swarm": {"type": "boolean"},
+                        "options": _STRINGS,
+                        "timeout": {"type": "number", "minimum": 1, "maximum": 600},
+                    },
+                },
+            ]
+        },
+        "backends": {
+            "type": "array",
+            "minItems": 2,
+            "maxItems": spec.MAX_BACKENDS,
+            "items": {
+                "type": "object",
+                "required": ["name", "run"],
+                "properties": {
+                    "name": {"type": "string", "pattern": spec.NAME.pattern},
+                    "compile": {**_COMMAND, "description": "Uses {source}, writes {binary} or into {workdir}."},
+                    "run": _COMMAND,
+                    "version": _COMMAND,
+                    "compile_timeout": {"type": "number", "minimum": 1, "maximum": 3600},
+                    "run_timeout": {"type": "number", "minimum": 1, "maximum": 3600},
+                    "memory_mb": {"type": ["number", "null"], "minimum": 16, "maximum": 64 * 1024},
+                    "environment": {"type": "object", "additionalProperties": {"type": ["string", "number"]}},
+                    "crash_markers": {"type": "array", "items": {"type": "string", "minLength": 1}},
+                    "crash_exit_codes": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 255}},
+                    "paths": {"type": "array", "items": {"type": "string"}},
+                },
+            },
+        },
+        **{field: _STRINGS for field in PYFUNC_FIELDS},
+    },
+}
+_CAMPAIGN_LAUNCH = {
+    "type": "object",
+    "required": ["target", "seconds"],
+    "properties": {
+        "target": {"type": "string", "description": "An existing target's name."},
+        "seconds": {"type": "integer", "minimum": 1, "maximum": MAX_SECONDS, "description": "The time budget."},
+        "shards": {"type": "integer", "minimum": 1, "maximum": 64, "default": 1},
+        "seed": {"type": ["integer", "null"], "minimum": 0, "maximum": 2**31 - 1, "description": "Null: random."},
+    },
+}
+_CAMPAIGN = {
+    "type": "object",
+    "required": ["id", "target", "status", "active", "buckets", "failing"],
+    "properties": {
+        "id": {"type": "integer"},
+        "target": {"type": "string"},
+        "status": {"enum": list(CampaignStatus.values)},
+        "active": {"type": "boolean"},
+        "error": {"type": "string"},
+        "executions": {"type": "integer"},
+        "findings": {"type": "integer"},
+        "elapsed_seconds": {"type": "number"},
+        "time_budget_seconds": {"type": "integer"},
+        "buckets": {
+            "type": "array",
+            "description": "The buckets it hit that the token's account may see.",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "id": {"type": "integer"},
+                    "title": {"type": "string"},
+                    "kind": {"enum": list(KINDS)},
+                    "status": {"enum": list(Status.values)},
+                    "muted": {"type": "boolean"},
+                    "new": {"type": "boolean", "description": "Opened by this campaign."},
+                    "url": {"type": "string"},
+                },
+            },
+        },
+        "failing": {"type": "boolean", "description": "It opened a bucket nobody muted: what CI fails on."},
+        "api_url": {"type": "string", "description": "Where to poll it (in the answer to a launch)."},
+    },
+}
+_CAMPAIGN_LINE = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "integer"},
+        "target": {"type": "string"},
+        "status": {"enum": list(CampaignStatus.values)},
+        "created_at": {"type": "string", "format": "date-time"},
+        "api_url": {"type": "string"},
+    },
+}
+
+
 def _json(schema_ref: str) -> dict:
     return {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema_ref}"}}}
 
@@ -135,6 +252,14 @@ def openapi_document(server_url: str) -> dict:
     bucket_id = {"name": "id", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}
     forbidden = {"description": "The token's scope or account may not do this", "content": _json("Error")}
     missing = {"description": "No such bucket (or one restricted to a group you are not in)", "content": _json("Error")}
+    unauthorized = errors["401"]
+    # Defining a target or launching a campaign makes workers run commands.
+    may_not_run = {
+        "description": "The token's scope or account may not do this, or the token lacks the replay right",
+        "content": _json("Error"),
+    }
+    # These answer an oversized body with a 400 like any unreadable one, not a 413.
+    unreadable = f"or the body is not a JSON object of at most {CAMPAIGNS_BODY_LIMIT // 1024} KiB"
     return {
         "openapi": "3.1.0",
         "info": {"title": "fuzzweb API", "version": "1"},
@@ -229,6 +354,92 @@ def openapi_document(server_url: str) -> dict:
                     },
                 }
             },
+            "/api/v1/targets": {
+                "get": {
+                    "summary": "List the targets, by name",
+                    "responses": {
+                        "200": {
+                            "description": "Every target, as a target file holds it",
+                            "content": {
+                                "application/json": {
+                                    "schema": {
+                                        "type": "object",
+                                        "properties": {
+                                            "targets": {
+                                                "type": "array",
+                                                "items": {"$ref": "#/components/schemas/Target"},
+                                            }
+                                        },
+                                    }
+                                }
+                            },
+                        },
+                        "401": unauthorized,
+                        "403": forbidden,
+                    },
+                },
+                "post": {
+                    "summary": "Define a target, or replace the one of that name (write scope and the replay right)",
+                    "requestBody": {"required": True, "content": _json("Target")},
+                    "responses": {
+                        "201": {"description": "Defined", "content": _json("Target")},
+                        "200": {"description": "A target of that name was replaced", "content": _json("Target")},
+                        "400": {
+                            "description": f"Invalid: each problem in problems, {unreadable}",
+                            "content": _json("Error"),
+                        },
+                        "401": unauthorized,
+                        "403": may_not_run,
+                    },
+                },
+            },
+            "/api/v1/campaigns": {
+                "get": {
+                    "summary": "The 50 most recent campaigns, newest first",
+                    "responses": {
+                        "200": {
+                            "description": "The campaigns",
+                            "content": {
+                                "application/json": {
+                                    "schema": {
+                                        "type": "object",
+                                        "properties": {"campaigns": {"type": "array", "items": _CAMPAIGN_LINE}},
+                                    }
+                                }
+                            },
+                        },
+                        "401": unauthorized,
+                        "403": forbidden,
+                    },
+                },
+                "post": {
+                    "summary": "Launch a campaign on a target (write scope and the replay right)",
+                    "requestBody": {"required": True, "content": _json("CampaignLaunch")},
+                    "responses": {
+                        "201": {"description": "Queued; poll api_url", "content": _json("Campaign")},
+                        "400": {
+                            "description": f"Invalid: each field's problem in fields, {unreadable}",
+                            "content": _json("Error"),
+                        },
+                        "401": unauthorized,
+                        "403": may_not_run,
+                    },
+                },
+            },
+            "/api/v1/campaigns/{id}": {
+                "get": {
+                    "summary": "A campaign's state and the buckets it hit",
+                    "parameters": [
+                        {"name": "id", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}
+                    ],
+                    "responses": {
+                        "200": {"description": "The campaign", "content": _json("Campaign")},
+                        "404": {"description": "No such campaign", "content": _json("Error")},
+                        "401": unauthorized,
+                        "403": forbidden,
+                    },
+                },
+            },
         },
         "components": {
             "securitySchemes": {"token": {"type": "http", "scheme": "bearer"}},
@@ -248,6 +459,9 @@ def openapi_document(server_url: str) -> dict:
                     },
                 },
                 "Error": _ERROR,
+                "Target": _TARGET,
+                "CampaignLaunch": _CAMPAIGN_LAUNCH,
+                "Campaign": _CAMPAIGN,
                 "BulkResult": {
                     "type": "object",
                     "properties": {
