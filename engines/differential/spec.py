@@ -278,6 +278,9 @@ def _number(value, where: str, low: float, high: float, problems: list[str]) -> 
     except (TypeError, ValueError):
         problems.append(f"{where}: a number")
         return low
+    if number != number:  # nan (TOML and JSON parsers accept it) is no number of anything
+        problems.append(f"{where}: a number")
+        return low
     if not low <= number <= high:
         problems.append(f"{where}: between {low:g} and {high:g}")
         return min(max(number, low), high)

@@ -40,6 +40,8 @@ def test_a_description_survives_its_round_trip_and_keeps_commands_as_written():
         ({"backends": [GCC, {**GCC, "name": "b", "compile": "cc 'unclosed {source}"}]}, "No closing quotation"),
         ({"backends": [GCC, {"name": "py", "run": "python3 prog.py"}]}, "interpreter's run command must name"),
         ({"backends": [GCC, {**GCC, "name": "b", "paths": ["relative"]}]}, "paths is a list of absolute"),
+        # TOML's nan: a clear problem, not a crash of int(nan) after the check
+        ({"backends": [GCC, {**GCC, "name": "b", "memory_mb": float("nan")}]}, "memory_mb: a number"),
     ],
 )
 def test_each_problem_is_named_by_its_field(change, problem):
