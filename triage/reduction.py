@@ -31,7 +31,7 @@ from crashes import signatures
 from engines import registry
 from triage.audit import audit
 from triage.ingest import content_hash, prepare_finding
-from triage.models import REDUCTION_UNDER_WAY, Bucket, Finding, Origin, Reduction, ReductionState
+from triage.models import REDUCTION_UNDER_WAY, Bucket, BucketMove, Finding, Origin, Reduction, ReductionState
 from triage.rebucket import representative_of
 from triage.reproduction import DIFFERENTIAL, PYFUNC, Attempt, CannotReproduce, Case, reduce_case, verify
 from triage.submission import submission_from_engine
@@ -443,6 +443,7 @@ def _store(reduction: Reduction, case: Case, engine_finding, origin: str) -> Fin
     if signature.digest != case.signature:  # verify() said otherwise: a bug, not a maintainer's error
         raise AssertionError("a verified reduction signed differently from the finding it reduces")
     with transaction.atomic():
+        move = _follow_culprit_move(reduction, source.pk)
         existing = Finding.objects.filter(content_hash=content_hash(submission)).first()
         if existing is not None:
             Finding.objects.filter(pk=existing.pk).update(verified_at=now)
@@ -455,8 +456,31 @@ def _store(reduction: Reduction, case: Case, engine_finding, origin: str) -> Fin
             row.metadata = {**row.metadata, "reduced_from": source.pk, "reduction": reduction.pk}
             row.save()
             stored = row
+        if move is not None and stored.bucket_id == reduction.bucket_id:
+            # An undone move takes the reduced version back with the finding it was made from.
+            BucketMove.objects.filter(pk=move.pk).update(finding_ids=[*move.finding_ids, stored.pk])
         _refresh_representative(reduction.bucket_id)
     return stored
+
+
+def _follow_culprit_move(reduction: Reduction, source_id: int) -> BucketMove | None:
+    """The culprit move that took the finding being reduced to another bucket meanwhile, if one did.
+
+    The reduction then ends in that bucket (``reduction.bucket_id`` is changed): its result is a
+    smaller version of a finding that is there now, and the provisional bucket it left is empty.
+    """
+    current = Finding.objects.filter(pk=source_id).values_list("bucket_id", flat=True).first()
+    if current is None or current == reduction.bucket_id:
+        return None
+    moves = BucketMove.objects.filter(
+        kind=BucketMove.Kind.CULPRIT, source_id=reduction.bucket_id, target_id=current, undone_at__isnull=True
+    ).order_by("-pk")
+    # finding_ids is a JSON list: matched here, not in SQL (SQLite, the embedded default, has no JSON contains).
+    move = next((move for move in moves if source_id in move.finding_ids), None)
+    if move is not None:
+        Reduction.objects.filter(pk=reduction.pk).update(bucket_id=current)
+        reduction.bucket_id = current
+    return move
 
 
 def _mark_verified(finding: Finding, bucket: Bucket) -> None:

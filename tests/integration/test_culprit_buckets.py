@@ -179,3 +179,22 @@ def test_a_moved_finding_takes_its_reduced_versions_along():
     assert culprit_move_undo(move_id=move.pk, user=None) == 2
     assert {f.bucket_id for f in Finding.objects.filter(pk__in=[original.pk, reduced.pk])} == {provisional}
     assert Reduction.objects.get(finding=original).bucket_id == provisional
+
+
+@pytest.mark.django_db(transaction=False)
+def test_a_reduction_that_ends_after_its_finding_moved_ends_in_the_culprits_bucket():
+    # Two reduce workers: the culprit search moved the finding while its provisional bucket was reducing it.
+    from tests.integration.test_ingest import make_finding
+    from triage.culprits import _move
+    from triage.ingest import finding_ingest
+    from triage.reduction import _follow_culprit_move
+
+    original = finding_ingest(submission=make_finding(call="lookup('a long input that reduces')"))
+    provisional = original.bucket_id
+    reduction = Reduction.objects.create(bucket_id=provisional, finding=original, state=ReductionState.REDUCING)
+    assert _follow_culprit_move(reduction, original.pk) is None  # not moved: stays
+    _move(original, "gcc:flags:-ftree-ch", {"backends": {}, "reduced": ""})
+    moved_to = Finding.objects.get(pk=original.pk).bucket_id
+    move = _follow_culprit_move(reduction, original.pk)
+    assert move is not None and move.target_id == moved_to
+    assert reduction.bucket_id == moved_to == Reduction.objects.get(pk=reduction.pk).bucket_id
