@@ -227,7 +227,11 @@ def _unwrap(text: str) -> tuple[str, str]:
     A terminal or a mail client cuts every longer line at the same column,
     so the width shows as the longest line length being shared by several
     lines. A line of exactly that width continues on the next one unless
-    the next one starts a new frame or record.
+    the next one starts a new frame or record, or is indented: a cut line
+    goes on at column 0, while a trace's own next line (a Python frame's
+    source, its position markers) is indented. Several lines of one length
+    happen by chance (a traceback's paths, checked out in /tmp/ci, made
+    four lines of 63 characters).
     """
     lines = text.split("\n")
     if max(map(len, lines)) < _MIN_WRAP_WIDTH:
@@ -240,7 +244,8 @@ def _unwrap(text: str) -> tuple[str, str]:
     wrapped = 0
     previous = 0  # length of the last physical line: a fragment wrapped again is full width too
     for line in lines:
-        if joined and previous >= width and line.strip() and not _LINE_START.match(line):
+        continues = line.strip() and not line[:1].isspace() and not _LINE_START.match(line)
+        if joined and previous >= width and continues:
             joined[-1] += line
             wrapped += 1
         else:

@@ -307,6 +307,21 @@ def test_each_repair_makes_the_canonical_text(pasted, expected, repair):
     assert cleaned.text == expected
 
 
+CI_TRACEBACK = (
+    "Traceback (most recent call last):\n"
+    '  File "/tmp/ci/engines/pyfunc/coverage.py", line 67, in run\n'
+    "    return function(*args, **kwargs)\n"
+    "           ^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+    '  File "/tmp/ci/engines/demo/textkit.py", line 32, in initials\n'
+    '    return "".join(part[0].upper() for part in name.split(" "))\n'
+    "           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+    '  File "/tmp/ci/engines/demo/textkit.py", line 32, in <genexpr>\n'
+    '    return "".join(part[0].upper() for part in name.split(" "))\n'
+    "                   ~~~~^^^\n"
+    "IndexError: string index out of range"
+)
+
+
 @pytest.mark.parametrize(
     "pasted",
     [
@@ -315,6 +330,9 @@ def test_each_repair_makes_the_canonical_text(pasted, expected, repair):
         "> a\nb\nc\nd",  # one quoted line among plain ones
         "a ```x\nb",  # not at a line start: no fence
         "f(**kwargs, **other)\nx ** 2",  # Python's own double stars are not emphasis
+        # Four lines of 63 characters by chance (the engine's traceback, checked out in /tmp/ci): the
+        # lines after each are a frame's indented source and markers, not a cut line going on.
+        CI_TRACEBACK,
     ],
 )
 def test_repairs_leave_text_alone_when_their_evidence_is_missing(pasted):
