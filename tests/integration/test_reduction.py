@@ -393,6 +393,12 @@ def test_a_bucket_made_through_the_api_is_reduced_by_a_real_worker(
     queued = bucket.reductions.get()
     assert queued.source == Reduction.Source.AUTO and queued.state == ReductionState.QUEUED
 
+    # This test is the reduction's: the finding's culprit search would move it, with its reduced
+    # version, to its shape's bucket (tests/integration/test_culprit_buckets.py follows that path).
+    culprit_jobs = [job for job in django_rq.get_queue("reduce").jobs if job.func_name.endswith("finding_culprit_job")]
+    assert len(culprit_jobs) == 1  # queued for the new wrong-code finding
+    for job in culprit_jobs:
+        job.cancel()
     # The worker takes its budget from its own environment: 10 s, well short of the default 300 s.
     monkeypatch.setenv("FUZZWEB_REDUCTION_SECONDS", "10")
     result = run_worker_burst(timeout=600, queues=["reduce"])
@@ -403,8 +409,6 @@ def test_a_bucket_made_through_the_api_is_reduced_by_a_real_worker(
     assert queued.reduced_size < queued.original_size
     bucket.refresh_from_db()
     assert bucket.representative_id == queued.result_id and bucket.representative_verified
-    # (The worker also read the original's culprit, the shape of its reduced difference, and may have
-    # moved it to that shape's bucket: tests/integration/test_culprit_buckets.py.)
     hits = bucket.hit_count
     # Another hit with a bigger testcase does not displace the verified representative.
     response = client.post(
