@@ -61,6 +61,13 @@ def culprit_enqueue(*, bucket_id: int) -> None:
     django_rq.get_queue(QUEUE).enqueue(culprit_job, bucket_id, job_timeout=3600, result_ttl=3600)
 
 
+def culprit_enqueue_if_wanted(*, bucket_id: int) -> None:
+    """Queue the bucket's culprit search, once the transaction commits, if its representative can have one."""
+    bucket = Bucket.objects.select_related("representative").get(pk=bucket_id)
+    if culprit_wanted(bucket):
+        transaction.on_commit(lambda: culprit_enqueue(bucket_id=bucket_id))
+
+
 def bucket_culprit_find(*, bucket_id: int) -> dict:
     """Search each misbehaving backend of the bucket's representative; store and return the answers."""
     close_old_connections()
@@ -227,9 +234,7 @@ def _move(finding: Finding, key: str, found: dict) -> str:
         bucket_recount(bucket_id=bucket.pk)
     if created and reduced:
         # Reduced already: what is left to do is the culprit and matrix of the reduced program.
-        bucket.refresh_from_db()
-        if culprit_wanted(bucket):
-            transaction.on_commit(lambda: culprit_enqueue(bucket_id=bucket.pk))
+        culprit_enqueue_if_wanted(bucket_id=bucket.pk)
     elif created:
         from triage.reduction import reductions_for_new_buckets
 

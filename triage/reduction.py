@@ -414,11 +414,9 @@ def _verify_and_accept(
 
 def _culprit_after(bucket_id: int) -> None:
     # The pass or flags behind a C wrong-code bucket, searched on its newly reduced program.
-    from triage.culprits import culprit_enqueue, culprit_wanted
+    from triage.culprits import culprit_enqueue_if_wanted
 
-    bucket = Bucket.objects.select_related("representative").get(pk=bucket_id)
-    if culprit_wanted(bucket):
-        transaction.on_commit(lambda: culprit_enqueue(bucket_id=bucket_id))
+    culprit_enqueue_if_wanted(bucket_id=bucket_id)
 
 
 def _reproducing(case: Case, attempts: tuple[Attempt, ...]):
