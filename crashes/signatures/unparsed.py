@@ -110,9 +110,9 @@ def identity_line(text: str) -> str:
         if not stripped or not _FAILURE.search(stripped) or STOCK_LINES.search(stripped):
             continue
         masked = mask_message(stripped, 200, quoted=False)
-        if is_generic(masked) or not names_something(masked) or _GENERIC_FRAME.match(stripped):
+        if is_generic(masked) or not names_something(masked):
             continue
-        if _NUMBERED_FRAME.match(stripped):
+        if _GENERIC_FRAME.match(stripped) or _NUMBERED_FRAME.match(stripped):
             continue
         # A sentence's full stop is how one reporter copied it, not part of what failed.
         return masked.rstrip(" .!") + _ir_instruction(lines[index + 1 : index + 3])

@@ -27,13 +27,14 @@ FORMAT = "dotnet"
 _TOKEN = re.compile(r"[\w.`]+")
 # .NET's resource words for "at" (a frame's start), and for " in FILE:line N" (its location),
 # in the languages its runtime ships: de, fr, es, it, pt, ru/uk, pl, cs, nl, sv, da/nb, tr, zh, ja, ko.
-_AT = re.compile(r"^(?:at|bei|à|en|em|in|в|w|v|bij|vid|ved|konum:|在|於|場所|위치:) ")
+_AT_WORDS = r"(?:at|bei|à|en|em|in|в|w|v|bij|vid|ved|konum:|在|於|場所|위치:) "
+_AT = re.compile("^" + _AT_WORDS)
 _LOCATION = re.compile(
     r" (?:in|dans|en|em|в|w|v|i|位置|於|場所|파일) (?P<file>.+):\s?"
     r"(?:line|Zeile|ligne|línea|linea|riga|linha|строка|рядок|wiersz|řádek|regel|rad|linje|satır|行号|行|줄) "
     r"?(?P<line>\d+)\s*$"
 )
-_AT_ANYWHERE = re.compile(r"(?m)^[^\S\n]*(?:at|bei|à|en|em|in|в|w|v|bij|vid|ved|konum:|在|於|場所|위치:) ")
+_AT_ANYWHERE = re.compile(r"(?m)^[^\S\n]*" + _AT_WORDS)
 _END_INNER = "--- End of inner exception stack trace ---"
 _FUNCTION = re.compile(r"^[\w.`<>+$\[\],|]+(?:\s*\[[^\]]{0,200}\])?$")
 _MAX_WRAPPED = 4
@@ -77,7 +78,7 @@ _DEBUGGER_FRAME = re.compile(
 
 def _debugger_frame(stripped: str) -> Frame | None:
     found = _DEBUGGER_FRAME.match(stripped)
-    if found is None or ("::" in found["function"]) or (found["language"] is None and "!" not in stripped[:300]):
+    if found is None:
         return None
     return Frame(
         function=f"{found['function']}({found['args']})",

@@ -47,7 +47,8 @@ _LINE_START = re.compile(
     r"^\s*(?:#\d+\s|at\s|File \"|\d+:\s|0x[0-9a-f]+\s|Caused by:|Traceback|thread '|goroutine |"
     r"panic:|fatal error:|\.\.\.|query stack|end of query stack|Stack dump|PLEASE|note:|error|warning|==\d+==)"
 )
-_MIN_WRAP_WIDTH = 60
+# The narrowest width a terminal or mail client is taken to have cut lines at.
+MIN_WRAP_WIDTH = 60
 _MIN_WRAPPED_LINES = 3
 
 
@@ -234,9 +235,9 @@ def _unwrap(text: str) -> tuple[str, str]:
     four lines of 63 characters).
     """
     lines = text.split("\n")
-    if max(map(len, lines)) < _MIN_WRAP_WIDTH:
+    if max(map(len, lines)) < MIN_WRAP_WIDTH:
         return text, ""
-    lengths = Counter(len(line) for line in lines if len(line) >= _MIN_WRAP_WIDTH)
+    lengths = Counter(len(line) for line in lines if len(line) >= MIN_WRAP_WIDTH)
     width = max(lengths)
     if lengths[width] < _MIN_WRAPPED_LINES:
         return text, ""

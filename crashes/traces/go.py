@@ -155,9 +155,10 @@ def parse(text: str) -> ParsedTrace:
     # Go marks a panic raised again after a recover ("… [recovered]", and since
     # Go 1.23 "[recovered, repanicked]"): the same bug, whoever recovered it.
     identity = _RECOVERED.sub("", message)
-    crash_type = "ICE: " + mask_message(identity, 120) if ice else re.sub(r"\d+", "N", identity)[:200]
     if headless_ice:
         crash_type = ""  # not printed: the fuzzy stage may still match the frames
+    else:
+        crash_type = "ICE: " + mask_message(identity, 120) if ice else re.sub(r"\d+", "N", identity)[:200]
     return ParsedTrace(
         format="go-ice" if ice or headless_ice else FORMAT,
         crash_type=crash_type,

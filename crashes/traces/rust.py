@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from crashes.model import Frame, ParsedTrace
+from crashes.traces.extract import MIN_WRAP_WIDTH
 from crashes.traces.text import MAX_LINE, find_lines, mask_message
 
 FORMAT = "rust"
@@ -35,7 +36,7 @@ _PANIC_OLD = re.compile(
 )
 # The old form's head: a message that runs past its line (its own newlines, or
 # a terminal's hard wrap) closes on one of the next lines.
-_PANIC_OLD_HEAD = re.compile(r"^\s*thread '[^'\n]{0,200}' (?:\(\d{1,20}\) )?panicked at '")
+_PANIC_OLD_HEAD = re.compile(r"^\s*" + _THREAD + "panicked at '")
 # Ruff's and ty's own panic report: "panic: Panicked at FILE:L:C when checking `x.py`: `message`".
 _PANIC_REPORTED = re.compile(
     r"^\s*panic: Panicked at (?P<file>[^\s:]{1,300}):(?P<line>\d+):\d+ when [^\n]{0,600}?: "
@@ -154,9 +155,9 @@ def _strip_dir(path: str) -> str:
 def _old_panic(lines: list[str], index: int) -> re.Match | None:
     """The old-form panic starting at ``lines[index]``, read across the lines its message runs over.
 
-    A line cut at a terminal's width (60 columns or more) continues the
-    message without a break; a shorter one ended where the message has a
-    newline of its own.
+    A line cut at a terminal's width (``MIN_WRAP_WIDTH`` columns or more)
+    continues the message without a break; a shorter one ended where the
+    message has a newline of its own.
     """
     line = lines[index]
     if not _PANIC_OLD_HEAD.match(line):
@@ -166,7 +167,7 @@ def _old_panic(lines: list[str], index: int) -> re.Match | None:
         found = _PANIC_OLD.match(joined)
         if found:
             return found
-        joined += ("" if len(joined) - joined.rfind("\n") - 1 >= 60 else "\n") + following[:MAX_LINE]
+        joined += ("" if len(joined) - joined.rfind("\n") - 1 >= MIN_WRAP_WIDTH else "\n") + following[:MAX_LINE]
     return _PANIC_OLD.match(joined)
 
 
