@@ -1,6 +1,6 @@
 """Miscompilation buckets against their planted root causes: signature v1 (backends) and v2 (culprit).
 
-The compilers under test are two multi-bug wrappers, one per family:
+The compilers under test are multi-bug wrappers:
 
 - tests/data/planted/multi_gcc: real gcc with four wrong-code bugs and two
   crashes planted, each in one optimisation flag that gcc's own -O levels
@@ -10,7 +10,17 @@ The compilers under test are two multi-bug wrappers, one per family:
   two crashes planted, each in one pass of LLVM's pipeline, live while that
   pass runs (so -O levels and -opt-bisect-limit behave as in clang):
   ReassociatePass, GVNPass, JumpThreadingPass, AggressiveInstCombinePass;
-  assertions in SCCPPass and DSEPass.
+  assertions in SCCPPass and DSEPass;
+- tests/data/planted/multi_level: real gcc with the same kinds of bugs
+  live from an -O level on whatever -f flags are off (<< 3 from -O1, % 7
+  and * 9 from -O2, - 11 from -O3; crashes in fold_binary_loc from -O2 and
+  expand_expr_real_1 from -O3): no flag or pass names them, as for a
+  compiler that is not gcc or clang, so each finding is reduced by C-Vise
+  as production reduces it (triage.reproduction.reduce_case, C_SHAPE_SECONDS)
+  and keyed by the shape of its reduced program
+  (engines.differential.cfeatures), joining covering shapes in arrival
+  order as Python's do. Its culprit is right when the shape names the
+  planted operator. Written after the shape rules, not tuned on.
 
 Several bugs are visible at the same level, triggered by different
 constructs. Each runs at -O1, -O2 and -O3 against its family's plain -O0
@@ -51,7 +61,8 @@ named culprit is the planted one (the flag or pass, or the crash's function).
 
 Last line: f1 v2=<x> v1=<y> culprit_accuracy=<z>
 
-    .venv/bin/python bench/miscompile_dedup.py [--quick] [--programs 120] [--family gcc|clang|python]
+    .venv/bin/python bench/miscompile_dedup.py [--quick] [--programs 120] [--level-programs 30]
+        [--family gcc|clang|level|python]
 """
 
 from __future__ import annotations
@@ -71,16 +82,18 @@ sys.path.insert(0, str(ROOT))
 
 from crashes.signatures import v2 as signatures  # noqa: E402
 from engines import sandbox  # noqa: E402
-from engines.differential import compare, culprit, findings, harness, pygen, shape  # noqa: E402
+from engines.differential import compare, culprit, findings, harness, pygen, shape, spec  # noqa: E402
 from engines.differential.backends import Backend  # noqa: E402
 from engines.reduce import pyreduce  # noqa: E402
 
 PLANTED = ROOT / "tests" / "data" / "planted"
-# Per family: the wrapper, and trigger -> the flag or pass it is planted in (wrong code), or the
-# function a crash names.
+# Per family: the wrapper, the compiler it wraps (the -O0 reference), and trigger -> the flag or pass it
+# is planted in (wrong code; for the level family the operator its shape must name), or the function a
+# crash names.
 FAMILIES = {
     "gcc": (
         "multi_gcc",
+        "gcc",
         {
             "<< 3": "-ftree-vrp",
             "% 7": "-fgcse",
@@ -92,6 +105,7 @@ FAMILIES = {
     ),
     "clang": (
         "multi_clang",
+        "clang",
         {
             "<< 3": "ReassociatePass",
             "% 7": "GVNPass",
@@ -101,7 +115,22 @@ FAMILIES = {
             "| 17": "isRemovable",
         },
     ),
+    "level": (
+        "multi_level",
+        "gcc",
+        {
+            "<< 3": "<<",
+            "% 7": "%",
+            "* 9": "*",
+            "- 11": "-",
+            "/ 13": "fold_binary_loc",
+            "| 17": "expand_expr_real_1",
+        },
+    ),
 }
+# Seconds a level finding's reduction may take (production's FUZZWEB_SHAPE_SECONDS), and in --quick.
+C_SHAPE_SECONDS = 60.0
+QUICK_C_SHAPE_SECONDS = 20.0
 
 
 # The planted interpreter's bugs, and the features (engines.differential.shape) that name each one.
@@ -127,11 +156,12 @@ def backends(family: str) -> list[Backend]:
             name=name,
             compile=(program, level, "-w", "-o", "{binary}", "{source}"),
             run=("{binary}",),
-            version=(family, "--version"),
+            version=(FAMILIES[family][1], "--version"),
         )
 
-    multi = str(PLANTED / FAMILIES[family][0])
-    return [compiler(f"{family}-O0", family, "-O0")] + [
+    wrapper, compiler_name, _ = FAMILIES[family]
+    multi = str(PLANTED / wrapper)
+    return [compiler(f"{family}-O0", compiler_name, "-O0")] + [
         compiler(f"multi{lv}", multi, lv) for lv in ("-O1", "-O2", "-O3")
     ]
 
@@ -151,7 +181,33 @@ def _crash_site(signature) -> str:
     return found.group(1) if found else site.rsplit("::", 1)[-1]
 
 
-def keyed_findings(seed: int, family: str, chosen: list[Backend], limits) -> list[dict]:
+def shape_of_reduced(family: str, program: str, chosen: list[Backend], seconds: float) -> tuple[dict, str]:
+    """As production keys a C finding no flag or pass explains: its shape once C-Vise has reduced it."""
+    from triage.reproduction import DIFFERENTIAL, Case, reduce_case, run_program
+
+    target = {
+        "language": "c",
+        "reference": chosen[0].name,
+        "generator": {"kind": "csmith"},
+        "backends": [spec._backend_dict(backend) for backend in chosen],
+    }
+    case = Case(
+        runner=DIFFERENTIAL, signature="", kind="miscompilation", target=f"multi-bug {family}", engine="differential",
+        language="c", backends=tuple(b.name for b in chosen), reference=chosen[0].name, spec=target,
+    )  # fmt: skip
+    attempt = run_program(case, program)
+    signature = next(s for s, f in zip(attempt.signatures, attempt.found, strict=True) if f.kind == "miscompilation")
+    case = dataclasses.replace(case, signature=signature)
+    reduced = reduce_case(case, program, seconds)[0].text
+    limits = sandbox.Limits()
+    results = harness.process(reduced, ".c", chosen, limits)
+    verdict = compare.classify(results, chosen[0].name)
+    expected = next(r for r in results if r.backend == verdict.reference)
+    wrong = next((r for r in results if verdict.outcomes.get(r.backend) == "wrong_output"), expected)
+    return shape.answer(reduced, expected.exit_status, wrong.exit_status, wrong.signal, ".c"), reduced
+
+
+def keyed_findings(seed: int, family: str, chosen: list[Backend], limits, shape_seconds: float) -> list[dict]:
     program = program_for(seed)
     planted = re.search(r"planted: (.+?) \*/", program).group(1)
     results = harness.process(program, ".c", chosen, limits)
@@ -173,9 +229,13 @@ def keyed_findings(seed: int, family: str, chosen: list[Backend], limits) -> lis
             expected = next(r for r in results if r.backend == verdict.reference)
             wrong = next(b for b in chosen if verdict.outcomes.get(b.name) == "wrong_output")
             bad = culprit.prints_otherwise_than(expected)
-            answer = culprit.find(wrong, program, ".c", bad, limits)
-            named = answer.name
-            v2 = culprit.cause_key(culprit.family(wrong), answer.to_dict()) or v1
+            answer = culprit.find(wrong, program, ".c", bad, limits).to_dict()
+            if answer["beyond_pipeline"]:
+                answer, reduced = shape_of_reduced(family, program, chosen, shape_seconds)
+                if "--show" in sys.argv:
+                    print(reduced)
+            named = answer["name"]
+            v2 = culprit.cause_key(culprit.family(wrong), answer) or v1
         else:
             named = _crash_site(signature)
         truth = f"{family}:{planted}"
@@ -279,8 +339,10 @@ def main() -> int:
     parser.add_argument("--programs", type=int, default=120, help="programs per compiler family")
     parser.add_argument("--family", choices=[*sorted(FAMILIES), "python"], action="append", help="default: all")
     parser.add_argument("--python-programs", type=int, default=40, help="Python programs (each finding reduced)")
+    parser.add_argument("--level-programs", type=int, default=30, help="level programs (each finding reduced)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--verbose", action="store_true", help="print each Python finding's shape and reduction")
+    parser.add_argument("--show", action="store_true", help="print each reduced program whose shape is its key")
     args = parser.parse_args()
     count = 2 if args.quick else args.programs
     limits = sandbox.Limits()
@@ -295,8 +357,9 @@ def main() -> int:
                     print(f"python: {number + 1} programs, {len(rows)} findings", flush=True)
             continue
         chosen = backends(family)
-        for number in range(count):
-            rows += keyed_findings(rng.randrange(2**31), family, chosen, limits)
+        shape_seconds = QUICK_C_SHAPE_SECONDS if args.quick else C_SHAPE_SECONDS
+        for number in range(min(count, args.level_programs) if family == "level" else count):
+            rows += keyed_findings(rng.randrange(2**31), family, chosen, limits, shape_seconds)
             if (number + 1) % 20 == 0:
                 print(f"{family}: {number + 1} programs, {len(rows)} findings", flush=True)
     unscored = [row for row in rows if row["family"] == "python" and row["planted"] not in PYTHON_BUGS]
@@ -308,7 +371,7 @@ def main() -> int:
     # As production moves them (triage/culprits.py): in arrival order, a finding whose shape contains a
     # bucketed shape joins that bucket (engines.differential.shape.covering).
     bucketed: list[str] = []
-    for row in python_rows:
+    for row in rows:
         if ":shape:" in row["v2"]:
             joined = shape.covering(row["v2"], bucketed)
             if joined is None:
@@ -324,15 +387,16 @@ def main() -> int:
         for row in rows:
             groups.setdefault(row[name], set()).add(row["truth"])
         print(f"{name}: {len(groups)} buckets; mixed buckets: {sum(len(t) > 1 for t in groups.values())}")
-    named = [row for row in rows if row["family"] == "python" or row["planted"] in FAMILIES[row["family"]][1]]
+    named = [row for row in rows if row["family"] == "python" or row["planted"] in FAMILIES[row["family"]][2]]
     right = 0
     for row in named:
         if row["family"] == "python":
             cause = " ".join(sorted(PYTHON_BUGS[row["planted"]]))
             ok = python_named_right(row)
         else:
-            cause = FAMILIES[row["family"]][1][row["planted"]]
-            ok = row["named"] == cause
+            cause = FAMILIES[row["family"]][2][row["planted"]]
+            # A shape names the operator among its operations; a flag, pass or crash site by itself.
+            ok = cause in row["named"].split(": ", 1)[-1].split() if ": " in row["named"] else row["named"] == cause
         if ok:
             right += 1
         else:

@@ -166,11 +166,24 @@ def finding_culprit_move(*, finding_id: int) -> str:
             # A program too deep for Python's parser, say: it stays in its provisional bucket.
             return f"cannot reduce: {type(error).__name__}: {str(error)[:200]}"
     found = _search(program, language.suffix, backends, case.reference, matrix=False)
+    if not culprit_key(found, backends) and _beyond_pipeline(found) and finding.testcase_language in C_LANGUAGES:
+        # No flag or pass to blame: the cause is what the reduced program keeps, as for Python.
+        from triage.reproduction import reduce_case
+
+        try:
+            program = reduce_case(case, program, settings.FUZZWEB_SHAPE_SECONDS)[0].text
+        except (CannotReproduce, OSError, ValueError) as error:
+            return f"cannot reduce: {type(error).__name__}: {str(error)[:200]}"
+        found = _search(program, language.suffix, backends, case.reference, matrix=False, shape_beyond=True)
     found["reduced"] = program if program != finding.testcase else ""
     key = culprit_key(found, backends)
     if not key:
         return "no culprit found"
     return _move(finding, key, found)
+
+
+def _beyond_pipeline(found: dict) -> bool:
+    return any(answer.get("beyond_pipeline") for answer in found.get("backends", {}).values())
 
 
 def _shape_bucket_key(finding: Finding, key: str) -> str:
@@ -270,7 +283,15 @@ def culprit_move_undo(*, move_id: int, user) -> int:
     return back
 
 
-def _search(program: str, suffix: str, backends, reference: str, matrix: bool = True) -> dict:
+def _search(
+    program: str, suffix: str, backends, reference: str, matrix: bool = True, shape_beyond: bool | None = None
+) -> dict:
+    """Each misbehaving backend's culprit (and, with ``matrix``, the releases and levels it breaks at).
+
+    ``shape_beyond``: a C program (reduced) whose pipeline names no cause is keyed by its shape, once per
+    program (every backend misbehaves on the same reduced text); by default only the bucket's search does.
+    """
+    shape_beyond = matrix if shape_beyond is None else shape_beyond
     limits = sandbox.Limits()
     results = harness.process(program, suffix, backends, limits)
     verdict = compare.classify(results, reference or None)
@@ -304,7 +325,15 @@ def _search(program: str, suffix: str, backends, reference: str, matrix: bool = 
             continue
         searched_families.add(family)
         # The bucket's search (on its reduced program) also narrows gcc's flags to a debug counter.
-        answers[backend.name] = culprit.find(backend, program, suffix, bad, limits, narrow=matrix).to_dict()
+        answer = culprit.find(backend, program, suffix, bad, limits, narrow=matrix).to_dict()
+        if answer["beyond_pipeline"] and shape_beyond and outcome == "wrong_output" and suffix in shape.C_SUFFIXES:
+            if any(found.get("method") == "shape" for found in answers.values()):
+                continue
+            answer = {
+                **shape.answer(program, expected.exit_status, result.exit_status, result.signal, suffix),
+                "searched": answer["name"],
+            }
+        answers[backend.name] = answer
         if matrix and "matrix" not in found and backend.compile is not None and culprit.family(backend):
             # The releases and levels it breaks at, for the first misbehaving compiler's family.
             found["matrix"] = versions.matrix(backend, culprit.family(backend), program, suffix, bad, limits)

@@ -90,7 +90,8 @@ def _culprit_lines(culprit: dict) -> list[str]:
             narrowed = f"; first breaks at -fdbg-cnt={found['narrowed']}" if found.get("narrowed") else ""
             lines.append(f"{name}: {found['name']} ({found.get('detail', '')}{narrowed})")
         elif found.get("method") == "shape":
-            lines.append(f"{name}: the reduced difference's shape, {found['name']}")
+            why = f" (no flag or pass to blame: {found['searched']})" if found.get("searched") else ""
+            lines.append(f"{name}: the reduced difference's shape, {found['name']}{why}")
     return lines + _matrix_lines((culprit or {}).get("matrix") or {})
 
 

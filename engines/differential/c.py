@@ -61,6 +61,10 @@ _UB_WARNINGS = (
     "is used uninitialized",
     "address of stack memory",
     "division by zero",
+    # A main that returns no int exits with whatever its register held: another status at every level.
+    "return type of 'main' is not",
+    "return type of ‘main’ is not",
+    "with no value, in function returning non-void",
 )
 _SANITIZER_MARKERS = ("runtime error:", "AddressSanitizer", "UndefinedBehaviorSanitizer")
 

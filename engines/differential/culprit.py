@@ -19,6 +19,11 @@ program and asking ``bad(result)`` of each build:
   by bisection the first count N at which ``-fdbg-cnt=NAME:N`` breaks it,
   which is how a gcc developer pins the one transformation to look at.
 
+Where neither names a cause (another compiler, or a program that stays
+wrong with every flag off or every pass skipped), the answer says the bug
+is beyond the pipeline, and the caller keys it by the shape of its reduced
+program instead (engines.differential.shape).
+
 Every compile and run goes through the same sandboxed harness as the
 campaign's. Pure of Django; the caller stores the answer.
 """
@@ -49,6 +54,8 @@ class Culprit:
     detail: str = ""  # where it ran (the function), the passes counted, …
     tests: int = 0
     narrowed: str = ""  # gcc: the debug counter and first count that break it ("ccp:3"), where one does
+    # No flag or pass of the pipeline is to blame (or there is no pipeline to ask): the program's shape is.
+    beyond_pipeline: bool = False
 
     @property
     def key(self) -> str:
@@ -63,6 +70,7 @@ class Culprit:
             "detail": self.detail,
             "tests": self.tests,
             "narrowed": self.narrowed,
+            "beyond_pipeline": self.beyond_pipeline,
         }
 
 
@@ -130,7 +138,7 @@ def find(
     kind = family(backend)
     try:
         if backend.compile is None:
-            return Culprit("none", "an interpreter: no optimisation pipeline to bisect")
+            return Culprit("none", "an interpreter: no optimisation pipeline to bisect", beyond_pipeline=True)
         if not bad(trial(())):
             return Culprit("none", "does not misbehave again", tests=budget.used)
         if kind == "clang":
@@ -141,7 +149,12 @@ def find(
             if narrow and found.method == "flags":
                 found = replace(found, narrowed=_debug_counter(backend, trial, bad, budget), tests=budget.used)
             return found
-        return Culprit("none", "not gcc or clang: no known way to bisect its optimisations", tests=budget.used)
+        return Culprit(
+            "none",
+            "not gcc or clang: no known way to bisect its optimisations",
+            tests=budget.used,
+            beyond_pipeline=True,
+        )
     except _OutOfTests:
         return Culprit("none", f"no answer within {max_tests} compiles", tests=budget.used)
 
@@ -160,10 +173,14 @@ def _compile_stderr(backend: Backend, program: str, suffix: str, extra: tuple[st
 def _opt_bisect(listing: str, trial, bad, budget: _Budget) -> Culprit:
     passes = {int(n): (name, where) for n, name, where in _BISECT_LINE.findall(listing)}
     if not passes:
-        return Culprit("none", "this clang prints no opt-bisect lines", tests=budget.used)
+        return Culprit("none", "this clang prints no opt-bisect lines", tests=budget.used, beyond_pipeline=True)
     if bad(trial(("-mllvm", "-opt-bisect-limit=0"))):
         return Culprit(
-            "none", "misbehaves with every optimisation pass skipped", detail="front end or codegen", tests=budget.used
+            "none",
+            "misbehaves with every optimisation pass skipped",
+            detail="front end or codegen",
+            tests=budget.used,
+            beyond_pipeline=True,
         )
     # Invariant: limit ``good`` is good, limit ``high`` is bad.
     good, high = 0, max(passes)
@@ -191,7 +208,7 @@ def gcc_level_flags(backend: Backend) -> list[str]:
 def _gcc_flags(backend: Backend, trial, bad, budget: _Budget) -> Culprit:
     flags = gcc_level_flags(backend)
     if not flags:
-        return Culprit("none", "the compiler listed no optimisation flags", tests=budget.used)
+        return Culprit("none", "the compiler listed no optimisation flags", tests=budget.used, beyond_pipeline=True)
 
     def good_without(subset: list[str]) -> bool:
         return not bad(trial(tuple(f"-fno-{flag[2:]}" for flag in subset)))
@@ -203,6 +220,7 @@ def _gcc_flags(backend: Backend, trial, bad, budget: _Budget) -> Culprit:
             len(flags),
             "the level or a backend pass",
             budget.used,
+            beyond_pipeline=True,
         )
     # Delta debugging over the removal set: a single culprit is found in about 2·log2(flags) compiles.
     smallest = _ddmin_removal(flags, good_without)

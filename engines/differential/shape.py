@@ -19,7 +19,12 @@ another turns into an exception). A program that keeps more than
 MAX_FEATURES operations was not reduced far enough, and has no shape.
 Plumbing is left out: how the difference is shown (``print``) and how the
 data is made (names, assignments, literals, displays, comprehensions,
-``range``). Pure of Django.
+``range``).
+
+A C program's wrong code whose compiler names no flag or pass (no gcc or
+clang, or a bug below every flag and pass of the level) is keyed the same
+way, by what its reduced program keeps (engines.differential.cfeatures).
+Pure of Django.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ import ast
 import warnings
 from collections.abc import Callable, Iterator
 
+from engines.differential import cfeatures
 from engines.reduce import pysemantic
 
 # Nodes that carry behaviour an implementation can get wrong; everything else (names, loads,
@@ -66,6 +72,7 @@ _TELLING_LITERALS = (float, complex, bytes)
 # the operation works on (a list display, a comprehension, range or list()): neither tells which
 # operation went wrong, and two reductions of one bug keep different ones ([0, 1, 2, 3] or range(4)).
 _PLUMBING_CALLS = frozenset({"print", "repr", "range", "list", "tuple", "set", "dict", "frozenset"})
+C_SUFFIXES = (".c", ".cc", ".cpp", ".cxx")
 # More operations than this: the program was not reduced far enough to say what the bug needs.
 MAX_FEATURES = 16
 
@@ -186,18 +193,27 @@ def how_it_differed(expected_status: int | None, status: int | None, signal: str
     return f"signal {signal}" if signal else "output"
 
 
-def python_shape(program: str, difference: str) -> str:
-    """The cause key of a reduced Python difference: its operations and how the run differed ("" if none)."""
-    features = python_features(program)
+def features_of(program: str, suffix: str = ".py") -> frozenset[str] | None:
+    """The operations of a Python program, or of a C one (engines.differential.cfeatures) by its suffix."""
+    if suffix in C_SUFFIXES:
+        return cfeatures.c_features(program)
+    return python_features(program)
+
+
+def shape_key(program: str, difference: str, suffix: str = ".py") -> str:
+    """The cause key of a reduced difference: its operations and how the run differed ("" if none)."""
+    features = features_of(program, suffix)
     if features is None or len(features) > MAX_FEATURES:
         return ""
     return f"{difference}: {' '.join(sorted(features)) or 'no operation'}"
 
 
-def answer(program: str, expected_status: int | None, status: int | None, signal: str = "") -> dict:
+def answer(
+    program: str, expected_status: int | None, status: int | None, signal: str = "", suffix: str = ".py"
+) -> dict:
     """A culprit answer (as engines.differential.culprit stores one) naming the shape of a reduced program."""
     difference = how_it_differed(expected_status, status, signal)
-    shape = python_shape(program, difference)
+    shape = shape_key(program, difference, suffix)
     if not shape:
         why = "the reduced program does not parse, or keeps too many operations to tell what the bug needs"
         return {"method": "none", "name": why, "position": None, "detail": "", "tests": 0}

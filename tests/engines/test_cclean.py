@@ -75,3 +75,12 @@ def test_hostile_nesting_and_long_operands_are_left_alone_not_a_crash():
     # A program larger than the clean-up's limit is returned as it is, without a test.
     big = RESIDUE + "/*" + " " * cclean.MAX_SIZE + "*/\n"
     assert cclean.clean(big, _miscompiled) == (big, 0)
+
+
+def test_a_main_that_returns_no_int_is_undefined_behaviour_not_a_miscompilation():
+    # Its exit status is whatever the register held, different at every level: C-Vise drifts to it on any
+    # wrong-code finding whose bug shows in the exit status.
+    limits = sandbox.Limits()
+    assert "main" in undefined_behaviour("void main() {}\n", limits)
+    assert "no value" in undefined_behaviour("int main() { return; }\n", limits)
+    assert undefined_behaviour("int main(void) { return 0; }\n", limits) == ""

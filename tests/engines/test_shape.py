@@ -12,34 +12,34 @@ PLANTED = BASE_DIR / "tests" / "data" / "planted" / "multi_python"
 
 
 def test_two_reductions_of_one_bug_share_a_shape_and_names_values_and_plumbing_do_not_count():
-    first = shape.python_shape("print(-7 // 2)\n", "output")
-    second = shape.python_shape("a = [3, 1]\nb = 5\nprint(b // -a[1], list(range(3)))\n", "output")
+    first = shape.shape_key("print(-7 // 2)\n", "output")
+    second = shape.shape_key("a = [3, 1]\nb = 5\nprint(b // -a[1], list(range(3)))\n", "output")
     assert first == "output: FloorDiv USub"
     assert second == "output: FloorDiv Subscript USub"  # the index it kept is an operation too
-    assert shape.python_shape("x = 9\nprint(x // -2)\n", "output") == first
+    assert shape.shape_key("x = 9\nprint(x // -2)\n", "output") == first
 
 
 def test_plumbing_is_the_shape_where_nothing_else_is_left():
     # A bug in range or list() itself: those calls are all the reduced difference keeps.
-    assert shape.python_shape("print(list(range(2, 9, 3)))\n", "output") == "output: call:list call:range"
-    assert shape.python_shape("print(range(3))\n", "output") == "output: call:range"
+    assert shape.shape_key("print(list(range(2, 9, 3)))\n", "output") == "output: call:list call:range"
+    assert shape.shape_key("print(range(3))\n", "output") == "output: call:range"
     # The program's own list() is its own code, and print is how any difference shows.
-    assert shape.python_shape("def list(x):\n    return x\nprint(list(1))\n", "output") == "output: FunctionDef Return"
-    assert shape.python_shape("print(1)\n", "output") == "output: no operation"
+    assert shape.shape_key("def list(x):\n    return x\nprint(list(1))\n", "output") == "output: FunctionDef Return"
+    assert shape.shape_key("print(1)\n", "output") == "output: no operation"
 
 
 def test_two_bugs_at_the_same_backend_have_different_shapes():
-    floor = shape.python_shape("print(-7 // 2)\n", "output")
-    modulo = shape.python_shape("print(-7 % 2)\n", "output")
-    join = shape.python_shape("print('-'.join(['a', 'b', 'c']))\n", "output")
+    floor = shape.shape_key("print(-7 // 2)\n", "output")
+    modulo = shape.shape_key("print(-7 % 2)\n", "output")
+    join = shape.shape_key("print('-'.join(['a', 'b', 'c']))\n", "output")
     assert len({floor, modulo, join}) == 3
     assert "method:join" in join and "Mod" in modulo
 
 
 def test_how_the_run_differed_is_part_of_the_shape():
     program = "def f(b):\n    def g():\n        return b\n    return g\nf(0)()\n"
-    aborted = shape.python_shape(program, shape.how_it_differed(0, None, "SIGABRT"))
-    printed = shape.python_shape(program, shape.how_it_differed(0, 0))
+    aborted = shape.shape_key(program, shape.how_it_differed(0, None, "SIGABRT"))
+    printed = shape.shape_key(program, shape.how_it_differed(0, 0))
     assert aborted.startswith("signal SIGABRT: ") and printed.startswith("output: ")
     assert shape.how_it_differed(0, 1) == "output"  # a wrong value printed, or used as an index: one bug
     # The program's own functions are constructs, not operations named after them.
@@ -69,8 +69,8 @@ def test_the_planted_interpreter_runs_one_bug_at_a_time(tmp_path):
 
 
 def test_names_the_program_binds_are_not_operations_and_an_unreduced_program_has_no_shape():
-    with_f = shape.python_shape("f = lambda a: a // -2\nprint(f(7))\n", "output")
-    with_g = shape.python_shape("g = lambda b: b // -2\nprint(g(7))\n", "output")
+    with_f = shape.shape_key("f = lambda a: a // -2\nprint(f(7))\n", "output")
+    with_g = shape.shape_key("g = lambda b: b // -2\nprint(g(7))\n", "output")
     assert with_f == with_g == "output: FloorDiv Lambda USub"
     # A generated program nobody reduced keeps dozens of operations: no shape, no culprit, no move.
     import random
@@ -79,7 +79,7 @@ def test_names_the_program_binds_are_not_operations_and_an_unreduced_program_has
 
     program = pygen.generate(random.Random(1)).text
     assert len(shape.python_features(program)) > shape.MAX_FEATURES
-    assert shape.python_shape(program, "output") == ""
+    assert shape.shape_key(program, "output") == ""
     assert shape.answer(program, 0, 0)["method"] == "none"
     assert shape.python_features("x = " + "-" * 200_000 + "1\n") is None  # too deep for the parser: no shape
 
@@ -112,7 +112,7 @@ def test_the_canonical_form_prints_the_value_that_differs_with_fewer_operations(
 
     routed = "x = 3\n'é'[-1 % 5]\n"
     assert shape.canonical(routed, differs) == "x = 3\nprint(-1 % 5)"
-    assert shape.python_shape("print(-1 % 5)", "output") == "output: Mod USub"
+    assert shape.shape_key("print(-1 % 5)", "output") == "output: Mod USub"
     # Names bound further on or by the expression itself are never printed alone, and a program that
     # already shows its difference with the fewest operations costs no test.
     tried.clear()

@@ -198,3 +198,43 @@ def test_a_reduction_that_ends_after_its_finding_moved_ends_in_the_culprits_buck
     move = _follow_culprit_move(reduction, original.pk)
     assert move is not None and move.target_id == moved_to
     assert reduction.bucket_id == moved_to == Reduction.objects.get(pk=reduction.pk).bucket_id
+
+
+def test_c_wrong_code_no_flag_explains_moves_by_the_shape_of_its_reduced_program(monkeypatch, client, admin_user):
+    """A compiler whose bugs no -f flag switches off (tests/data/planted/multi_level): keyed by what C-Vise keeps."""
+    level = str(PLANTED / "multi_level")
+    target, _ = target_save(
+        description={
+            "name": "multi-bug gcc below its flags",
+            "language": "c",
+            "reference": "gcc-O0",
+            "generator": {"kind": "command", "command": f"python3 {PLANTED}/gen_multi.py {{seed}} {{out}}"},
+            "backends": [_backend("gcc-O0", "gcc", "-O0"), _backend("level-O2", level, "-O2")],
+        }
+    )
+    monkeypatch.setenv("FUZZWEB_AUTO_REDUCE", "0")  # the culprit jobs alone on the reduce queue
+    monkeypatch.setenv("FUZZWEB_SHAPE_SECONDS", "15")
+    with transaction.atomic():
+        campaign_launch(target=target, time_budget_seconds=120, max_executions=8, seed=3)
+    assert run_worker_burst(queues=["engine-differential"]).returncode == 0
+    wrong = list(Finding.objects.filter(kind="miscompilation"))
+    planted = {f.pk: re.search(r"planted: (.+?) \*/", f.testcase).group(1) for f in wrong}
+    assert len({f.bucket_id for f in wrong}) == 1 and len(set(planted.values())) >= 2, planted  # one provisional
+    result = run_worker_burst(queues=["reduce"], timeout=600)
+    assert result.returncode == 0, result.stderr[-2000:]
+
+    by_bucket: dict[int, set[str]] = {}
+    for finding in Finding.objects.filter(pk__in=planted).select_related("bucket"):
+        assert finding.bucket.method == Method.CULPRIT, finding.bucket.title
+        # The planted operator (with what a 15-second reduction may leave), no value, nor the printf that shows it.
+        assert finding.bucket.title.startswith("wrong code: gcc:shape:output: "), finding.bucket.title
+        shown = finding.bucket.title.rsplit(": ", 1)[1].split()
+        assert planted[finding.pk].split()[0] in shown and not {"call:printf", "3", "7", "9"} & set(shown), shown
+        answer = finding.bucket.culprit["backends"]["level-O2"]
+        assert answer["method"] == "shape" and "every -f flag of its level off" in answer["searched"]
+        by_bucket.setdefault(finding.bucket_id, set()).add(planted[finding.pk])
+    assert len(by_bucket) >= 2 and all(len(bugs) == 1 for bugs in by_bucket.values()), by_bucket
+
+    client.force_login(admin_user)
+    page = client.get(reverse("triage:bucket", args=[next(iter(by_bucket))])).content.decode()
+    assert "shape of the difference" in page and "every -f flag of its level off" in page
