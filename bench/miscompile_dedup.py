@@ -227,9 +227,11 @@ def keyed_findings(seed: int, family: str, chosen: list[Backend], limits, shape_
         named, v2 = "", v1
         if finding.kind == "miscompilation":
             expected = next(r for r in results if r.backend == verdict.reference)
-            wrong = next(b for b in chosen if verdict.outcomes.get(b.name) == "wrong_output")
+            misbehaving = [b for b in chosen if verdict.outcomes.get(b.name) == "wrong_output"]
+            wrong = misbehaving[0]
             bad = culprit.prints_otherwise_than(expected)
-            answer = culprit.find(wrong, program, ".c", bad, limits).to_dict()
+            # As production searches a finding: its first misbehaving level, checked at the others.
+            answer = culprit.find(wrong, program, ".c", bad, limits, others=tuple(misbehaving[1:])).to_dict()
             if answer["beyond_pipeline"]:
                 answer, reduced = shape_of_reduced(family, program, chosen, shape_seconds)
                 if "--show" in sys.argv:
@@ -372,7 +374,7 @@ def main() -> int:
     # bucketed shape joins that bucket (engines.differential.shape.covering).
     bucketed: list[str] = []
     for row in rows:
-        if ":shape:" in row["v2"]:
+        if ":shape:" in row["v2"] or ":flags:" in row["v2"]:
             joined = shape.covering(row["v2"], bucketed)
             if joined is None:
                 bucketed.append(row["v2"])

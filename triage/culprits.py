@@ -186,9 +186,13 @@ def _beyond_pipeline(found: dict) -> bool:
     return any(answer.get("beyond_pipeline") for answer in found.get("backends", {}).values())
 
 
-def _shape_bucket_key(finding: Finding, key: str) -> str:
-    """A shape key already bucketed whose operations this finding's reduced program performs too, else ``key``."""
-    if ":shape:" not in key:
+def _covering_bucket_key(finding: Finding, key: str) -> str:
+    """A key already bucketed that this one covers (engines.differential.shape.covering), else ``key``.
+
+    A shape whose operations this finding's reduced program performs too, or gcc flags any one of which
+    also makes this finding's program right.
+    """
+    if ":shape:" not in key and ":flags:" not in key:
         return key
     existing = Bucket.objects.filter(method=Method.CULPRIT, kind=finding.kind, findings__target=finding.target)
     keys = {" | ".join(frames) for frames in existing.values_list("key_frames", flat=True).distinct()}
@@ -210,7 +214,7 @@ def _reduced_versions(finding_id: int, bucket_id: int) -> list[int]:
 
 def _move(finding: Finding, key: str, found: dict) -> str:
     source_id = finding.bucket_id
-    key = _shape_bucket_key(finding, key)
+    key = _covering_bucket_key(finding, key)
     digest = hashlib.sha256(f"{CULPRIT_SIGNATURE}|{finding.target}|{finding.kind}|{key}".encode()).hexdigest()
     with transaction.atomic():
         source = Bucket.objects.select_for_update().get(pk=source_id)
@@ -325,7 +329,20 @@ def _search(
             continue
         searched_families.add(family)
         # The bucket's search (on its reduced program) also narrows gcc's flags to a debug counter.
-        answer = culprit.find(backend, program, suffix, bad, limits, narrow=matrix).to_dict()
+        # Per finding, the family's other levels that misbehave too: gcc's flags must suffice at each.
+        others = (
+            ()
+            if matrix
+            else tuple(
+                other
+                for other in backends
+                if other is not backend
+                and verdict.outcomes.get(other.name) == outcome
+                and family
+                and culprit.family(other) == family
+            )
+        )
+        answer = culprit.find(backend, program, suffix, bad, limits, narrow=matrix, others=others).to_dict()
         if answer["beyond_pipeline"] and shape_beyond and outcome == "wrong_output" and suffix in shape.C_SUFFIXES:
             if any(found.get("method") == "shape" for found in answers.values()):
                 continue

@@ -30,9 +30,12 @@ campaign's. Pure of Django; the caller stores the answer.
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
+import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
 from engines import sandbox
@@ -87,11 +90,13 @@ def cause_key(compiler_family: str, answer: dict) -> str:
 class _Budget:
     def __init__(self, limit: int):
         self.used, self.limit = 0, limit
+        self._lock = threading.Lock()  # the single-flag scan spends from several threads
 
     def spend(self) -> None:
-        self.used += 1
-        if self.used > self.limit:
-            raise _OutOfTests
+        with self._lock:
+            self.used += 1
+            if self.used > self.limit:
+                raise _OutOfTests
 
 
 class _OutOfTests(Exception):
@@ -123,17 +128,19 @@ def find(
     limits: sandbox.Limits | None = None,
     max_tests: int = MAX_TESTS,
     narrow: bool = False,
+    others: tuple[Backend, ...] = (),
 ) -> Culprit:
     """The culprit of ``program`` misbehaving under ``backend``; ``bad`` says whether one build still does.
 
     ``narrow``: for gcc, also the debug counter and count that break it (a few dozen compiles more).
+    ``others``: the same compiler at other levels the program misbehaves at (gcc: the flags must suffice there too).
     """
     limits = limits or sandbox.Limits()
     budget = _Budget(max_tests)
 
-    def trial(extra: tuple[str, ...]) -> harness.Result:
+    def trial(extra: tuple[str, ...], on: Backend = backend) -> harness.Result:
         budget.spend()
-        return harness.process(program, suffix, [_with_flags(backend, extra)], limits)[0]
+        return harness.process(program, suffix, [_with_flags(on, extra)], limits)[0]
 
     kind = family(backend)
     try:
@@ -145,7 +152,7 @@ def find(
             listing = _compile_stderr(backend, program, suffix, ("-mllvm", "-opt-bisect-limit=-1"), limits)
             return _opt_bisect(listing, trial, bad, budget)
         if kind == "gcc":
-            found = _gcc_flags(backend, trial, bad, budget)
+            found = _gcc_flags(backend, trial, bad, budget, others)
             if narrow and found.method == "flags":
                 found = replace(found, narrowed=_debug_counter(backend, trial, bad, budget), tests=budget.used)
             return found
@@ -205,13 +212,32 @@ def gcc_level_flags(backend: Backend) -> list[str]:
     return _GCC_FLAG.findall(listed.stdout)
 
 
-def _gcc_flags(backend: Backend, trial, bad, budget: _Budget) -> Culprit:
+# GCC flags that switch a whole group of passes on or off rather than one transformation: the loop
+# optimiser (every pass under pass_tree_loop), inlining, vectorisation, and the switch dozens of passes
+# read. Removing one makes most bugs in its group go away, so it names a cause only when nothing
+# narrower does.
+GCC_UMBRELLA_FLAGS = frozenset({"-ftree-loop-optimize", "-finline", "-ftree-vectorize", "-fexpensive-optimizations"})
+# Compiles run at once in the single-flag scan: each is a compile and a run of its own.
+PARALLEL = max(1, min(4, os.cpu_count() or 1))
+
+
+def _gcc_flags(backend: Backend, trial, bad, budget: _Budget, others=()) -> Culprit:
+    """The flags whose removal makes the program right; ``others``: more levels it misbehaves at.
+
+    Every flag is tried alone: a bug in an analysis several passes share is
+    made right by removing any of them, and one bug's programs agree on the
+    pass it is in but each adds the passes that expose it, so the answer is
+    the set, not whichever one a search happens to reach first. At the
+    other levels only the flags found are tried again; the cause is what
+    suffices at every level. Where no single flag does, delta debugging
+    finds a smallest set removed together.
+    """
     flags = gcc_level_flags(backend)
     if not flags:
         return Culprit("none", "the compiler listed no optimisation flags", tests=budget.used, beyond_pipeline=True)
 
-    def good_without(subset: list[str]) -> bool:
-        return not bad(trial(tuple(f"-fno-{flag[2:]}" for flag in subset)))
+    def good_without(subset: list[str], build=trial) -> bool:
+        return not bad(build(tuple(f"-fno-{flag[2:]}" for flag in subset)))
 
     if not good_without(flags):
         return Culprit(
@@ -222,10 +248,47 @@ def _gcc_flags(backend: Backend, trial, bad, budget: _Budget) -> Culprit:
             budget.used,
             beyond_pipeline=True,
         )
-    # Delta debugging over the removal set: a single culprit is found in about 2·log2(flags) compiles.
+    alone = _each_alone(flags, good_without)
+    for other in others:
+        enabled = set(gcc_level_flags(other))
+        still = [flag for flag in alone if flag in enabled]
+        kept = _each_alone(still, lambda subset, o=other: good_without(subset, lambda extra: trial(extra, o)))
+        # A level where none of them suffices says nothing about which: keep what the others agree on.
+        alone = [flag for flag in alone if flag in kept or flag not in enabled] if kept else alone
+    if alone:
+        narrow = [flag for flag in alone if flag not in GCC_UMBRELLA_FLAGS] or alone
+        detail = "removing it alone makes the program right" if len(narrow) == 1 else "removing any one alone does"
+        if others:
+            detail += f", at each of the {1 + len(others)} levels it misbehaves at"
+        if len(narrow) < len(alone):
+            umbrellas = ", ".join(sorted(set(alone) - set(narrow)))
+            detail += f"; so does removing {umbrellas}, which switch whole groups of passes off"
+        return Culprit("flags", " or ".join(sorted(narrow)), len(flags), detail, budget.used)
+    # Delta debugging over the removal set: a few dozen compiles where no single flag suffices.
     smallest = _ddmin_removal(flags, good_without)
     detail = "removing it alone makes the program right" if len(smallest) == 1 else "removed together"
     return Culprit("flags", " ".join(sorted(smallest)), len(flags), detail, budget.used)
+
+
+# Flags removed together in the first round of the scan.
+GROUP = 8
+
+
+def _each_alone(flags: list[str], good_without: Callable[[list[str]], bool]) -> list[str]:
+    """The flags whose removal alone makes the program right.
+
+    Group testing: removing less optimisation does not break a program
+    that removing more made right, so a flag that suffices alone lies in a
+    group whose removal does. Groups first, then each flag of the groups
+    that made the program right: about ``len(flags) / GROUP + GROUP`` compiles
+    per flag found instead of one per flag. A few compiles at a time.
+    """
+    with ThreadPoolExecutor(PARALLEL) as pool:
+        groups = [flags[i : i + GROUP] for i in range(0, len(flags), GROUP)] if len(flags) > GROUP else [flags]
+        verdicts = list(pool.map(good_without, groups)) if len(groups) > 1 else [True]
+        suspects = [flag for group, good in zip(groups, verdicts, strict=True) if good for flag in group]
+        alone = list(pool.map(lambda flag: good_without([flag]), suspects))
+    return [flag for flag, good in zip(suspects, alone, strict=True) if good]
 
 
 _COUNTER = re.compile(r"^\s*([a-z][a-z0-9_]+)\s+\d", re.M)

@@ -227,10 +227,18 @@ def answer(
 
 
 def _parts(key: str) -> dict[tuple[str, str], frozenset[str]] | None:
-    """A culprit key's shape parts: (backend, how it differed) -> operations; None if any part is no shape."""
+    """A culprit key's parts that can cover one another, or None if any part cannot.
+
+    A shape: (backend, how it differed) -> its operations. gcc's flags any one of which suffices
+    (engines.differential.culprit, ``-fa or -fb``, or a single flag): (family, "flags") -> the flags.
+    Flags that only removed together make the program right are one cause, never part of another.
+    """
     parts = {}
     for part in key.split(" | "):
         backend, method, rest = (part.split(":", 2) + ["", ""])[:3]
+        if method == "flags" and rest and (" " not in rest or " or " in rest):
+            parts[(backend, "flags")] = frozenset(rest.split(" or "))
+            continue
         if method != "shape" or ": " not in rest:
             return None
         how, operations = rest.split(": ", 1)
@@ -240,6 +248,10 @@ def _parts(key: str) -> dict[tuple[str, str], frozenset[str]] | None:
 
 def covering(key: str, existing: list[str]) -> str | None:
     """The existing shape key whose operations every part of ``key`` performs too, the most specific one.
+
+    The same holds of gcc's flags any one of which makes the program right:
+    one bug's programs are all made right by removing the flag of the pass
+    it is in, and each also by the flags of what exposes it there.
 
     A reduction stopped by its budget keeps operations the bug does not need
     (a ``sum`` the program fed the value through), so one bug's findings

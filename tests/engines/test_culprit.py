@@ -42,7 +42,25 @@ def test_gcc_names_the_one_flag_whose_removal_makes_the_program_right():
     assert harness.process(PROGRAM, ".c", [backend], sandbox.Limits())[0].stdout == "20\n"
     found = culprit.find(backend, PROGRAM, ".c", _wrong)
     assert (found.method, found.name) == ("flags", "-ftree-vrp"), found
-    assert found.position > 50 and found.tests < 40  # of the flags -O2 enables, a search, not one by one
+    assert found.position > 50 and found.detail == "removing it alone makes the program right"
+    # The whole set that suffices, not the first one reached: groups of flags, then each of a group that did.
+    assert found.tests < found.position // culprit.GROUP + 2 * culprit.GROUP
+    assert found.narrowed == ""  # narrowing to a debug counter is asked for (the bucket's search), or not done
+
+
+def test_gcc_names_every_flag_that_suffices_alone_the_narrow_ones_first_at_every_level():
+    # pass_gcc's second bug needs -ftree-pre, -fcode-hoisting and -finline (which gates all inlining).
+    program = PROGRAM.replace("x << 3", "x % 7")
+    levels = [_backend(f"planted-gcc{level}", str(PLANTED / "pass_gcc"), level) for level in ("-O2", "-O3")]
+
+    def wrong(result: harness.Result) -> bool:
+        return result.stdout != "5\n"
+
+    found = culprit.find(levels[0], program, ".c", wrong, others=(levels[1],))
+    assert (found.method, found.name) == ("flags", "-fcode-hoisting or -ftree-pre"), found
+    assert "-finline, which switch whole groups of passes off" in found.detail
+    assert "at each of the 2 levels" in found.detail
+    assert culprit.cause_key("gcc", found.to_dict()) == "gcc:flags:-fcode-hoisting or -ftree-pre"
 
 
 def test_gcc_narrows_a_flag_to_the_debug_counter_and_count_that_break_the_program():
@@ -55,8 +73,6 @@ def test_gcc_narrows_a_flag_to_the_debug_counter_and_count_that_break_the_progra
     found = culprit.find(backend, program, ".c", _wrong, narrow=True)
     assert (found.name, found.narrowed) == ("-ftree-vrp", "ccp:3"), found
     assert found.to_dict()["narrowed"] == "ccp:3" and found.tests < 80
-    # Without narrow, nothing is narrowed (the per-finding search spares those compiles).
-    assert culprit.find(backend, program, ".c", _wrong).narrowed == ""
 
 
 def test_clang_names_the_first_pass_at_which_the_program_turns_wrong():

@@ -17,7 +17,7 @@ from django.urls import reverse
 from campaigns.launch import campaign_launch
 from campaigns.targets import target_save
 from tests.conftest import BASE_DIR, run_worker_burst
-from triage.culprits import _shape_bucket_key, culprit_move_undo
+from triage.culprits import _covering_bucket_key, culprit_move_undo
 from triage.models import Bucket, BucketMove, Finding, Method, Reduction, ReductionState
 from triage.rebucket import findings_rebucket
 from triage.reduction import reduction_request
@@ -127,8 +127,8 @@ def test_python_wrong_code_findings_move_to_one_bucket_per_reduced_shape(monkeyp
     # is undone to where the finding was.
     finding = moved.first()
     home, key = finding.bucket_id, " | ".join(finding.bucket.key_frames)
-    assert _shape_bucket_key(finding, f"{key} call:sum") == key
-    assert _shape_bucket_key(finding, "planted:shape:output: Pow") == "planted:shape:output: Pow"
+    assert _covering_bucket_key(finding, f"{key} call:sum") == key
+    assert _covering_bucket_key(finding, "planted:shape:output: Pow") == "planted:shape:output: Pow"
     move = BucketMove.objects.get(kind=BucketMove.Kind.CULPRIT, finding_ids=[finding.pk])
     assert culprit_move_undo(move_id=move.pk, user=None) == 1
     assert Finding.objects.get(pk=finding.pk).bucket_id == move.source_id != home
