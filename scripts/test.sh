@@ -97,6 +97,13 @@ for tool in csmith clang tcc pypy3 cvise creduce; do
     fi
 done
 
+# bench/gcc_regressions.py replays GCC 12's own regression tests (from Debian's source
+# package) against gcc-11: real wrong code, grouped by cause.
+if ! command -v gcc-11 >/dev/null || ! command -v gcc-12 >/dev/null || [ ! -f /usr/src/gcc-12/gcc-12.2.0-dfsg.tar.xz ]; then
+    apt_install gcc-11 gcc-12 gcc-12-source \
+        || fail "bench/gcc_regressions.py needs gcc-11, gcc-12 and gcc-12-source (Debian packages)."
+fi
+
 # The Kotlin campaigns compile with kotlinc (npm) on a JVM.
 if ! command -v java >/dev/null; then
     apt_install default-jre-headless || fail "The Kotlin tests need java (Debian: apt-get install default-jre-headless)."

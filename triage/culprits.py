@@ -174,6 +174,10 @@ def finding_culprit_move(*, finding_id: int) -> str:
             program = reduce_case(case, program, settings.FUZZWEB_SHAPE_SECONDS)[0].text
         except (CannotReproduce, OSError, ValueError) as error:
             return f"cannot reduce: {type(error).__name__}: {str(error)[:200]}"
+        if program == finding.testcase:
+            # Nothing smaller reproduces it (undefined behaviour the check refuses, say): an unreduced
+            # program's shape is its generator's, not its bug's. It stays where it is.
+            return "no culprit found: no smaller program reproduces it to read a shape from"
         found = _search(program, language.suffix, backends, case.reference, matrix=False, shape_beyond=True)
     found["reduced"] = program if program != finding.testcase else ""
     key = culprit_key(found, backends)
@@ -253,9 +257,16 @@ def _move(finding: Finding, key: str, found: dict) -> str:
         # Reduced already: what is left to do is the culprit and matrix of the reduced program.
         culprit_enqueue_if_wanted(bucket_id=bucket.pk)
     elif created:
-        from triage.reduction import reductions_for_new_buckets
+        from triage.reduction import reduction_request, reductions_for_new_buckets
 
-        reductions_for_new_buckets([bucket.pk])
+        # Ahead of the other findings' culprit searches: this bucket is what a triager will now look at.
+        if found.get("reduced") and settings.FUZZWEB_AUTO_REDUCE:
+            # The search reduced the program to read its shape: verified against the bucket, it is the reduction.
+            reduction_request(
+                bucket=bucket, source=Reduction.Source.AUTO, finding=finding, text=found["reduced"], at_front=True
+            )
+        else:
+            reductions_for_new_buckets([bucket.pk], at_front=True)
     return f"moved to #{bucket.pk} ({key})"
 
 

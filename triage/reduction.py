@@ -122,6 +122,7 @@ def reduction_request(
     text: str | None = None,
     finding: Finding | None = None,
     original: str | None = None,
+    at_front: bool = False,
 ) -> Reduction:
     """Queue a reduction of the bucket's representative (or the verification of ``text``, an upload).
 
@@ -145,7 +146,7 @@ def reduction_request(
         # A person made this server run code: the bucket's history says who, and what.
         what = f"uploaded {len(text or '')} characters to verify" if text is not None else "asked to reduce again"
         audit(bucket_id=bucket.pk, user=user, field="reduction", new=reduction.get_source_display(), note=what)
-    transaction.on_commit(lambda: reduction_enqueue(reduction))
+    transaction.on_commit(lambda: reduction_enqueue(reduction, at_front))
     return reduction
 
 
@@ -165,23 +166,31 @@ def _under_way(bucket: Bucket) -> bool:
     return bucket.reductions.filter(state__in=REDUCTION_UNDER_WAY).exists()
 
 
-def reduction_enqueue(reduction: Reduction) -> None:
+def reduction_enqueue(reduction: Reduction, at_front: bool = False) -> None:
     from triage.jobs import reduction_job
 
     seconds = settings.FUZZWEB_REDUCTION_SECONDS
     django_rq.get_queue(QUEUE).enqueue(
-        reduction_job, reduction.pk, job_timeout=int(seconds) + JOB_MARGIN_SECONDS, result_ttl=3600
+        reduction_job,
+        reduction.pk,
+        job_timeout=int(seconds) + JOB_MARGIN_SECONDS,
+        result_ttl=3600,
+        at_front=at_front,
     )
 
 
-def reductions_for_new_buckets(bucket_ids: list[int]) -> int:
-    """Queue the automatic reduction of each new bucket; returns how many were queued."""
+def reductions_for_new_buckets(bucket_ids: list[int], at_front: bool = False) -> int:
+    """Queue the automatic reduction of each new bucket; returns how many were queued.
+
+    ``at_front``: ahead of what waits on the reduce queue (a culprit bucket's, ahead of the culprit
+    searches that fill it).
+    """
     if not settings.FUZZWEB_AUTO_REDUCE or not bucket_ids:
         return 0
     queued = 0
     for bucket in Bucket.objects.filter(pk__in=bucket_ids).select_related("representative"):
         if bucket.representative is not None and replayable(bucket.representative):
-            reduction_request(bucket=bucket, source=Reduction.Source.AUTO)
+            reduction_request(bucket=bucket, source=Reduction.Source.AUTO, at_front=at_front)
             queued += 1
     return queued
 
@@ -224,6 +233,8 @@ def reduction_run(*, reduction_id: int) -> str:
         case = case_for(reduction.finding, reduction.bucket)
         if reduction.source == Reduction.Source.UPLOAD:
             _verify_upload(reduction, case)
+        elif reduction.reduced_text:
+            _verify_reduced(reduction, case)
         else:
             _reduce(reduction, case)
     except CannotReproduce as error:
@@ -346,6 +357,12 @@ def _verify_upload(reduction: Reduction, case: Case) -> None:
             _finish(reduction, ReductionState.REFUSED, f"refused: {error}")
             return
     _verify_and_accept(reduction, case, reduction.reduced_text, values, Origin.UPLOADED)
+
+
+def _verify_reduced(reduction: Reduction, case: Case) -> None:
+    """A program reduced already (by the finding's culprit search, for its shape): verified, then kept."""
+    _update(reduction, state=ReductionState.VERIFYING, reducer="culprit search")
+    _verify_and_accept(reduction, case, reduction.reduced_text, None, Origin.REDUCED)
 
 
 def _call_values(case: Case, text: str) -> list:

@@ -100,6 +100,9 @@ def _bucket_page(request, bucket: Bucket, upload_form: UploadForm | None = None,
         "culprit_moves": list(
             bucket.moves_in.filter(kind=BucketMove.Kind.CULPRIT, undone_at__isnull=True).order_by("pk")[:20]
         ),
+        "culprit_moves_out": list(
+            bucket.moves_out.filter(kind=BucketMove.Kind.CULPRIT, undone_at__isnull=True).order_by("pk")[:20]
+        ),
         "restrict_form": RestrictForm.for_user(request.user, bucket) if can_restrict(request.user) else None,
     }
     if finding is not None and finding.backends:

@@ -238,3 +238,7 @@ def test_c_wrong_code_no_flag_explains_moves_by_the_shape_of_its_reduced_program
     client.force_login(admin_user)
     page = client.get(reverse("triage:bucket", args=[next(iter(by_bucket))])).content.decode()
     assert "shape of the difference" in page and "every -f flag of its level off" in page
+    # The emptied provisional bucket says where its findings went.
+    provisional = BucketMove.objects.filter(kind=BucketMove.Kind.CULPRIT).first().source_id
+    page = client.get(reverse("triage:bucket", args=[provisional])).content.decode()
+    assert 'id="culprit-moves-out"' in page and all(f'href="/triage/buckets/{pk}/"' in page for pk in by_bucket)

@@ -26,9 +26,13 @@ def test_a_planted_bug_compiler_defined_in_the_browser_becomes_a_reduced_bucket(
     maintainer, live_server, rq_workers, browser_page, settings
 ):
     # A short reduction budget: the test wants a reduced program, not the smallest one.
-    settings.FUZZWEB_REDUCTION_SECONDS = 12
+    settings.FUZZWEB_REDUCTION_SECONDS = 20
     django_rq.get_queue("reduce").empty()
-    rq_workers(1, queues=["engine-differential", "reduce"], env={"FUZZWEB_REDUCTION_SECONDS": "12"})
+    rq_workers(
+        1,
+        queues=["engine-differential", "reduce"],
+        env={"FUZZWEB_REDUCTION_SECONDS": "20", "FUZZWEB_SHAPE_SECONDS": "20"},
+    )
     page = browser_page
     log_in(page, live_server.url + "/campaigns/targets/")
     page.click("#new-target")
@@ -67,8 +71,20 @@ def test_a_planted_bug_compiler_defined_in_the_browser_becomes_a_reduced_bucket(
     page.goto(live_server.url + "/triage/buckets/")
     page.locator("table a", has_text="buggy-O1").first.click()
     expect(page.locator("#outcome-grid")).to_contain_text("wrong_output")
-    # Reduced in the background: the smallest program that still shows the planted shift.
-    expect(page.locator("#reduction-reduced")).to_be_visible(timeout=180_000)
+    # Reduced in the background. The planted compiler is neither gcc nor clang, so each finding is also
+    # reduced for its culprit and moved on to the bucket of its reduced program's shape: whichever bucket
+    # ends up with the reduction, one shows the smallest program that still shows the planted shift.
+    for _ in range(60):  # the pages are not live: a triager reloads them
+        page.goto(live_server.url + "/triage/buckets/")
+        links = [link.get_attribute("href") for link in page.locator("table a", has_text="buggy-O1").all()]
+        for href in links:
+            page.goto(live_server.url + href)
+            if page.locator("#reduction-reduced").count():
+                break
+        else:
+            page.wait_for_timeout(3000)
+            continue
+        break
     reduced = page.locator("#reduction-reduced").inner_text()
     original = page.locator("#reduction-original").inner_text()
     assert "<< 3" in reduced
