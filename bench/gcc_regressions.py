@@ -51,8 +51,7 @@ sys.path.insert(0, str(ROOT / "docs" / "targets"))
 
 import gcc_torture  # noqa: E402
 
-from bench.miscompile_dedup import pairwise_f1, shape_of_reduced  # noqa: E402
-from crashes.signatures import v2 as signatures  # noqa: E402
+from bench.miscompile_dedup import pairwise_f1, shape_of_reduced, signature_of  # noqa: E402
 from engines import sandbox  # noqa: E402
 from engines.differential import compare, culprit, findings, harness, shape  # noqa: E402
 from engines.differential.backends import Backend  # noqa: E402
@@ -111,11 +110,7 @@ def keyed(name: str, text: str, chosen: list[Backend], limits, seconds: float) -
     if not wrong:
         return None
     finding = wrong[0]
-    v1 = signatures.compute(
-        kind=finding.kind, crash_type=finding.crash_type, trace_text=finding.trace, message=finding.message,
-        target=finding.target, stage=finding.stage, reference=finding.reference,
-        backends=[(b.name, b.outcome) for b in finding.backends],
-    ).digest  # fmt: skip
+    v1 = signature_of(finding).digest
     misbehaving = [b for b in chosen if verdict.outcomes.get(b.name) == "wrong_output"]
     expected = next(r for r in results if r.backend == verdict.reference)
     bad = culprit.prints_otherwise_than(expected)

@@ -218,11 +218,7 @@ def keyed_findings(seed: int, family: str, chosen: list[Backend], limits, shape_
     )  # fmt: skip
     rows = []
     for finding in found:
-        pairs = [(b.name, b.outcome) for b in finding.backends]
-        signature = signatures.compute(
-            kind=finding.kind, crash_type=finding.crash_type, trace_text=finding.trace, message=finding.message,
-            target=finding.target, stage=finding.stage, reference=finding.reference, backends=pairs,
-        )  # fmt: skip
+        signature = signature_of(finding)
         v1 = signature.digest
         named, v2 = "", v1
         if finding.kind == "miscompilation":
@@ -253,12 +249,17 @@ def python_backends(bugs: str = "") -> list[Backend]:
     ]
 
 
-def _v1(finding) -> str:
+def signature_of(finding):
+    """The v1 signature ingest gives an engine's finding: which backends disagreed and how, or its crash."""
     pairs = [(b.name, b.outcome) for b in finding.backends]
     return signatures.compute(
         kind=finding.kind, crash_type=finding.crash_type, trace_text=finding.trace, message=finding.message,
         target=finding.target, stage=finding.stage, reference=finding.reference, backends=pairs,
-    ).digest  # fmt: skip
+    )  # fmt: skip
+
+
+def _v1(finding) -> str:
+    return signature_of(finding).digest
 
 
 def _python_run(program: str, chosen: list[Backend], limits):

@@ -83,7 +83,7 @@ def bucket_culprit_find(*, bucket_id: int) -> dict:
     except CannotReproduce as error:
         found = {"error": str(error)}
     else:
-        found = _search(finding.testcase, language.suffix, backends, case.reference)
+        found = _search(finding.testcase, language.suffix, backends, case.reference, shape_beyond=True)
     found["program_size"] = len(finding.testcase)
     found["finding"] = finding.pk
     Bucket.objects.filter(pk=bucket_id).update(culprit=found)
@@ -299,14 +299,13 @@ def culprit_move_undo(*, move_id: int, user) -> int:
 
 
 def _search(
-    program: str, suffix: str, backends, reference: str, matrix: bool = True, shape_beyond: bool | None = None
+    program: str, suffix: str, backends, reference: str, matrix: bool = True, shape_beyond: bool = False
 ) -> dict:
     """Each misbehaving backend's culprit (and, with ``matrix``, the releases and levels it breaks at).
 
     ``shape_beyond``: a C program (reduced) whose pipeline names no cause is keyed by its shape, once per
-    program (every backend misbehaves on the same reduced text); by default only the bucket's search does.
+    program (every backend misbehaves on the same reduced text).
     """
-    shape_beyond = matrix if shape_beyond is None else shape_beyond
     limits = sandbox.Limits()
     results = harness.process(program, suffix, backends, limits)
     verdict = compare.classify(results, reference or None)

@@ -48,15 +48,16 @@ _TOKEN = re.compile(
     re.S | re.M | re.X,
 )
 
-_CONTROL = frozenset({"for", "while", "do", "if", "else", "switch", "goto", "break", "continue"})
+# An if's other branch is not listed: the if is the construct.
+_CONTROL = frozenset({"for", "while", "do", "if", "switch", "goto", "break", "continue"})
 _TELLING_TYPES = frozenset({"unsigned", "float", "double", "_Bool", "struct", "union", "_Complex"})
 # How a reduced difference shows its value, or stops: never what went wrong.
 _PLUMBING_CALLS = frozenset(
-    {"printf", "fprintf", "puts", "putchar", "abort", "__builtin_abort", "exit", "_exit", "main", "sizeof"}
+    {"printf", "fprintf", "puts", "putchar", "abort", "__builtin_abort", "exit", "_exit", "main"}
 )
 _KEYWORDS = _CONTROL | _TELLING_TYPES | frozenset(
     {
-        "int", "char", "short", "long", "signed", "void", "const", "volatile", "static", "extern", "register",
+        "else", "int", "char", "short", "long", "signed", "void", "const", "volatile", "static", "extern", "register",
         "inline", "return", "case", "default", "typedef", "enum", "auto", "restrict", "sizeof",
     }
 )  # fmt: skip
@@ -82,7 +83,7 @@ def tokens(program: str) -> list[tuple[str, str]]:
 
 
 def c_features(program: str) -> frozenset[str] | None:
-    """The operations ``program`` performs, or None when it is no C (nothing but plumbing or not a program)."""
+    """The operations ``program`` performs, or None when it is no program (no body) or too long to be reduced."""
     if len(program) > MAX_CHARS:
         return None
     lexed = tokens(program)
@@ -98,7 +99,7 @@ def c_features(program: str) -> frozenset[str] | None:
         operand_before = operand_before or previous[1] in _OPERAND_END
         if kind == "name":
             if text in _CONTROL:
-                features.add("else" if text == "else" else text)
+                features.add(text)
             elif text in _TELLING_TYPES:
                 features.add(f"type:{text}")
             elif following == "(" and text not in _KEYWORDS and text not in defined and text not in _PLUMBING_CALLS:
@@ -124,7 +125,6 @@ def c_features(program: str) -> frozenset[str] | None:
         previous = (kind, text)
     if defined - {"main"}:
         features.add("function")
-    features.discard("else")  # an if's other branch: the if is the construct
     return frozenset(features)
 
 

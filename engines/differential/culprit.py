@@ -37,6 +37,7 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
+from functools import partial
 
 from engines import sandbox
 from engines.differential import harness
@@ -252,7 +253,7 @@ def _gcc_flags(backend: Backend, trial, bad, budget: _Budget, others=()) -> Culp
     for other in others:
         enabled = set(gcc_level_flags(other))
         still = [flag for flag in alone if flag in enabled]
-        kept = _each_alone(still, lambda subset, o=other: good_without(subset, lambda extra: trial(extra, o)))
+        kept = _each_alone(still, partial(good_without, build=partial(trial, on=other)))
         # A level where none of them suffices says nothing about which: keep what the others agree on.
         alone = [flag for flag in alone if flag in kept or flag not in enabled] if kept else alone
     if alone:
@@ -283,9 +284,10 @@ def _each_alone(flags: list[str], good_without: Callable[[list[str]], bool]) -> 
     that made the program right: about ``len(flags) / GROUP + GROUP`` compiles
     per flag found instead of one per flag. A few compiles at a time.
     """
+    groups = [flags[i : i + GROUP] for i in range(0, len(flags), GROUP)]
     with ThreadPoolExecutor(PARALLEL) as pool:
-        groups = [flags[i : i + GROUP] for i in range(0, len(flags), GROUP)] if len(flags) > GROUP else [flags]
-        verdicts = list(pool.map(good_without, groups)) if len(groups) > 1 else [True]
+        # One group or none: its flags are tried alone straight away.
+        verdicts = list(pool.map(good_without, groups)) if len(groups) > 1 else [True] * len(groups)
         suspects = [flag for group, good in zip(groups, verdicts, strict=True) if good for flag in group]
         alone = list(pool.map(lambda flag: good_without([flag]), suspects))
     return [flag for flag, good in zip(suspects, alone, strict=True) if good]

@@ -72,6 +72,7 @@ _TELLING_LITERALS = (float, complex, bytes)
 # the operation works on (a list display, a comprehension, range or list()): neither tells which
 # operation went wrong, and two reductions of one bug keep different ones ([0, 1, 2, 3] or range(4)).
 _PLUMBING_CALLS = frozenset({"print", "repr", "range", "list", "tuple", "set", "dict", "frozenset"})
+# Programs read as C (engines.differential.cfeatures) rather than Python.
 C_SUFFIXES = (".c", ".cc", ".cpp", ".cxx")
 # More operations than this: the program was not reduced far enough to say what the bug needs.
 MAX_FEATURES = 16

@@ -32,19 +32,25 @@ def _backend(name: str, compiler: str, level: str) -> dict:
             "version": "gcc --version"}  # fmt: skip
 
 
-def test_wrong_code_findings_move_to_one_bucket_per_culprit_and_back(monkeypatch, client, admin_user):
+def _multi_bug_target(name: str, *planted: dict):
+    """A target of gen_multi.py's programs: plain gcc -O0 decides, against the planted compilers."""
     target, _ = target_save(
         description={
-            "name": "multi-bug gcc",
+            "name": name,
             "language": "c",
             "reference": "gcc-O0",
             "generator": {"kind": "command", "command": f"python3 {PLANTED}/gen_multi.py {{seed}} {{out}}"},
-            "backends": [
-                _backend("gcc-O0", "gcc", "-O0"),
-                _backend("multi-O2", str(PLANTED / "multi_gcc"), "-O2"),
-                _backend("multi-O3", str(PLANTED / "multi_gcc"), "-O3"),
-            ],
+            "backends": [_backend("gcc-O0", "gcc", "-O0"), *planted],
         }
+    )
+    return target
+
+
+def test_wrong_code_findings_move_to_one_bucket_per_culprit_and_back(monkeypatch, client, admin_user):
+    target = _multi_bug_target(
+        "multi-bug gcc",
+        _backend("multi-O2", str(PLANTED / "multi_gcc"), "-O2"),
+        _backend("multi-O3", str(PLANTED / "multi_gcc"), "-O3"),
     )
     monkeypatch.setenv("FUZZWEB_AUTO_REDUCE", "0")  # the culprit jobs alone on the reduce queue
     with transaction.atomic():
@@ -202,15 +208,8 @@ def test_a_reduction_that_ends_after_its_finding_moved_ends_in_the_culprits_buck
 
 def test_c_wrong_code_no_flag_explains_moves_by_the_shape_of_its_reduced_program(monkeypatch, client, admin_user):
     """A compiler whose bugs no -f flag switches off (tests/data/planted/multi_level): keyed by what C-Vise keeps."""
-    level = str(PLANTED / "multi_level")
-    target, _ = target_save(
-        description={
-            "name": "multi-bug gcc below its flags",
-            "language": "c",
-            "reference": "gcc-O0",
-            "generator": {"kind": "command", "command": f"python3 {PLANTED}/gen_multi.py {{seed}} {{out}}"},
-            "backends": [_backend("gcc-O0", "gcc", "-O0"), _backend("level-O2", level, "-O2")],
-        }
+    target = _multi_bug_target(
+        "multi-bug gcc below its flags", _backend("level-O2", str(PLANTED / "multi_level"), "-O2")
     )
     monkeypatch.setenv("FUZZWEB_AUTO_REDUCE", "0")  # the culprit jobs alone on the reduce queue
     monkeypatch.setenv("FUZZWEB_SHAPE_SECONDS", "15")
