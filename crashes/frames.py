@@ -70,6 +70,8 @@ _IGNORED_FUNCTIONS = {
         r"backtrace::|std::sys_common::|std::io::|std::backtrace|"
         r"core::result::unwrap_failed|core::option::(expect|unwrap)_failed|core::ops::function::|"
         r"core::fmt::|std::rt::|std::sys|alloc::|"
+        # The same, as Rust before 1.0 named them (no ``std::``).
+        r"sys::backtrace::|sys_common::|rt::unwind::|rt::lang_start|panicking::|"
         r"BaseThreadInitThunk$|RtlUserThreadStart$|KiUserExceptionDispatcher|"
         r"runtime\.|testing\.)"
         # Anywhere in the name: crash handlers, whatever namespace they are in.
@@ -90,7 +92,8 @@ _IGNORED_MODULES = re.compile(
     r"libasan|libubsan|libtsan|libmsan|linux-vdso)"
 )
 
-_RUST_HASH = re.compile(r"::h[0-9a-f]{16}$|::\{\{closure\}\}|\{\{closure\}\}")
+# Rust before 1.0 appended three more characters to the hash (``::he27ef2eb40e30753Plt``).
+_RUST_HASH = re.compile(r"::h[0-9a-f]{16}(?:[A-Za-z0-9]{3})?$|::\{\{closure\}\}|\{\{closure\}\}")
 _JVM_LAMBDA = re.compile(r"\$\$Lambda\$\d+/0x[0-9a-f]+|\$lambda-?\d*|\$lambda\$\d+|lambda\$(\w+)\$\d+|\$\d+")
 _DOTNET_SUFFIX = re.compile(r"<(\w+)>[a-z]__\w+|\+<>c__DisplayClass\w+|\+<>c|`\d+|\[[^\]]*\]")
 _COMPILER_SUFFIX = re.compile(r"\.(isra|constprop|part|cold|lto_priv|localalias)(\.\d+)*|\.\d+$")

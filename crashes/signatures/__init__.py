@@ -1,10 +1,13 @@
 """Crash signatures: deterministic hashes of normalised crash data.
 
-Each algorithm lives in its own module and is never edited once findings
-were bucketed with it: every stored signature records the version that made
-it, so a better algorithm can be added and old findings re-bucketed by a
-job. ``CURRENT`` is the one new findings get; ``VERSIONS`` finds the one an
-old finding was made with.
+A version's digests never change: every stored signature records the
+version that made it, so a better algorithm can be added and old findings
+re-bucketed by a job. v1 is a frozen copy of its code (``crashes/v1``,
+``tests/crashes/test_v1_frozen.py``). The current rules (``v2``, first
+released as version 2) are held by the digests recorded of every real
+report (``tests/crashes/test_current_frozen.py``): a change that moves one
+takes the next version number. ``CURRENT`` is the one new findings get;
+``VERSIONS`` finds the code of a version still computable.
 """
 
 from crashes.model import Signature

@@ -26,7 +26,9 @@ _MARKERS = (
     "LLVM ERROR:",
     "UNREACHABLE executed",
 )
-_WHERE = re.compile(r"^(?:\S+: )?(?P<where>\S+?):\d+: ")
+# glibc's "file:line: " before the function. What precedes the file varies (the
+# program's name, a log's "remote: " or time stamp), so the last one on the line counts.
+_LINE_NUMBER = re.compile(r":\d{1,9}: ")
 _MAC_ASSERTION = re.compile(
     r"^Assertion failed: \((?P<expr>.*)\), function (?P<function>[^,]+), file (?P<where>[^,]+),"
 )
@@ -102,6 +104,17 @@ def function_name(signature: str) -> str:
     return name.replace(_ANONYMOUS_TOKEN, _ANONYMOUS)
 
 
+def unqualified(name: str) -> str:
+    """``llvm::LexicalScopes::getOrCreateRegularScope`` -> ``getOrCreateRegularScope``, template arguments whole."""
+    depth, start = 0, 0
+    for index, char in enumerate(name):
+        if char in "<>":
+            depth = max(0, depth + (1 if char == "<" else -1))
+        elif char == ":" and depth == 0 and name.startswith("::", index) and index + 2 < len(name):
+            start = index + 2
+    return name[start:]
+
+
 _ANONYMOUS, _ANONYMOUS_TOKEN = "(anonymous namespace)", "\x00anonymous\x00"
 # The first template argument of a __PRETTY_FUNCTION__ (clang's ``[To = T, From = …]``, gcc's ``[with To = T; …]``).
 _TEMPLATE_ARGUMENTS = re.compile(r"<[^<>]{0,200}>")
@@ -115,7 +128,9 @@ def _assertion(lines: list[str]) -> list[dict]:
         cut = line.find(": Assertion `")
         if cut == -1:
             continue
-        where = _WHERE.match(line[:cut])
+        where = None
+        for found in _LINE_NUMBER.finditer(line, 0, cut):
+            where = found
         expr = line[cut + len(": Assertion `") :]
         end = expr.rfind("' failed")
         # A line wrapped before its "file:line:" keeps no trustworthy function: the frames decide.
@@ -142,6 +157,10 @@ def parse(text: str) -> ParsedTrace:
             wanted = _TEMPLATE_TO.search(match["function"]) if isinstance(match, dict) else None
             plain = _TEMPLATE_ARGUMENTS.sub("", site)
             site = f"{plain}<{wanted['to'].strip()}>" if wanted and not frames else ""
+        else:
+            # macOS's assert names the bare function (``__func__``), glibc's the qualified one:
+            # one assertion in one function is one site, whichever C library printed it.
+            site = unqualified(site)
         message = (match["line"] if isinstance(match, dict) else match.group(0)).strip()
     elif unreachable:
         where = unreachable[0]["where"].replace("\\", "/").rsplit("/", 1)[-1]

@@ -57,6 +57,10 @@ SAME_BUG = [
     ("neovim/neovim#12387", "neovim/neovim#12430"),
     # A Python traceback pasted with its indentation stripped (source lines at column 0) against the original
     ("GuyKh/ims-custom-component#15", "GuyKh/ims-custom-component#15/c1"),
+    # One LLVM assertion through Crystal: glibc's line behind a log's "remote: " prefix, glibc's plain,
+    # and macOS's naming the bare function (getOrCreateRegularScope, not llvm::LexicalScopes::…)
+    ("crystal-lang/crystal#4719", "crystal-lang/crystal#4744"),
+    ("crystal-lang/crystal#4744", "crystal-lang/crystal#5497"),
 ]
 
 
@@ -118,7 +122,8 @@ def test_gcc_ice_is_keyed_by_function_and_file_without_line():
 def test_llvm_assertion_names_its_function():
     parsed = parse((TRACES / "clang" / "assert_bytecode_copycomposite.txt").read_text())
     assert parsed.crash_type == "Assertion `SrcDesc->isPrimitiveArray()' failed"
-    assert parsed.site == "clang::interp::copyComposite"
+    # The bare function: macOS's assert prints no more (see the crystal#5497 pair above).
+    assert parsed.site == "copyComposite"
 
 
 def test_go_compiler_ice_skips_the_fatalf_helpers():
@@ -390,8 +395,12 @@ def test_a_frameless_llvm_cast_assertion_is_told_apart_by_the_type_it_was_asked_
 
 def test_llvm_assertion_in_an_anonymous_namespace_names_its_function():
     # llvm/llvm-project#97533: "bool (anonymous namespace)::TwoAddressInstructionPass::collectTiedOperands(…)".
-    signature = _sign("llvm/llvm-project#97533")
-    assert signature.frames[0] == "site (anonymous namespace)::TwoAddressInstructionPass::collectTiedOperands"
+    from crashes.traces.llvm import function_name
+
+    line = next(line for line in RECORDS["llvm/llvm-project#97533"]["trace"].splitlines() if "Assertion `" in line)
+    signature = line.split(".cpp:", 1)[1].split(": ", 1)[1].split(": Assertion `")[0]
+    assert function_name(signature) == "(anonymous namespace)::TwoAddressInstructionPass::collectTiedOperands"
+    assert _sign("llvm/llvm-project#97533").frames[0] == "site collectTiedOperands"
 
 
 def test_a_dotnet_stack_printed_in_another_language_is_read_as_the_english_one():
@@ -647,3 +656,21 @@ def test_a_syscall_wrapper_is_a_runtime_frame():
     parsed = parse(RECORDS["jerryscript-project/jerryscript#280"]["trace"])
     assert parsed.format == "gdb" and parsed.frames[0].function == "syscall_2_asm"
     assert "syscall_2_asm" not in _sign("jerryscript-project/jerryscript#280").similarity_frames
+
+
+def test_an_assertion_line_behind_any_prefix_keeps_its_function():
+    # Zig prints its progress ("LLVM Emit Object... ") on the line glibc's assert then finishes.
+    parsed = parse(RECORDS["ziglang/zig#12022"]["trace"])
+    assert parsed.format == "llvm" and parsed.site == "addFragmentOffset"
+
+
+def test_pre_1_0_rust_frames_drop_their_hash_and_the_runtime_they_passed_through():
+    from crashes.frames import significant_frames
+    from crashes.model import Frame
+
+    frames = [
+        Frame(function="sys::backtrace::tracing::imp::write::he27ef2eb40e30753Plt"),
+        Frame(function="rt::unwind::begin_unwind_inner::h05e9c5bf6de6ba31qyw"),
+        Frame(function="rustfmt::missed_spans::format_missing_inner::h9c0f0ba8d2b0c4a1Yxk"),
+    ]
+    assert significant_frames(frames, "rust", 3) == ("rustfmt::missed_spans::format_missing_inner",)
