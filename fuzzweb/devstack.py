@@ -282,6 +282,8 @@ def main() -> int:
 
     _run_quietly([*MANAGE, "migrate", "--no-input", "-v", "0"], env, own_log)
     login = _run_quietly([*MANAGE, "ensure_admin"], env, own_log, secret=True).strip().splitlines()[-1]
+    # After an upgrade that changed the signature rules, the workers move old findings to the new buckets.
+    _run_quietly([*MANAGE, "rebucket", "--if-outdated"], env, own_log)
     account, why = worker_account()
     os.write(own_log, f"{why}\n".encode())
     grant_database(account, VAR_DIR, env)

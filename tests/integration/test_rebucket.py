@@ -90,10 +90,17 @@ def test_rebucket_command_queues_a_job_that_a_worker_runs():
 
     from tests.conftest import run_worker_burst
 
+    import django_rq
+
     findings = findings_ingest(submissions=[make_finding(call=f"lookup('{i}')") for i in range(3)]).findings
+    queue = django_rq.get_queue("default")
+    # What `make run` does at start: nothing while every bucket is current.
+    call_command("rebucket", "--if-outdated")
+    assert queue.count == 0
     old = _old_bucket("reported", findings)
     Bucket.objects.filter(signature_version=CURRENT).delete()
-    call_command("rebucket")
+    call_command("rebucket", "--if-outdated")
+    assert queue.count == 1
     result = run_worker_burst()
     assert result.returncode == 0, result.stderr[-2000:]
     old.refresh_from_db()
