@@ -86,11 +86,10 @@ def test_split_merge_and_statuses_survive_rebucketing():
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.worker
 def test_rebucket_command_queues_a_job_that_a_worker_runs():
+    import django_rq
     from django.core.management import call_command
 
     from tests.conftest import run_worker_burst
-
-    import django_rq
 
     findings = findings_ingest(submissions=[make_finding(call=f"lookup('{i}')") for i in range(3)]).findings
     queue = django_rq.get_queue("default")
