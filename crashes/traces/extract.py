@@ -87,6 +87,7 @@ def clean(text: str) -> Cleaned:
         _strip_list_markers,
         _dedent,
         _unwrap,
+        _strip_trailing_blanks,
     )
     for step in steps:
         text, repair = step(text)
@@ -142,7 +143,8 @@ def _mostly(text: str, pattern: re.Pattern) -> bool:
     # paste is a quarter of a million short lines, and this runs once per repair.
     matching = len(pattern.findall(text))
     if matching < 2:
-        return False
+        # One line alone ("> thread 'main' panicked at …") is all of a one-line paste.
+        return matching == 1 and len(_NON_BLANK_LINE.findall(text, 0, 100_000)) == 1
     # Counting the lines bounds the non-blank ones from above, at a tenth of the cost.
     return matching * 2 >= text.count("\n") + 1 or matching * 2 >= len(_NON_BLANK_LINE.findall(text))
 
@@ -253,3 +255,13 @@ def _unwrap(text: str) -> tuple[str, str]:
             joined.append(line)
         previous = len(line)
     return ("\n".join(joined), f"{wrapped} lines unwrapped at column {width}") if wrapped else (text, "")
+
+
+# Blanks at a line's end: a terminal's padding or an editor's leftovers, never part of a frame.
+# Only from the start of a run (the look-behind), so a line of a million blanks is read once.
+_TRAILING_BLANKS = re.compile(r"(?<![ \t])[ \t]++$", re.M)
+
+
+def _strip_trailing_blanks(text: str) -> tuple[str, str]:
+    """Last, after :func:`_unwrap`: a line cut at a blank still shows its full width there."""
+    return _TRAILING_BLANKS.sub("", text), ""

@@ -31,7 +31,8 @@ _PANIC_NEW = re.compile(
     r"(?P<line>\d+):\d+:?\s*$"
 )
 _PANIC_OLD = re.compile(
-    r"^\s*" + _THREAD + r"panicked at '(?P<message>(?s:.*))', "
+    # The blank after the comma may be gone: a line cut there, its trailing blank stripped.
+    r"^\s*" + _THREAD + r"panicked at '(?P<message>(?s:.*))', ?"
     r"(?P<file>(?:[A-Za-z]:)?[^\s:]{1,300}):(?P<line>\d+)(?::\d+)?"
 )
 # The old form's head: a message that runs past its line (its own newlines, or
@@ -137,6 +138,12 @@ def _strip_dir(path: str) -> str:
         index = path.find(anchor)
         if index > 0:
             return path[index + 1 :]
+    registry = path.find("/registry/src/")
+    if registry >= 0:
+        # index, crate folder, the file within: the crate's root may hold the file itself (lib.rs).
+        inside = path[registry + len("/registry/src/") :].split("/")
+        if len(inside) >= 3:
+            return "/".join([_VERSIONED_CRATE.sub("", inside[1]), *inside[2:]])
     parts = path.split("/")
     if "src" in parts[1:]:
         at = len(parts) - 1 - parts[::-1].index("src")

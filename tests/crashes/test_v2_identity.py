@@ -674,3 +674,23 @@ def test_pre_1_0_rust_frames_drop_their_hash_and_the_runtime_they_passed_through
         Frame(function="rustfmt::missed_spans::format_missing_inner::h9c0f0ba8d2b0c4a1Yxk"),
     ]
     assert significant_frames(frames, "rust", 3) == ("rustfmt::missed_spans::format_missing_inner",)
+
+
+def test_an_old_form_rust_panic_whose_location_went_to_the_next_line_keeps_it():
+    # deno#20615 and rust-analyzer#9639: "panicked at 'msg'," and the file on the line below; the
+    # line's trailing blank is stripped, and a crate's root file in the registry names the crate.
+    assert _sign("denoland/deno#20615").frames[0] == "site deno_node/lib.rs"
+    assert _sign("rust-lang/rust-analyzer#9639").frames[0] == "site chalk-ir/src/fold/subst.rs"
+
+
+@pytest.mark.parametrize(
+    "record_id", ["Andre0512/pyhOn#3", "astral-sh/ruff#3425", "crystal-lang/crystal#4744", "golang/go#11588"]
+)
+def test_blanks_at_line_ends_and_a_one_line_quote_change_nothing(record_id):
+    text = RECORDS[record_id]["trace"]
+    padded = "\n".join(line + "   " for line in text.split("\n"))  # a terminal's padding
+    quoted = "\n".join("> " + line for line in text.split("\n"))  # one line or many, all quoted
+    digest = _sign(record_id).digest
+    assert signatures.compute(kind="crash", trace_text=padded, target="t").digest == digest
+    assert signatures.compute(kind="crash", trace_text=quoted, target="t").digest == digest
+    assert extract.clean(quoted).repairs == ("Markdown quoting removed",)
