@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # on the suite's PostgreSQL; the suite's Redis serves the worker and the queues.
 QUICK = {
     "dedup_quality.py": "f1_test fuzzweb=",
+    "paste_robustness.py": "paste_stable dev=",
     "parse_worst.py": "parse_max_ms=",
     # Its own database (fuzzweb_bench) and server.
     "ingest.py": "findings_per_s=",

@@ -40,12 +40,18 @@ _LOG_PREFIX = re.compile(
     re.M,
 )
 # A list item's marker in front of a pasted trace ("- ", "* ", "1. ").
-_LIST_MARKER = re.compile(r"^[ \t]{0,3}(?:[-*+]|\d{1,3}[.)])[ \t]{1,4}")
+# The item's text starts one blank after it; more blanks may be the trace's own indentation.
+_LIST_MARKER = re.compile(r"^[ \t]{0,3}(?:[-*+]|\d{1,3}[.)])[ \t]")
 # Lines a wrapped line cannot continue into: the start of a frame or a new
 # record in any format we parse.
 _LINE_START = re.compile(
     r"^\s*(?:#\d+\s|at\s|File \"|\d+:\s|0x[0-9a-f]+\s|Caused by:|Traceback|thread '|goroutine |"
     r"panic:|fatal error:|\.\.\.|query stack|end of query stack|Stack dump|PLEASE|note:|error|warning|==\d+==)"
+)
+# How a frame's line ends (a Go file line and its offset, a call's closing parenthesis): a
+# cut falls exactly there by chance only, so such a line is taken as whole.
+_RECORD_END = re.compile(
+    r"(?:\.go:\d+ \+0x[0-9a-fA-F]+(?: fp=0x[0-9a-fA-F]+ sp=0x[0-9a-fA-F]+(?: pc=0x[0-9a-fA-F]+)?)?|\))$"
 )
 # The narrowest width a terminal or mail client is taken to have cut lines at.
 MIN_WRAP_WIDTH = 60
@@ -198,12 +204,15 @@ def _strip_list_markers(text: str) -> tuple[str, str]:
     start = first.start()
     line_end = text.find("\n", start)
     found = _LIST_MARKER.match(text[start:line_end] if line_end >= 0 else text[start:])
-    if not found or line_end < 0:
+    if not found:
         return text, ""
     marker = found.end()
-    rest = text[line_end + 1 :]
-    # A non-blank line indented less than the marker ends the list item.
-    if not _NON_BLANK_LINE.search(rest) or re.search(rf"^\s{{0,{marker - 1}}}\S", rest, re.M):
+    rest = text[line_end + 1 :] if line_end >= 0 else ""
+    # A non-blank line indented less than the item's text ends the list item. (A one-line
+    # paste is all item.)
+    if _NON_BLANK_LINE.search(rest) is None and line_end >= 0:
+        return text, ""
+    if re.search(rf"^[ \t]{{0,{marker - 1}}}[^ \t\n]", rest, re.M):
         return text, ""
     return text[:start] + " " * marker + text[start + marker :], "list marker removed"
 
@@ -239,22 +248,27 @@ def _unwrap(text: str) -> tuple[str, str]:
     lines = text.split("\n")
     if max(map(len, lines)) < MIN_WRAP_WIDTH:
         return text, ""
-    lengths = Counter(len(line) for line in lines if len(line) >= MIN_WRAP_WIDTH)
+    # A line repeated word for word is one piece of evidence, not several.
+    lengths = Counter(len(line) for line in set(lines) if len(line) >= MIN_WRAP_WIDTH)
     width = max(lengths)
-    if lengths[width] < _MIN_WRAPPED_LINES:
+    if lengths[width] < _MIN_WRAPPED_LINES - 1:
         return text, ""
     joined: list[str] = []
     wrapped = 0
-    previous = 0  # length of the last physical line: a fragment wrapped again is full width too
+    cut = False  # whether the last physical line looks cut: full width, not ending a record
     for line in lines:
         continues = line.strip() and not line[:1].isspace() and not _LINE_START.match(line)
-        if joined and previous >= width and continues:
+        if joined and cut and continues:
             joined[-1] += line
             wrapped += 1
         else:
             joined.append(line)
-        previous = len(line)
-    return ("\n".join(joined), f"{wrapped} lines unwrapped at column {width}") if wrapped else (text, "")
+        # A fragment wrapped again is full width too.
+        cut = len(line) >= width and not _RECORD_END.search(line[-120:])
+    # Two lines of one width happen by chance; two that each go on in the next line rarely do.
+    if wrapped < 2 or (lengths[width] < _MIN_WRAPPED_LINES and wrapped < lengths[width]):
+        return text, ""
+    return "\n".join(joined), f"{wrapped} lines unwrapped at column {width}"
 
 
 # Blanks at a line's end: a terminal's padding or an editor's leftovers, never part of a frame.

@@ -194,6 +194,35 @@ def test_hard_wrapped_frames_are_joined():
     )
 
 
+@pytest.mark.parametrize(
+    ("record_id", "joined"),
+    [
+        # dafny#4823: two lines cut at column 152, each going on in the next.
+        ("dafny-lang/dafny#4823", 2),
+        # go#20162, moby#51681: Go file lines of one width ("type.go:1215 +0x2b fp=… sp=…") end
+        # where a cut would fall by chance only; cortile#25, mypy#18893: two lines of one width,
+        # one of them followed by a line of its own; alacritty#3590: one line twice.
+        ("golang/go#20162", 0),
+        ("moby/moby#51681", 0),
+        ("leukipp/cortile#25", 0),
+        ("python/mypy#18893", 0),
+        ("alacritty/alacritty#3590", 0),
+    ],
+)
+def test_two_lines_of_one_width_are_a_cut_only_when_both_go_on(record_id, joined):
+    repairs = [repair for repair in extract.clean(RECORDS[record_id]["trace"]).repairs if "unwrapped" in repair]
+    assert repairs == ([f"{joined} lines unwrapped at column {repairs[0].rsplit(' ', 1)[1]}"] if joined else [])
+
+
+def test_a_report_cut_at_a_terminals_width_with_few_long_lines_is_joined():
+    # Danielhiversen/home_assistant_tibber_data#21: two frame lines go past 80 columns.
+    text = RECORDS["Danielhiversen/home_assistant_tibber_data#21"]["trace"]
+    wrapped = "\n".join(line[i : i + 80] for line in text.split("\n") for i in range(0, max(len(line), 1), 80))
+    assert _sign("Danielhiversen/home_assistant_tibber_data#21").digest == (
+        signatures.compute(kind="crash", trace_text=wrapped, target="t").digest
+    )
+
+
 def test_head_cut_python_traceback_still_parses():
     lines = PASTED.splitlines()
     headless = "\n".join(line for line in lines if not line.startswith("Traceback"))
