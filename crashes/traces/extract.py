@@ -48,11 +48,12 @@ _LINE_START = re.compile(
     r"^\s*(?:#\d+\s|at\s|File \"|\d+:\s|0x[0-9a-f]+\s|Caused by:|Traceback|thread '|goroutine |"
     r"panic:|fatal error:|\.\.\.|query stack|end of query stack|Stack dump|PLEASE|note:|error|warning|==\d+==)"
 )
-# How a frame's line ends (a Go file line and its offset, a call's closing parenthesis): a
-# cut falls exactly there by chance only, so such a line is taken as whole.
+# How a frame's line ends (a Go file line and its offset, a call's closing parenthesis, a
+# "file:line:column"): a cut falls exactly there by chance only, so such a line is taken as whole.
 _RECORD_END = re.compile(
-    r"(?:\.go:\d+ \+0x[0-9a-fA-F]+(?: fp=0x[0-9a-fA-F]+ sp=0x[0-9a-fA-F]+(?: pc=0x[0-9a-fA-F]+)?)?|\))$"
+    r"(?:\.go:\d+ \+0x[0-9a-fA-F]+(?: fp=0x[0-9a-fA-F]+ sp=0x[0-9a-fA-F]+(?: pc=0x[0-9a-fA-F]+)?)?|\)|:\d+:\d+)$"
 )
+_ONE_BLANK = re.compile(r" \S")
 # The narrowest width a terminal or mail client is taken to have cut lines at.
 MIN_WRAP_WIDTH = 60
 _MIN_WRAPPED_LINES = 3
@@ -243,21 +244,34 @@ def _unwrap(text: str) -> tuple[str, str]:
     goes on at column 0, while a trace's own next line (a Python frame's
     source, its position markers) is indented. Several lines of one length
     happen by chance (a traceback's paths, checked out in /tmp/ci, made
-    four lines of 63 characters).
+    four lines of 63 characters), so the evidence is weighed: three
+    distinct lines of the width, or two that each go on in the next line
+    (a line and its repetition are no line and its continuation); at least
+    two joins either way; a line ending as a frame ends (a Go file line, a
+    closing parenthesis, ``file:line:column``) is whole, since a cut falls
+    exactly there by chance only.
     """
     lines = text.split("\n")
     if max(map(len, lines)) < MIN_WRAP_WIDTH:
         return text, ""
-    # A line repeated word for word is one piece of evidence, not several.
+    # A line printed twice is one piece of evidence, not two.
     lengths = Counter(len(line) for line in set(lines) if len(line) >= MIN_WRAP_WIDTH)
     width = max(lengths)
     if lengths[width] < _MIN_WRAPPED_LINES - 1:
         return text, ""
     joined: list[str] = []
     wrapped = 0
+    # A cut can fall on a blank, which then starts the next line; with less evidence of a cut
+    # than three lines, a line starting with one blank is taken as indented.
+    blank_cuts = lengths[width] >= _MIN_WRAPPED_LINES
     cut = False  # whether the last physical line looks cut: full width, not ending a record
-    for line in lines:
-        continues = line.strip() and not line[:1].isspace() and not _LINE_START.match(line)
+    for line, before in zip(lines, ["", *lines[:-1]], strict=True):
+        continues = (
+            line != before
+            and line.strip()
+            and (not line[:1].isspace() or (blank_cuts and _ONE_BLANK.match(line)))
+            and not _LINE_START.match(line)
+        )
         if joined and cut and continues:
             joined[-1] += line
             wrapped += 1

@@ -214,13 +214,19 @@ def test_two_lines_of_one_width_are_a_cut_only_when_both_go_on(record_id, joined
     assert repairs == ([f"{joined} lines unwrapped at column {repairs[0].rsplit(' ', 1)[1]}"] if joined else [])
 
 
-def test_a_report_cut_at_a_terminals_width_with_few_long_lines_is_joined():
-    # Danielhiversen/home_assistant_tibber_data#21: two frame lines go past 80 columns.
-    text = RECORDS["Danielhiversen/home_assistant_tibber_data#21"]["trace"]
+@pytest.mark.parametrize(
+    "record_id",
+    [
+        # Two frame lines go past 80 columns.
+        "Danielhiversen/home_assistant_tibber_data#21",
+        # Cut on a blank (" __del__" starts a line), and a sign-off line cut at a Rust location.
+        "python/mypy#21277",
+    ],
+)
+def test_a_report_cut_at_a_terminals_width_signs_as_the_whole_one(record_id):
+    text = RECORDS[record_id]["trace"]
     wrapped = "\n".join(line[i : i + 80] for line in text.split("\n") for i in range(0, max(len(line), 1), 80))
-    assert _sign("Danielhiversen/home_assistant_tibber_data#21").digest == (
-        signatures.compute(kind="crash", trace_text=wrapped, target="t").digest
-    )
+    assert _sign(record_id).digest == signatures.compute(kind="crash", trace_text=wrapped, target="t").digest
 
 
 def test_head_cut_python_traceback_still_parses():
