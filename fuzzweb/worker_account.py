@@ -48,12 +48,17 @@ def _ensure_system_user(name: str) -> pwd.struct_passwd:
     except KeyError:
         pass
     useradd = shutil.which("useradd") or "/usr/sbin/useradd"
-    subprocess.run(  # noqa: S603 - a fixed command, the name from the administrator's environment
+    done = subprocess.run(  # noqa: S603 - a fixed command, the name from the administrator's environment
         [useradd, "--system", "--user-group", "--no-create-home", "--home-dir", "/nonexistent",
          "--shell", "/usr/sbin/nologin", name],
-        check=True, capture_output=True, text=True,
+        capture_output=True, text=True,
     )  # fmt: skip
-    return pwd.getpwnam(name)
+    try:
+        # Another process (a second `make worker` starting beside this one) may have
+        # made it between the look-up and useradd: then useradd fails, and that is fine.
+        return pwd.getpwnam(name)
+    except KeyError:
+        raise subprocess.CalledProcessError(done.returncode, done.args, done.stdout, done.stderr) from None
 
 
 def worker_account(name: str | None = None) -> tuple[Account | None, str]:

@@ -115,4 +115,13 @@ make --no-print-directory kotlin
 
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
-exec $PY -m pytest "$@"
+# With arguments, exactly the pytest run asked for. Without, the whole suite in
+# FUZZWEB_TEST_PROCESSES processes (each with its own test database and Redis
+# database: tests/conftest.py), most of whose time is spent waiting on workers,
+# compilers and browsers; then, alone, the tests that restart the servers all
+# of them share.
+if [ $# -gt 0 ]; then
+    exec $PY -m pytest "$@"
+fi
+$PY -m pytest -n "${FUZZWEB_TEST_PROCESSES:-2}" --dist loadfile -m "not serial"
+exec $PY -m pytest -m serial

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import django_rq
 import pytest
@@ -23,9 +24,35 @@ os.environ.setdefault("FUZZWEB_REDUCTION_ROUNDS", "0")
 os.environ.setdefault("FUZZWEB_SHAPE_SECONDS", "5")
 
 
+def _own_redis_database() -> None:
+    """Under pytest-xdist, give each worker a Redis database of its own.
+
+    pytest-django already gives each xdist worker its own test database
+    (``test_<name>_gw0``…); the queues must be apart too, or one worker's
+    burst rqworker would run another's jobs against the wrong database and
+    ``clean_redis`` would empty a neighbour's queues. Worker N takes the
+    database N below the one REDIS_URL names (15, 14… by default), set
+    before anything connects and exported so the RQ workers a test starts
+    inherit it.
+    """
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not worker.startswith("gw"):
+        return
+    url = urlsplit(settings.REDIS_URL)
+    base = int(url.path.lstrip("/") or 0)
+    database = base - int(worker[2:])
+    if database < 0:
+        raise pytest.UsageError(f"too many xdist workers for Redis databases below {base}")
+    own = urlunsplit(url._replace(path=f"/{database}"))
+    os.environ["REDIS_URL"] = settings.REDIS_URL = own
+    for queue in settings.RQ_QUEUES.values():
+        queue["URL"] = own
+
+
 def pytest_configure(config):
     from django.conf import settings
 
+    _own_redis_database()
     engine = settings.DATABASES["default"]["ENGINE"]
     if not engine.endswith("postgresql"):
         raise pytest.UsageError(

@@ -23,7 +23,7 @@ from campaigns.models import Campaign, CampaignStatus, Target
 from tests.conftest import start_process, stop_process, wait_for
 from triage.models import Finding
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker, pytest.mark.serial]
 LOCAL = ("127.0.0.1", "localhost", "::1", "")
 FAST_REAPER = {"FUZZWEB_SHARD_STALE_SECONDS": "4", "FUZZWEB_REAP_INTERVAL_SECONDS": "1"}
 
