@@ -35,5 +35,7 @@ def parse_cleaned(cleaned: extract.Cleaned) -> ParsedTrace | None:
     """Parse text :func:`crashes.traces.extract.clean` already made canonical."""
     for module in REGISTRY:
         if module.recognize(cleaned.text):
-            return replace(module.parse(cleaned.text), repairs=cleaned.repairs)
+            parsed = module.parse(cleaned.text)
+            # A parser's own repairs (a Python frame line a wrap cut) come after the text's.
+            return replace(parsed, repairs=cleaned.repairs + parsed.repairs)
     return None

@@ -143,9 +143,44 @@ def _parse_block(lines: list[str], start: int) -> tuple[ParsedTrace | None, int]
     return None, index
 
 
+_FRAME_START = re.compile(r'^\s*File "')
+# A frame line a terminal cut goes on in this many lines at most.
+_CUT_FRAME_LINES = 3
+
+
+def _join_cut_frames(lines: list[str]) -> tuple[list[str], int]:
+    """Join a frame line that a hard wrap cut before its ``", line N``, whatever the width.
+
+    One cut line in a short traceback is no evidence of a width (``crashes.traces.extract``
+    needs several), but a ``File "`` line that is not a frame line is: it is joined to the
+    lines after it while that makes it one.
+    """
+    out: list[str] = []
+    joined_count = index = 0
+    while index < len(lines):
+        line = lines[index]
+        if 'File "' in line and _FRAME_START.match(line) and not _FRAME.match(line[:MAX_LINE]):
+            joined = line
+            for ahead in range(index + 1, min(index + 1 + _CUT_FRAME_LINES, len(lines))):
+                joined += lines[ahead]
+                if _FRAME.match(joined[:MAX_LINE]):
+                    out.append(joined)
+                    joined_count += ahead - index
+                    index = ahead + 1
+                    break
+            else:
+                out.append(line)
+                index += 1
+            continue
+        out.append(line)
+        index += 1
+    return out, joined_count
+
+
 def parse(text: str) -> ParsedTrace:
     """Parse the traceback(s) in ``text``; the last exception of a chain is the crash."""
-    lines = text.split("\n")
+    lines, joined = _join_cut_frames(text.split("\n"))
+    repairs = (f"{joined} cut frame lines joined",) if joined else ()
     traces: list[ParsedTrace] = []
     index = 0
     while index < len(lines):
@@ -167,7 +202,7 @@ def parse(text: str) -> ParsedTrace:
             continue
         index += 1
     if not traces:
-        return ParsedTrace(format=FORMAT, crash_type="", language="python")
+        return ParsedTrace(format=FORMAT, crash_type="", language="python", repairs=repairs)
     # The crash is the last exception printed; a fragment after it whose
     # exception line was cut off only counts when there is nothing else.
     complete = [trace for trace in traces if trace.crash_type]
@@ -179,4 +214,5 @@ def parse(text: str) -> ParsedTrace:
         message=last.message,
         frames=last.frames,
         causes=tuple(traces[:-1]),
+        repairs=repairs,
     )

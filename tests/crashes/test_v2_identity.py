@@ -729,3 +729,13 @@ def test_blanks_at_line_ends_and_a_one_line_quote_change_nothing(record_id):
     assert signatures.compute(kind="crash", trace_text=padded, target="t").digest == digest
     assert signatures.compute(kind="crash", trace_text=quoted, target="t").digest == digest
     assert extract.clean(quoted).repairs == ("Markdown quoting removed",)
+
+
+def test_a_python_frame_line_cut_before_its_line_number_is_joined_whatever_the_width():
+    # SublimeText/AdvancedNewFile#133 cut at 120 columns: one long frame line, no width to find.
+    text = RECORDS["SublimeText/AdvancedNewFile#133"]["trace"]
+    wrapped = "\n".join(line[i : i + 120] for line in text.split("\n") for i in range(0, max(len(line), 1), 120))
+    assert wrapped.count("\n") > text.count("\n")
+    signed = signatures.compute(kind="crash", trace_text=wrapped, target="t")
+    assert signed.digest == _sign("SublimeText/AdvancedNewFile#133").digest
+    assert "1 cut frame lines joined" in signed.repairs
