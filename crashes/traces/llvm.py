@@ -47,9 +47,11 @@ def recognize(text: str) -> bool:
         1 for line in text.split("\n") if parse_frame(line) is not None
     ) >= 3:
         return True
-    return "Assertion" in text and bool(
-        _assertion(text.split("\n")) or find_lines(text, _MAC_ASSERTION, 1, "Assertion failed")
-    )
+    if "Assertion" not in text:
+        return False
+    lines, joined = _join_cut_assertion(text.split("\n"))
+    whole = "\n".join(lines) if joined else text
+    return bool(_assertion(lines) or find_lines(whole, _MAC_ASSERTION, 1, "Assertion failed"))
 
 
 def _frames(lines: list[str]) -> tuple[Frame, ...]:
@@ -139,10 +141,38 @@ def _assertion(lines: list[str]) -> list[dict]:
     return []
 
 
+# An assertion line a wrap cut goes on in this many lines at most.
+_CUT_ASSERTION_LINES = 3
+
+
+def _join_cut_assertion(lines: list[str]) -> tuple[list[str], int]:
+    """Join the first assertion line a hard wrap cut before its end, whatever the width.
+
+    glibc's line ends in ``' failed.``, macOS's in ``, line N.``: one that does not is
+    joined to the lines after it while that makes it whole. (One long line in a short
+    report shows no width for ``crashes.traces.extract`` to find.)
+    """
+    for index, line in enumerate(lines):
+        glibc = ": Assertion `" in line
+        if not glibc and not line.startswith("Assertion failed: ("):
+            continue
+        if (glibc and "' failed" in line) or (not glibc and _MAC_ASSERTION.match(line[:MAX_LINE])):
+            return lines, 0
+        joined = line
+        for ahead in range(index + 1, min(index + 1 + _CUT_ASSERTION_LINES, len(lines))):
+            joined += lines[ahead]
+            if ("' failed" in joined) if glibc else _MAC_ASSERTION.match(joined[:MAX_LINE]):
+                return [*lines[:index], joined, *lines[ahead + 1 :]], ahead - index
+        return lines, 0
+    return lines, 0
+
+
 def parse(text: str) -> ParsedTrace:
     """Parse the crash reason and the stack dump."""
-    lines = text.split("\n")
+    lines, joined = _join_cut_assertion(text.split("\n"))
     frames = _frames(lines)
+    if joined:
+        text = "\n".join(lines)
     assertion = _assertion(lines) or find_lines(text, _MAC_ASSERTION, 1, "Assertion failed")
     unreachable = find_lines(text, _UNREACHABLE, 1, "UNREACHABLE")
     fatal = find_lines(text, _FATAL, 1, "LLVM ERROR")
@@ -183,4 +213,5 @@ def parse(text: str) -> ParsedTrace:
         frames=frames,
         language="native",
         site=site,
+        repairs=(f"{joined} cut assertion lines joined",) if joined else (),
     )

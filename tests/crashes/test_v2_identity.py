@@ -739,3 +739,16 @@ def test_a_python_frame_line_cut_before_its_line_number_is_joined_whatever_the_w
     signed = signatures.compute(kind="crash", trace_text=wrapped, target="t")
     assert signed.digest == _sign("SublimeText/AdvancedNewFile#133").digest
     assert "1 cut frame lines joined" in signed.repairs
+
+
+@pytest.mark.parametrize(
+    ("record_id", "width"),
+    [("crystal-lang/crystal#5497", 80), ("ziglang/zig#10837", 120), ("ziglang/zig#945/c1", 120)],
+)
+def test_an_assertion_line_cut_before_its_end_is_joined_whatever_the_width(record_id, width):
+    # macOS's "Assertion failed: (…), function F, file X, line N." and glibc's "…: Assertion `…' failed."
+    text = RECORDS[record_id]["trace"]
+    wrapped = "\n".join(line[i : i + width] for line in text.split("\n") for i in range(0, max(len(line), 1), width))
+    signed = signatures.compute(kind="crash", trace_text=wrapped, target="t")
+    assert signed.digest == _sign(record_id).digest
+    assert any("cut assertion lines joined" in repair for repair in signed.repairs)
