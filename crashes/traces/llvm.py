@@ -146,24 +146,34 @@ _CUT_ASSERTION_LINES = 3
 
 
 def _join_cut_assertion(lines: list[str]) -> tuple[list[str], int]:
-    """Join the first assertion line a hard wrap cut before its end, whatever the width.
+    """Join the first assertion line a hard wrap cut, whatever the width.
 
-    glibc's line ends in ``' failed.``, macOS's in ``, line N.``: one that does not is
-    joined to the lines after it while that makes it whole. (One long line in a short
-    report shows no width for ``crashes.traces.extract`` to find.)
+    glibc's line runs from ``prog: file:line: function`` to ``' failed.``, macOS's from
+    ``Assertion failed: (`` to ``, line N.``: one cut short at either end is joined to the
+    lines around it while that makes it whole. (One long line in a short report shows no
+    width for ``crashes.traces.extract`` to find.)
     """
     for index, line in enumerate(lines):
         glibc = ": Assertion `" in line
         if not glibc and not line.startswith("Assertion failed: ("):
             continue
-        if (glibc and "' failed" in line) or (not glibc and _MAC_ASSERTION.match(line[:MAX_LINE])):
+        start = index
+        if glibc and not _LINE_NUMBER.search(line, 0, line.find(": Assertion `")):
+            # The head (program, file:line, function) went to the lines before.
+            for back in range(index - 1, max(-1, index - 1 - _CUT_ASSERTION_LINES), -1):
+                if _LINE_NUMBER.search(lines[back][:MAX_LINE]):
+                    start = back
+                    break
+        joined = "".join(lines[start : index + 1])
+        end = index
+        while not ("' failed" in joined if glibc else _MAC_ASSERTION.match(joined[:MAX_LINE])):
+            end += 1
+            if end >= len(lines) or end > index + _CUT_ASSERTION_LINES:
+                return lines, 0
+            joined += lines[end]
+        if end == start:
             return lines, 0
-        joined = line
-        for ahead in range(index + 1, min(index + 1 + _CUT_ASSERTION_LINES, len(lines))):
-            joined += lines[ahead]
-            if ("' failed" in joined) if glibc else _MAC_ASSERTION.match(joined[:MAX_LINE]):
-                return [*lines[:index], joined, *lines[ahead + 1 :]], ahead - index
-        return lines, 0
+        return [*lines[:start], joined, *lines[end + 1 :]], end - start
     return lines, 0
 
 

@@ -751,4 +751,4 @@ def test_an_assertion_line_cut_before_its_end_is_joined_whatever_the_width(recor
     wrapped = "\n".join(line[i : i + width] for line in text.split("\n") for i in range(0, max(len(line), 1), width))
     signed = signatures.compute(kind="crash", trace_text=wrapped, target="t")
     assert signed.digest == _sign(record_id).digest
-    assert any("cut assertion lines joined" in repair for repair in signed.repairs)
+    assert any("joined" in repair or "unwrapped" in repair for repair in signed.repairs)
