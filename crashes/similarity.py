@@ -136,7 +136,7 @@ def similarity(new: Shape, bucket: Shape) -> Match:
         return Match(0.0)
     frameless = not new.frames or not bucket.frames
     # A pasted message without its type ("Cyclic reference found while…") matches any type.
-    same_type = not new.crash_type or new.crash_type.rsplit(".", 1)[-1] == bucket.crash_type.rsplit(".", 1)[-1]
+    same_type = _same_crash_type(new.crash_type, bucket.crash_type)
     # Both name where they crashed, and not the same place: one stock message ("index out of bounds")
     # raised at two sites is two bugs.
     other_site = bool(new.site and bucket.site) and new.site != bucket.site
@@ -146,7 +146,7 @@ def similarity(new: Shape, bucket: Shape) -> Match:
     if frameless and new.message and bucket.message and same_type and _cut_short(new.message, bucket.message):
         return Match(PREFIX_MATCH, (message_key(min(new.message, bucket.message, key=len)),))
     same_site = bool(new.site) and new.site == bucket.site
-    if frameless and same_site and new.crash_type == bucket.crash_type:
+    if frameless and same_site and same_type:
         # The same site and message, one report printed without its backtrace (RUST_BACKTRACE unset),
         # or one assertion read from two tools' output (the program's own message, gdb's backtrace).
         return Match(MESSAGE_MATCH, (f"site {new.site}",))
@@ -156,7 +156,7 @@ def similarity(new: Shape, bucket: Shape) -> Match:
     if same_site:
         matched = (f"site {new.site}", *matched)
     score = 0.3 * same_site + (0.7 if same_site else 1.0) * frames
-    if not _same_crash_type(new.crash_type, bucket.crash_type):
+    if not same_type:
         score = min(score * 0.5, NEVER_JOINS)
     return Match(round(min(score, 1.0), 3), matched)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from campaigns.targets import text_storable
 from triage.api.payload import InvalidPayload
 from triage.models import Priority, Status
 from triage.workflow import COMMENT_LIMIT, KEEP
@@ -29,15 +30,6 @@ class BucketChanges:
     comment: object = KEEP
 
 
-def _storable(value: str) -> bool:
-    """PostgreSQL text holds neither NUL nor lone surrogates (which JSON's \\ud800 escapes can make)."""
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return "\x00" not in value
-
-
 def parse_bucket_changes(data) -> BucketChanges:
     """Check a decoded JSON body; raise :class:`InvalidPayload` listing every problem."""
     if not isinstance(data, dict):
@@ -55,7 +47,7 @@ def parse_bucket_changes(data) -> BucketChanges:
     if (
         assignee is not KEEP
         and assignee is not None
-        and (not isinstance(assignee, str) or not assignee.strip() or not _storable(assignee))
+        and (not isinstance(assignee, str) or not assignee.strip() or not text_storable(assignee))
     ):
         errors["assignee"] = "a user name, or null for nobody"
     priority = data.get("priority")
@@ -63,7 +55,7 @@ def parse_bucket_changes(data) -> BucketChanges:
         errors["priority"] = f"an integer, one of {', '.join(map(str, Priority.values))}"
     labels = data.get("labels")
     if "labels" in data and (
-        not isinstance(labels, list) or not all(isinstance(x, str) and _storable(x) for x in labels)
+        not isinstance(labels, list) or not all(isinstance(x, str) and text_storable(x) for x in labels)
     ):
         errors["labels"] = "a list of label names (the bucket's whole set)"
     muted = data.get("muted")
@@ -71,7 +63,10 @@ def parse_bucket_changes(data) -> BucketChanges:
         errors["muted"] = "true or false"
     comment = data.get("comment")
     if "comment" in data and (
-        not isinstance(comment, str) or not comment.strip() or len(comment) > COMMENT_LIMIT or not _storable(comment)
+        not isinstance(comment, str)
+        or not comment.strip()
+        or len(comment) > COMMENT_LIMIT
+        or not text_storable(comment)
     ):
         errors["comment"] = f"a non-empty string of at most {COMMENT_LIMIT} characters, without NUL"
     if errors:
