@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -249,3 +251,52 @@ def test_kotlin_is_reduced_on_its_syntax_tree_with_fewer_compiles_than_over_text
     assert compiles["tree"] < compiles["text"] / 4, compiles
     # Whole declarations went as units: nothing of the helper functions the bug does not need is left.
     assert "fun sdiv" not in tree.text and "data class Data4" not in tree.text
+
+
+def _processes_mentioning(text: str) -> list[int]:
+    """Live processes whose command line names ``text`` (zombies, which hold nothing, left out)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes()
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if text.encode() in cmdline and state != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def test_a_reduction_killed_whole_leaves_no_reducer_behind(tmp_path):
+    # What stopping `make run` does to a worker mid-reduction: SIGKILL, no chance to clean up.
+    # C-Vise runs in a session of its own with helpers of its own; none may outlive it.
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    program = tmp_path / "case.c"
+    program.write_text(C_PROGRAM)
+    check = _keeps_mod_7(tmp_path, delay="sleep 0.3; ")
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "engines.reduce.external", str(program), "--seconds", "120", str(check)],
+        env={**os.environ, "TMPDIR": str(scratch)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        # The reducer and at least one of its test processes are running in the scratch directory.
+        while len(_processes_mentioning(str(scratch))) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert len(_processes_mentioning(str(scratch))) >= 2
+    finally:
+        worker.kill()
+        worker.wait()
+    deadline = time.monotonic() + 15
+    while _processes_mentioning(str(scratch)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    left = _processes_mentioning(str(scratch))
+    for pid in left:  # leave the machine clean whatever the outcome
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    assert left == []
