@@ -143,7 +143,9 @@ def similarity(new: Shape, bucket: Shape) -> Match:
     frameless = frameless and not other_site
     if frameless and new.message and new.message == bucket.message and same_type:
         return Match(MESSAGE_MATCH, (message_key(new.message),))
-    if frameless and new.message and bucket.message and same_type and _cut_short(new.message, bucket.message):
+    # A type that holds the message (a Go ICE's, a Rust panic's) is cut where the message was.
+    cut_type = same_type or _cut_short(new.crash_type, bucket.crash_type)
+    if frameless and new.message and bucket.message and cut_type and _cut_short(new.message, bucket.message):
         return Match(PREFIX_MATCH, (message_key(min(new.message, bucket.message, key=len)),))
     same_site = bool(new.site) and new.site == bucket.site
     if frameless and same_site and same_type:

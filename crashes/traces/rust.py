@@ -43,6 +43,12 @@ _PANIC_REPORTED = re.compile(
     r"^\s*panic: Panicked at (?P<file>[^\s:]{1,300}):(?P<line>\d+):\d+ when [^\n]{0,600}?: "
     r"`(?P<message>[^\n]{0,2000})`\s*$"
 )
+# A panic hook that prints the hook's argument with {:?} (gitui's, many TUIs'): the location is
+# Location's Debug form. The type's name is left out: a redrawing terminal may have overwritten it.
+_PANIC_INFO = re.compile(
+    r"^.{0,300}?\{ payload: (?P<payload>.{0,500}?), (?:message: (?P<message>.{0,1000}?), )?"
+    r'location: Location \{ file: "(?P<file>[^"]{1,300})", line: (?P<line>\d+), col: \d+ \}'
+)
 _PANIC_OLD_LINES = 4
 _ICE = re.compile(r"^\s*(?:error|ERROR): internal compiler error: (?P<message>.+)$")
 _ICE_LOCATION = re.compile(r"^(?P<file>[\w./\\-]{1,300}\.rs):\d+:\d+: (?P<message>.*)$")
@@ -72,6 +78,8 @@ _RUST_FRAME = re.compile(r"^\s*\d+:\s+(?:0x[0-9a-fA-F]+ - )?(?:<?[\w]+(?:::|\[))
 
 def recognize(text: str) -> bool:
     """True for a Rust panic, a rustc ICE, or a Rust backtrace whose head was cut off."""
+    if "location: Location { file:" in text and find_lines(text, _PANIC_INFO, 1, "location: Location {"):
+        return True
     if "anicked at" not in text and "internal compiler error" not in text:
         # Headless: a run of "N: crate::path" frames with "at /rustc/…" or "at src/…" lines, or
         # with the hashes rustc's own crates carry in their symbols (rustc_middle[1a99a9759c5accc7]::ty::…).
@@ -198,6 +206,15 @@ def parse(text: str) -> ParsedTrace:
         if old:
             panic_file, panic_line, message = old["file"], int(old["line"]), old["message"].strip()
             break
+    if not panic_file:
+        hooked = find_lines(text, _PANIC_INFO, 1, "location: Location {")
+        if hooked:
+            found = hooked[0]
+            said = (found["message"] or "").removeprefix("Some(").removesuffix(")")
+            if not said and found["payload"].startswith('"'):
+                said = found["payload"].strip('"')
+            # {:?} escapes a Windows path's backslashes.
+            panic_file, panic_line, message = found["file"].replace("\\\\", "\\"), int(found["line"]), said
     ice_messages = [m["message"].strip() for m in find_lines(text, _ICE, 8, "internal compiler error")]
     delayed = find_lines(text, _DELAYED_AT, 1, "delayed at")
     queries = [m["query"] for m in find_lines(text, _QUERY, 3, "#")]

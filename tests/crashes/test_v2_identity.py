@@ -61,6 +61,12 @@ SAME_BUG = [
     # and macOS's naming the bare function (getOrCreateRegularScope, not llvm::LexicalScopes::…)
     ("crystal-lang/crystal#4719", "crystal-lang/crystal#4744"),
     ("crystal-lang/crystal#4744", "crystal-lang/crystal#5497"),
+    # gitui's panic hook prints PanicHookInfo with {:?}: its Location is the site (#2431's line was
+    # half overwritten by the terminal)
+    ("gitui-org/gitui#2358", "gitui-org/gitui#2431"),
+    ("gitui-org/gitui#2358", "gitui-org/gitui#2512"),
+    # A Go ICE whose message the paste cut ("… (0x?, 0x?"): its type, which holds the message, is cut too
+    ("golang/go#19632/c1", "golang/go#19632"),
 ]
 
 
@@ -752,3 +758,8 @@ def test_an_assertion_line_cut_before_its_end_is_joined_whatever_the_width(recor
     signed = signatures.compute(kind="crash", trace_text=wrapped, target="t")
     assert signed.digest == _sign(record_id).digest
     assert any("joined" in repair or "unwrapped" in repair for repair in signed.repairs)
+
+
+def test_a_panic_hooks_debug_print_names_the_panic_location():
+    parsed = parse(RECORDS["gitui-org/gitui#2713"]["trace"])  # a Windows path, its backslashes escaped
+    assert (parsed.format, parsed.site) == ("rust", "asyncgit/src/revlog.rs")
