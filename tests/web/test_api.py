@@ -194,6 +194,13 @@ def test_openapi_schema_is_served_to_token_holders(client, token):
     assert schema["openapi"].startswith("3.1")
     assert {"/api/v1/findings", "/api/v1/findings/bulk"} <= set(schema["paths"])
     assert "kind" in schema["components"]["schemas"]["Finding"]["required"]
+    # Only an operation that takes a body can answer that its body is too big.
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            if "413" in operation["responses"]:
+                assert "requestBody" in operation, f"{method.upper()} {path}"
+            if method == "get":
+                assert "401" in operation["responses"] and "requestBody" not in operation
 
 
 def test_token_page_shows_a_new_token_once(logged_in, admin_user):

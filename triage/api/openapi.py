@@ -298,8 +298,10 @@ def openapi_document(server_url: str) -> dict:
                     ],
                     "responses": {
                         "200": {"description": "One page of 50", "content": _json("BucketPage")},
+                        "400": {"description": "A query parameter out of its range", "content": _json("Error")},
+                        "401": unauthorized,
+                        "403": forbidden,
                         "404": {"description": "Past the last page", "content": _json("Error")},
-                        **errors,
                     },
                 }
             },
@@ -309,8 +311,9 @@ def openapi_document(server_url: str) -> dict:
                     "parameters": [bucket_id],
                     "responses": {
                         "200": {"description": "The bucket", "content": _json("Bucket")},
+                        "401": unauthorized,
+                        "403": forbidden,
                         "404": missing,
-                        **errors,
                     },
                 },
                 "patch": {
@@ -319,9 +322,14 @@ def openapi_document(server_url: str) -> dict:
                     "requestBody": {"required": True, "content": _json("BucketChanges")},
                     "responses": {
                         "200": {"description": "Changed; the bucket as it now is", "content": _json("Bucket")},
+                        # An oversized body is a 400 here like any unreadable one, not a 413.
+                        "400": {
+                            "description": "Unreadable or invalid changes, or a change the workflow refuses",
+                            "content": _json("Error"),
+                        },
+                        "401": unauthorized,
                         "403": forbidden,
                         "404": missing,
-                        **errors,
                     },
                 },
             },
