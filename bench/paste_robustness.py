@@ -5,8 +5,10 @@ mail reply, one pastes it into a list item, one's terminal pads every line
 with blanks or cuts it at 80 columns. Each form below is applied to every
 report of the dedup corpus (tests/data/dedup) that is signed by its stack
 (a report already keyed on a line of text, or alone, has less to lose), and
-the bench counts the reports whose digest moved. A moved digest is a
-duplicate bucket that a user would have to merge by hand.
+the bench counts the reports whose digest moved and, of those, the ones
+the fuzzy stage would still put in the original's bucket (as ingest does:
+crashes.similarity against the bucket's shape, at its threshold). A report
+neither keeps is a duplicate bucket that a user would have to merge by hand.
 
 The forms are how text is pasted, not how crashes differ: no form changes
 a character of the trace's own content. Rules are tuned on the dev split's
@@ -17,8 +19,8 @@ for the record.
 
 --quick runs the dev split alone. Last line:
 paste_stable dev=<x> test=<y> worst=<form>
-(the share of stack-signed reports whose digest survives every form, and
-the form that moves the most).
+(the share of stack-signed reports that every form leaves in their bucket,
+by digest or by the fuzzy stage, and the form that loses the most).
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from dedup_quality import SPLIT, load_corpus, split_of  # noqa: E402
 
-from crashes import signatures  # noqa: E402
+from crashes import signatures, similarity  # noqa: E402
 
 
 def _lines(text: str, change) -> str:
@@ -67,7 +69,7 @@ FORMS = {
 
 
 def moved_by_form(records: list[dict]) -> tuple[int, dict[str, list[dict]], int]:
-    """Stack-signed reports, those each form moved, and how many survived every form."""
+    """Stack-signed reports, those each form moved, and how many every form left in their bucket."""
     moved: dict[str, list[dict]] = {form: [] for form in FORMS}
     signed = stable = 0
     for record in records:
@@ -78,9 +80,12 @@ def moved_by_form(records: list[dict]) -> tuple[int, dict[str, list[dict]], int]
         survived = True
         for form, paste in FORMS.items():
             again = signatures.compute(kind="crash", trace_text=paste(record["trace"]), target=record["project"])
-            if again.digest != base.digest:
-                moved[form].append({"id": record["id"], "format": base.trace_format, "was": base.title})
-                survived = False
+            if again.digest == base.digest:
+                continue
+            score = similarity.similarity(similarity.shape_of(again), similarity.shape_of(base)).score
+            joined = score >= similarity.THRESHOLD
+            moved[form].append({"id": record["id"], "format": base.trace_format, "was": base.title, "joined": joined})
+            survived = survived and joined
         stable += survived
     return signed, moved, stable
 
@@ -98,15 +103,21 @@ def main() -> int:
     for name in ("dev",) if args.quick else ("dev", "test"):
         signed, moved, stable = moved_by_form(parts[name])
         shares[name] = stable / signed if signed else float("nan")
-        print(f"\n== {name}: {signed} stack-signed reports, {stable} survive every form")
+        print(f"\n== {name}: {signed} stack-signed reports, {stable} stay in their bucket in every form")
+        print(f"  {'form':16} {'moved':>5} {'lost':>5}  lost by format")
         for form, reports in moved.items():
-            formats = Counter(report["format"] for report in reports)
-            print(f"  {form:16} moved {len(reports):4d}  " + " ".join(f"{f}={n}" for f, n in formats.most_common()))
+            lost = [report for report in reports if not report["joined"]]
+            formats = Counter(report["format"] for report in lost)
+            print(
+                f"  {form:16} {len(reports):5d} {len(lost):5d}  "
+                + " ".join(f"{f}={n}" for f, n in formats.most_common())
+            )
             if name == "dev":
-                worst[form] = len(reports)
+                worst[form] = len(lost)
         if args.show and name == "dev":
             for report in moved.get(args.show, []):
-                print(f"    {report['id']:48} {report['format']:10} {report['was'][:70]}")
+                joined = "joined" if report["joined"] else "lost"
+                print(f"    {report['id']:48} {report['format']:10} {joined:6} {report['was'][:60]}")
     form = worst.most_common(1)[0][0] if worst else "-"
     print(
         f"paste_stable dev={shares['dev']:.3f} test={shares.get('test', float('nan')):.3f} "

@@ -158,7 +158,7 @@ def similarity(new: Shape, bucket: Shape) -> Match:
     if same_site:
         matched = (f"site {new.site}", *matched)
     score = 0.3 * same_site + (0.7 if same_site else 1.0) * frames
-    if not same_type:
+    if not cut_type:
         score = min(score * 0.5, NEVER_JOINS)
     return Match(round(min(score, 1.0), 3), matched)
 

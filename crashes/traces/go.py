@@ -125,9 +125,42 @@ def _frames(lines: list[str], start: int) -> list[Frame]:
     return frames
 
 
+# A function line a terminal cut goes on in this many lines at most.
+_CUT_FUNCTION_LINES = 3
+
+
+def _join_cut_functions(lines: list[str]) -> list[str]:
+    """Join a stack's function line that a hard wrap cut inside its arguments, whatever the width.
+
+    A Go function line ends its argument list on the line, and its source line follows,
+    indented: a line whose parentheses do not close, followed by lines at column 0 that
+    close them and then by a source line, is one line cut.
+    """
+    out: list[str] = []
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        if "(" in line and not line[:1].isspace() and line.count("(") > line.count(")"):
+            joined = line
+            for ahead in range(index + 1, min(index + 1 + _CUT_FUNCTION_LINES, len(lines) - 1)):
+                if lines[ahead][:1].isspace():
+                    break
+                joined += lines[ahead]
+                if joined.count("(") == joined.count(")"):
+                    if _FUNCTION.match(joined[:MAX_LINE]) and _SOURCE.match(lines[ahead + 1][:MAX_LINE]):
+                        out.append(joined)
+                        index = ahead + 1
+                    break
+            if out and out[-1] is joined:
+                continue
+        out.append(line)
+        index += 1
+    return out
+
+
 def parse(text: str) -> ParsedTrace:
     """Parse the panic (or ICE) message and the first goroutine's stack."""
-    lines = text.split("\n")
+    lines = _join_cut_functions(text.split("\n"))
     ice = find_lines(text, _ICE, 1, "internal compiler error")
     headless_ice = not ice and bool(find_lines(text, _COMPILER_STACK, 1, "cmd/compile/internal/base.Fatalf"))
     panic = find_lines(text, _PANIC, 1, ": ")

@@ -763,3 +763,13 @@ def test_an_assertion_line_cut_before_its_end_is_joined_whatever_the_width(recor
 def test_a_panic_hooks_debug_print_names_the_panic_location():
     parsed = parse(RECORDS["gitui-org/gitui#2713"]["trace"])  # a Windows path, its backslashes escaped
     assert (parsed.format, parsed.site) == ("rust", "asyncgit/src/revlog.rs")
+
+
+def test_a_go_function_line_cut_in_its_arguments_is_joined():
+    # rclone/rclone#2572 as posted: "…RepeatableReader).Read(0xc04343e8d0, …, 0xc046363" / "aa0)".
+    parsed = parse(RECORDS["rclone/rclone#2572"]["trace"])
+    assert parsed.frames[0].function.startswith("github.com/ncw/rclone/lib/readers.(*RepeatableReader).Read(")
+    # golang/go#14746 cut at 80 columns: the same stack as the whole report.
+    text = RECORDS["golang/go#14746"]["trace"]
+    wrapped = "\n".join(line[i : i + 80] for line in text.split("\n") for i in range(0, max(len(line), 1), 80))
+    assert signatures.compute(kind="crash", trace_text=wrapped, target="t").digest == _sign("golang/go#14746").digest
