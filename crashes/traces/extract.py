@@ -54,6 +54,8 @@ _RECORD_END = re.compile(
     r"(?:\.go:\d+ \+0x[0-9a-fA-F]+(?: fp=0x[0-9a-fA-F]+ sp=0x[0-9a-fA-F]+(?: pc=0x[0-9a-fA-F]+)?)?|\)|:\d+:\d+)$"
 )
 _ONE_BLANK = re.compile(r" \S")
+_PYTHON_FRAME_END = re.compile(r'^\s*File "[^"]*", line \d+, in [\w<>.]+$')
+_NAME_REST = re.compile(r"[\w<>.]{1,200}")
 # The narrowest width a terminal or mail client is taken to have cut lines at.
 MIN_WRAP_WIDTH = 60
 _MIN_WRAPPED_LINES = 3
@@ -271,6 +273,9 @@ def _unwrap(text: str) -> tuple[str, str]:
             and line.strip()
             and (not line[:1].isspace() or (blank_cuts and _ONE_BLANK.match(line)))
             and not _LINE_START.match(line)
+            # A Python frame line cut in its function's name goes on with the rest of the name
+            # alone; a line that says more is the frame's source, pasted without its indentation.
+            and not (_PYTHON_FRAME_END.search(before[-200:]) and not _NAME_REST.fullmatch(line.rstrip()))
         )
         if joined and cut and continues:
             joined[-1] += line

@@ -227,6 +227,8 @@ def test_two_lines_of_one_width_are_a_cut_only_when_both_go_on(record_id, joined
         "Danielhiversen/home_assistant_tibber_data#21",
         # Cut on a blank (" __del__" starts a line), and a sign-off line cut at a Rust location.
         "python/mypy#21277",
+        # A frame line of exactly 80 columns, its source pasted without indentation below it.
+        "GuyKh/ims-custom-component#15/c1",
     ],
 )
 def test_a_report_cut_at_a_terminals_width_signs_as_the_whole_one(record_id):
