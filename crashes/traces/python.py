@@ -144,8 +144,14 @@ def _parse_block(lines: list[str], start: int) -> tuple[ParsedTrace | None, int]
 
 
 _FRAME_START = re.compile(r'^\s*File "')
+_NAME_REST = re.compile(r"[\w<>.]{1,200}")
 # A frame line a terminal cut goes on in this many lines at most.
 _CUT_FRAME_LINES = 3
+
+
+def _names_function(line: str) -> bool:
+    frame = _FRAME.match(line[:MAX_LINE])
+    return bool(frame and frame["function"])
 
 
 def _join_cut_frames(lines: list[str]) -> tuple[list[str], int]:
@@ -159,6 +165,20 @@ def _join_cut_frames(lines: list[str]) -> tuple[list[str], int]:
     joined_count = index = 0
     while index < len(lines):
         line = lines[index]
+        if (
+            'File "' in line
+            and index + 2 < len(lines)
+            and _NAME_REST.fullmatch(lines[index + 1])
+            and lines[index + 2][:1].isspace()
+            and _FRAME_START.match(line)
+            and _names_function(line)
+        ):
+            # Cut in the function's name: the rest of the name alone at column 0, the source
+            # line indented below it (in a paste without indentation, a bare name is source).
+            out.append(line + lines[index + 1])
+            joined_count += 1
+            index += 2
+            continue
         if 'File "' in line and _FRAME_START.match(line) and not _FRAME.match(line[:MAX_LINE]):
             joined = line
             for ahead in range(index + 1, min(index + 1 + _CUT_FRAME_LINES, len(lines))):

@@ -775,3 +775,12 @@ def test_a_go_function_line_cut_in_its_arguments_is_joined():
     text = RECORDS["golang/go#14746"]["trace"]
     wrapped = "\n".join(line[i : i + 80] for line in text.split("\n") for i in range(0, max(len(line), 1), 80))
     assert signatures.compute(kind="crash", trace_text=wrapped, target="t").digest == _sign("golang/go#14746").digest
+
+
+def test_a_python_frame_line_cut_in_its_functions_name_is_joined():
+    # spyder-ide/spyder#440 as posted: "…spyder.py", line 1407, in run_sp" / "yder", the source indented below.
+    parsed = parse(RECORDS["spyder-ide/spyder#440"]["trace"])
+    assert "run_spyder" in [frame.function for frame in parsed.frames]
+    # A traceback pasted without indentation keeps a bare name below a frame as that frame's source.
+    dedented = 'Traceback (most recent call last):\nFile "a.py", line 3, in main\nrun\nNameError: run'
+    assert [frame.function for frame in parse(dedented).frames] == ["main"]
