@@ -100,6 +100,15 @@ def shapes(size: int) -> dict[str, str]:
         "short lines": _grow("a\n", size),
         "quote markers over blank lines": ">>>>" + "\n" * size,
         "unparsed stock lines": _grow("error: INTERNAL ERROR -- Please try using mypy master\n", size),
+        # The joiners of lines a wrap cut: each line starts a join that never completes.
+        "Python frame lines cut": "Traceback (most recent call last):\n"
+        + _grow('  File "' + 'a", line 1, in ' * 100 + "\n" + "b" * 100 + "\n    x\n", size),
+        "Rust at lines cut": "thread 'main' panicked at src/a.rs:1:1:\nboom\nstack backtrace:\n"
+        + _grow("  1: f\n      at " + "/a" * 400 + "\nb\nc\n", size),
+        "panic hook prints cut": _grow("PanicInfo { payload: , " * 30 + "message: , " * 100 + "\nx\ny\n", size),
+        "Go function lines cut": "panic: boom\n\ngoroutine 1 [running]:\n"
+        + _grow("main.f(" + "0x1, " * 300 + "\nx\n", size),
+        "assertion line cut": _grow("clang: a.cpp:1: f(): Assertion `" + "x" * 500 + "\n", size),
     }
     for path in sorted((ROOT / "tests" / "traces").glob("*/*.txt")):
         text = path.read_text()

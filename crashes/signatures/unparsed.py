@@ -99,10 +99,12 @@ def identity_line(text: str) -> str:
     keeps enough words once masked to tell one crash from another.
     """
     lines = list(lines_of(text, MAX_LINES))
+    refused: set[str] = set()  # a line printed again (a log, a hostile paste) is read once
     for index, line in enumerate(lines):
         stripped = _INLINE_CODE.sub("", _LEADING_MARKUP.sub("", line.strip()))
-        if not stripped or not _FAILURE.search(stripped):
+        if not stripped or stripped in refused or not _FAILURE.search(stripped):
             continue
+        refused.add(stripped)
         stock = STOCK_LINES.search(stripped)
         if stock:
             # "error: cannot format x.py: INTERNAL ERROR: … Please report a bug": keep what precedes the stock part.

@@ -43,11 +43,12 @@ _PANIC_REPORTED = re.compile(
     r"^\s*panic: Panicked at (?P<file>[^\s:]{1,300}):(?P<line>\d+):\d+ when [^\n]{0,600}?: "
     r"`(?P<message>[^\n]{0,2000})`\s*$"
 )
-# A panic hook that prints the hook's argument with {:?} (gitui's, many TUIs'): the location is
-# Location's Debug form. The type's name is left out: a redrawing terminal may have overwritten it.
-_PANIC_INFO = re.compile(
-    r"^.{0,300}?\{ payload: (?P<payload>.{0,500}?), (?:message: (?P<message>.{0,1000}?), )?"
-    r'location: Location \{ file: "(?P<file>[^"]{1,300})", line: (?P<line>\d+), col: \d+ \}'
+# A panic hook that prints the hook's argument with {:?} (gitui's, many TUIs'):
+# "PanicHookInfo { payload: Any { .. }, message: Some(…), location: Location { file: "src/x.rs",
+# line: 3, col: 5 }, … }". The type's name is not needed: a redrawing terminal may overwrite it.
+_HOOK_PAYLOAD = "{ payload: "
+_HOOK_LOCATION = re.compile(
+    r'location: Location \{ file: "(?P<file>[^"]{1,300})", line: (?P<line>\d{1,9}), col: \d{1,9} \}'
 )
 _PANIC_OLD_LINES = 4
 _ICE = re.compile(r"^\s*(?:error|ERROR): internal compiler error: (?P<message>.+)$")
@@ -76,9 +77,30 @@ _CRATE_HASH = re.compile(r"\b[a-z_][a-z0-9_]{0,60}\[[0-9a-f]{16}\]::")
 _RUST_FRAME = re.compile(r"^\s*\d+:\s+(?:0x[0-9a-fA-F]+ - )?(?:<?[\w]+(?:::|\[))")
 
 
+def _panic_hook_print(line: str) -> tuple[str, int, str] | None:
+    """(file, line, message) of a panic hook's {:?} print, read by ``str.find`` (no backtracking)."""
+    start = line.find(_HOOK_PAYLOAD)
+    at = line.find("location: Location { file: ", start) if start >= 0 else -1
+    located = _HOOK_LOCATION.match(line, at) if at >= 0 else None
+    if located is None:
+        return None
+    between = line[start + len(_HOOK_PAYLOAD) : at].rstrip(", ")
+    said = between.find("message: ")
+    if said >= 0:
+        message = between[said + len("message: ") :].removeprefix("Some(").removesuffix(")")
+    else:
+        message = between.strip('"') if between.startswith('"') else ""  # a &str payload; Any { .. } says nothing
+    # {:?} escapes a Windows path's backslashes.
+    return located["file"].replace("\\\\", "\\"), int(located["line"]), message
+
+
+def _panic_hook(lines: list[str]) -> tuple[str, int, str] | None:
+    return next((found for line in lines if _HOOK_PAYLOAD in line and (found := _panic_hook_print(line))), None)
+
+
 def recognize(text: str) -> bool:
     """True for a Rust panic, a rustc ICE, or a Rust backtrace whose head was cut off."""
-    if "location: Location { file:" in text and find_lines(text, _PANIC_INFO, 1, "location: Location {"):
+    if _HOOK_PAYLOAD in text and _panic_hook(_join_cut_lines(text.split("\n"))):
         return True
     if "anicked at" not in text and "internal compiler error" not in text:
         # Headless: a run of "N: crate::path" frames with "at /rustc/…" or "at src/…" lines, or
@@ -97,6 +119,42 @@ def recognize(text: str) -> bool:
     return bool(find_lines(text, _ICE, 1, "internal compiler error")) and (
         "rustc" in text or "rust-lang" in text or ".rs:" in text
     )
+
+
+# A backtrace line ("  15: core::option::…", "      at src/x.rs:12") or a panic hook's
+# "{ payload: …" a wrap cut goes on in this many lines at most, at column 0.
+_CUT_LINES = 3
+_AT_START = re.compile(r"^\s+at \S")
+
+
+def _join_cut_lines(lines: list[str]) -> list[str]:
+    """Join an ``at`` line cut before its ``:line``, and a panic hook's print cut before its Location."""
+    out: list[str] = []
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        whole = (
+            (lambda text: _AT.match(text[:MAX_LINE])) if _AT_START.match(line) and not _AT.match(line[:MAX_LINE])
+            else _panic_hook_print if _HOOK_PAYLOAD in line and not _panic_hook_print(line)
+            else None
+        )  # fmt: skip
+        if whole is not None:
+            joined = line
+            for ahead in range(index + 1, min(index + 1 + _CUT_LINES, len(lines))):
+                if lines[ahead][:1].isspace():
+                    break
+                joined += lines[ahead]
+                if whole(joined):
+                    out.append(joined)
+                    index = ahead + 1
+                    break
+            else:
+                joined = ""
+            if out and out[-1] is joined:
+                continue
+        out.append(line)
+        index += 1
+    return out
 
 
 def _backtrace(lines: list[str]) -> tuple[Frame, ...]:
@@ -188,7 +246,8 @@ def _old_panic(lines: list[str], index: int) -> re.Match | None:
 
 def parse(text: str) -> ParsedTrace:
     """Parse the panic (or ICE) and its backtrace; the first panic is the crash."""
-    lines = text.split("\n")
+    lines = _join_cut_lines(text.split("\n"))
+    text = "\n".join(lines)
     panic_file, panic_line, message = "", None, ""
     for index, line in enumerate(lines):
         if "anicked at" not in line:
@@ -206,15 +265,9 @@ def parse(text: str) -> ParsedTrace:
         if old:
             panic_file, panic_line, message = old["file"], int(old["line"]), old["message"].strip()
             break
-    if not panic_file:
-        hooked = find_lines(text, _PANIC_INFO, 1, "location: Location {")
-        if hooked:
-            found = hooked[0]
-            said = (found["message"] or "").removeprefix("Some(").removesuffix(")")
-            if not said and found["payload"].startswith('"'):
-                said = found["payload"].strip('"')
-            # {:?} escapes a Windows path's backslashes.
-            panic_file, panic_line, message = found["file"].replace("\\\\", "\\"), int(found["line"]), said
+    hooked = None if panic_file or _HOOK_PAYLOAD not in text else _panic_hook(lines)
+    if hooked:
+        panic_file, panic_line, message = hooked
     ice_messages = [m["message"].strip() for m in find_lines(text, _ICE, 8, "internal compiler error")]
     delayed = find_lines(text, _DELAYED_AT, 1, "delayed at")
     queries = [m["query"] for m in find_lines(text, _QUERY, 3, "#")]
