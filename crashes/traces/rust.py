@@ -141,7 +141,9 @@ def _join_cut_lines(lines: list[str]) -> list[str]:
         if whole is not None:
             joined = line
             for ahead in range(index + 1, min(index + 1 + _CUT_LINES, len(lines))):
-                if lines[ahead][:1].isspace():
+                # An indented line is the backtrace's next record; a hook's print cut on a blank
+                # goes on with it (and is whole only once its Location closes).
+                if lines[ahead][:1].isspace() and whole is not _panic_hook_print:
                     break
                 joined += lines[ahead]
                 if whole(joined):

@@ -784,3 +784,11 @@ def test_a_python_frame_line_cut_in_its_functions_name_is_joined():
     # A traceback pasted without indentation keeps a bare name below a frame as that frame's source.
     dedented = 'Traceback (most recent call last):\nFile "a.py", line 3, in main\nrun\nNameError: run'
     assert [frame.function for frame in parse(dedented).frames] == ["main"]
+
+
+@pytest.mark.parametrize("record_id", ["rust-lang/cargo#7463", "gitui-org/gitui#2130", "gitui-org/gitui#2512"])
+def test_rust_lines_cut_at_80_columns_sign_as_the_whole_report(record_id):
+    # A backtrace's "at /rustc/…/opti" + "on.rs:345"; a panic hook's print cut twice, once on a blank.
+    text = RECORDS[record_id]["trace"]
+    wrapped = "\n".join(line[i : i + 80] for line in text.split("\n") for i in range(0, max(len(line), 1), 80))
+    assert signatures.compute(kind="crash", trace_text=wrapped, target="t").digest == _sign(record_id).digest
