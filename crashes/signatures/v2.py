@@ -48,8 +48,10 @@ from crashes.traces.text import mask_message
 
 # These rules were first released as version 2. Any change that moves a digest takes the next
 # number (tests/crashes/test_current_frozen.py holds it), and `manage.py rebucket` moves stored
-# findings: 3 keys an LLVM assertion by its bare function and reads glibc's assert line behind
-# any prefix.
+# findings. 3: an LLVM assertion keyed by its bare function, glibc's assert line read behind any
+# prefix; pasted text repaired more (blanks at line ends, one-line quotes and list items, hard
+# wraps weighed by evidence, frame and assertion lines a wrap cut joined per format); a Rust
+# panic hook's {:?} print read as a panic.
 VERSION = 3
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
