@@ -50,7 +50,7 @@ _IGNORED_FUNCTIONS = {
     "dotnet": re.compile(r"^(System\.|Microsoft\.(CSharp|VisualStudio|Extensions|Win32)\.)"),
     "native": re.compile(
         r"^(__asan|__ubsan|__msan|__tsan|__lsan|__sanitizer|__interceptor_|___interceptor_|__interception|"
-        r"__GI_|__libc_|__pthread|_dl_|__assert_fail|__assert_perror_fail|__restore_rt|__kernel_|"
+        r"__GI_|__libc_|__pthread|_dl_|__assert_fail|__assert_perror_fail|__restore_rt|__kernel_|_IO_|"
         r"raise$|abort$|gsignal$|_start$|start_thread$|clone3?$|syscall(?:_\w+)?$|"
         r"(std::|__gnu_cxx::|__cxxabiv1::)|operator new|operator delete|"
         r"(malloc|calloc|realloc|free|memcpy|memmove|memset|memcmp|strlen|strcmp|strcpy|strncpy)$|"

@@ -46,7 +46,9 @@ _LIST_MARKER = re.compile(r"^[ \t]{0,3}(?:[-*+]|\d{1,3}[.)])[ \t]")
 # record in any format we parse.
 _LINE_START = re.compile(
     r"^\s*(?:#\d+\s|at\s|File \"|\d+:\s|0x[0-9a-f]+\s|Caused by:|Traceback|thread '|goroutine |"
-    r"panic:|fatal error:|\.\.\.|query stack|end of query stack|Stack dump|PLEASE|note:|error|warning|==\d+==)"
+    r"panic:|fatal error:|\.\.\.|query stack|end of query stack|Stack dump|PLEASE|note:|error|warning|==\d+==|"
+    # A sanitizer report's own records after its header.
+    r"(?:READ|WRITE) of size|SUMMARY:|Shadow bytes|freed by thread|previously allocated by|0x[0-9a-f]+ is located)"
 )
 # How a frame's line ends (a Go file line and its offset, a call's closing parenthesis, a
 # "file:line:column"): a cut falls exactly there by chance only, so such a line is taken as whole.

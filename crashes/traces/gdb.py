@@ -48,7 +48,7 @@ def recognize(text: str) -> bool:
     """True for gdb ``bt`` output."""
     if "#" not in text:
         return False
-    frames = sum(1 for line in text.split("\n") if line.startswith("#") and _frame(line[:MAX_LINE]))
+    frames = sum(1 for line in _joined(text.split("\n")) if line.startswith("#") and _frame(line[:MAX_LINE]))
     # Two frames are enough when the head ("#0", the signal) was cut off.
     return frames >= 2 or (frames == 1 and ("#0  " in text or "(gdb)" in text or bool(_signal(text))))
 
@@ -67,12 +67,16 @@ def _signal(text: str) -> str:
 
 
 def _joined(lines: list[str]) -> list[str]:
-    """Frame lines with the argument lines gdb wrapped them onto joined back."""
+    """Frame lines with the argument lines gdb wrapped them onto joined back.
+
+    gdb goes on with indented lines; a terminal that cut the line goes on at column 0,
+    mid-word, so that piece is joined as it is.
+    """
     joined: list[str] = []
     pending = 0
     for line in lines:
-        if pending and joined and line[:1] in (" ", "\t") and not line.lstrip().startswith("#"):
-            joined[-1] += " " + line.strip()
+        if pending and joined and line.strip() and not line.lstrip().startswith("#"):
+            joined[-1] += (" " + line.strip()) if line[:1] in (" ", "\t") else line[:MAX_LINE]
             pending = pending - 1 if joined[-1].count("(") > joined[-1].count(")") else 0
             continue
         pending = 0
@@ -96,7 +100,7 @@ def _assertion(frames_text: list[str]) -> tuple[str, str]:
 def parse(text: str) -> ParsedTrace:
     """Parse the signal and the backtrace (the first thread's, if several)."""
     frames: list[Frame] = []
-    lines = _joined(text.split("\n")) if "__assert_fail" in text else text.split("\n")
+    lines = _joined(text.split("\n"))
     for line in lines:
         if "#" not in line:
             continue

@@ -792,3 +792,21 @@ def test_rust_lines_cut_at_80_columns_sign_as_the_whole_report(record_id):
     text = RECORDS[record_id]["trace"]
     wrapped = "\n".join(line[i : i + 80] for line in text.split("\n") for i in range(0, max(len(line), 1), 80))
     assert signatures.compute(kind="crash", trace_text=wrapped, target="t").digest == _sign(record_id).digest
+
+
+def test_gdb_frame_lines_cut_or_broken_in_their_arguments_are_joined():
+    # tmux/tmux#2429 (OpenBSD gdb): "…(how=Variable "how" is not available." / ") at …/w_sigprocmask.c:35".
+    functions = [frame.function for frame in parse(RECORDS["tmux/tmux#2429"]["trace"]).frames]
+    assert functions[:2] == ["_thread_sys_sigprocmask", "_libc_sigprocmask_wrap"]
+    # tmux/tmux#2982 cut at 120 columns inside frame #0's arguments ("current=current@en" / "try=1, …").
+    text = RECORDS["tmux/tmux#2982"]["trace"]
+    wrapped = "\n".join(line[i : i + 120] for line in text.split("\n") for i in range(0, max(len(line), 1), 120))
+    assert signatures.compute(kind="crash", trace_text=wrapped, target="t").digest == _sign("tmux/tmux#2982").digest
+
+
+def test_a_sanitizer_header_of_exactly_the_width_does_not_swallow_its_access_line():
+    # jerryscript#2230's header is 120 characters: "READ of size 1 …" below it is a record of its own.
+    text = RECORDS["jerryscript-project/jerryscript#2230"]["trace"]
+    wrapped = "\n".join(line[i : i + 120] for line in text.split("\n") for i in range(0, max(len(line), 1), 120))
+    signed = signatures.compute(kind="crash", trace_text=wrapped, target="t")
+    assert signed.crash_type == "heap-buffer-overflow READ"
