@@ -810,3 +810,16 @@ def test_a_sanitizer_header_of_exactly_the_width_does_not_swallow_its_access_lin
     wrapped = "\n".join(line[i : i + 120] for line in text.split("\n") for i in range(0, max(len(line), 1), 120))
     signed = signatures.compute(kind="crash", trace_text=wrapped, target="t")
     assert signed.crash_type == "heap-buffer-overflow READ"
+
+
+@pytest.mark.parametrize("record_id", ["golang/go#55269", "golang/go#17618", "golang/go#19632/c1"])
+def test_a_go_ice_line_cut_at_80_columns_signs_as_the_whole_one(record_id):
+    # Cut inside "internal compiler error" itself (go#55269) or inside the message.
+    text = RECORDS[record_id]["trace"]
+    wrapped = "\n".join(line[i : i + 80] for line in text.split("\n") for i in range(0, max(len(line), 1), 80))
+    assert signatures.compute(kind="crash", trace_text=wrapped, target="t").digest == _sign(record_id).digest
+
+
+def test_a_go_ice_line_keeps_the_line_of_its_own_below_it():
+    # golang/go#46704/c1: "<truncated stack trace>" below a 77-character ICE line is no part of it.
+    assert _sign("golang/go#46704/c1").crash_type == "ICE: failed to find type loop for: a.S[int]"
