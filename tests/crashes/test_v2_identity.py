@@ -32,6 +32,11 @@ def _records() -> dict[str, dict]:
 RECORDS = _records()
 
 
+def _hard_wrap(text: str, width: int) -> str:
+    """``text`` as a terminal ``width`` columns wide cuts it: every longer line in pieces, at column 0."""
+    return "\n".join(line[i : i + width] for line in text.split("\n") for i in range(0, max(len(line), 1), width))
+
+
 def _sign(record_id: str, target: str = "t"):
     return signatures.compute(kind="crash", trace_text=RECORDS[record_id]["trace"], target=target)
 
@@ -221,19 +226,28 @@ def test_two_lines_of_one_width_are_a_cut_only_when_both_go_on(record_id, joined
 
 
 @pytest.mark.parametrize(
-    "record_id",
+    ("record_id", "width"),
     [
         # Two frame lines go past 80 columns.
-        "Danielhiversen/home_assistant_tibber_data#21",
+        ("Danielhiversen/home_assistant_tibber_data#21", 80),
         # Cut on a blank (" __del__" starts a line), and a sign-off line cut at a Rust location.
-        "python/mypy#21277",
+        ("python/mypy#21277", 80),
         # A frame line of exactly 80 columns, its source pasted without indentation below it.
-        "GuyKh/ims-custom-component#15/c1",
+        ("GuyKh/ims-custom-component#15/c1", 80),
+        # A Rust backtrace's "at /rustc/…/opti" + "on.rs:345"; a panic hook's print cut twice, once on a blank.
+        ("rust-lang/cargo#7463", 80),
+        ("gitui-org/gitui#2130", 80),
+        ("gitui-org/gitui#2512", 80),
+        # gdb's frame #0 cut inside its arguments ("current=current@en" / "try=1, …").
+        ("tmux/tmux#2982", 120),
+        # A Go ICE line cut inside "internal compiler error" itself (go#55269) or inside its message.
+        ("golang/go#55269", 80),
+        ("golang/go#17618", 80),
+        ("golang/go#19632/c1", 80),
     ],
 )
-def test_a_report_cut_at_a_terminals_width_signs_as_the_whole_one(record_id):
-    text = RECORDS[record_id]["trace"]
-    wrapped = "\n".join(line[i : i + 80] for line in text.split("\n") for i in range(0, max(len(line), 1), 80))
+def test_a_report_cut_at_a_terminals_width_signs_as_the_whole_one(record_id, width):
+    wrapped = _hard_wrap(RECORDS[record_id]["trace"], width)
     assert _sign(record_id).digest == signatures.compute(kind="crash", trace_text=wrapped, target="t").digest
 
 
@@ -742,7 +756,7 @@ def test_blanks_at_line_ends_and_a_one_line_quote_change_nothing(record_id):
 def test_a_python_frame_line_cut_before_its_line_number_is_joined_whatever_the_width():
     # SublimeText/AdvancedNewFile#133 cut at 120 columns: one long frame line, no width to find.
     text = RECORDS["SublimeText/AdvancedNewFile#133"]["trace"]
-    wrapped = "\n".join(line[i : i + 120] for line in text.split("\n") for i in range(0, max(len(line), 1), 120))
+    wrapped = _hard_wrap(text, 120)
     assert wrapped.count("\n") > text.count("\n")
     signed = signatures.compute(kind="crash", trace_text=wrapped, target="t")
     assert signed.digest == _sign("SublimeText/AdvancedNewFile#133").digest
@@ -756,7 +770,7 @@ def test_a_python_frame_line_cut_before_its_line_number_is_joined_whatever_the_w
 def test_an_assertion_line_cut_before_its_end_is_joined_whatever_the_width(record_id, width):
     # macOS's "Assertion failed: (…), function F, file X, line N." and glibc's "…: Assertion `…' failed."
     text = RECORDS[record_id]["trace"]
-    wrapped = "\n".join(line[i : i + width] for line in text.split("\n") for i in range(0, max(len(line), 1), width))
+    wrapped = _hard_wrap(text, width)
     signed = signatures.compute(kind="crash", trace_text=wrapped, target="t")
     assert signed.digest == _sign(record_id).digest
     assert any("joined" in repair or "unwrapped" in repair for repair in signed.repairs)
@@ -773,7 +787,7 @@ def test_a_go_function_line_cut_in_its_arguments_is_joined():
     assert parsed.frames[0].function.startswith("github.com/ncw/rclone/lib/readers.(*RepeatableReader).Read(")
     # golang/go#14746 cut at 80 columns: the same stack as the whole report.
     text = RECORDS["golang/go#14746"]["trace"]
-    wrapped = "\n".join(line[i : i + 80] for line in text.split("\n") for i in range(0, max(len(line), 1), 80))
+    wrapped = _hard_wrap(text, 80)
     assert signatures.compute(kind="crash", trace_text=wrapped, target="t").digest == _sign("golang/go#14746").digest
 
 
@@ -786,38 +800,18 @@ def test_a_python_frame_line_cut_in_its_functions_name_is_joined():
     assert [frame.function for frame in parse(dedented).frames] == ["main"]
 
 
-@pytest.mark.parametrize("record_id", ["rust-lang/cargo#7463", "gitui-org/gitui#2130", "gitui-org/gitui#2512"])
-def test_rust_lines_cut_at_80_columns_sign_as_the_whole_report(record_id):
-    # A backtrace's "at /rustc/…/opti" + "on.rs:345"; a panic hook's print cut twice, once on a blank.
-    text = RECORDS[record_id]["trace"]
-    wrapped = "\n".join(line[i : i + 80] for line in text.split("\n") for i in range(0, max(len(line), 1), 80))
-    assert signatures.compute(kind="crash", trace_text=wrapped, target="t").digest == _sign(record_id).digest
-
-
-def test_gdb_frame_lines_cut_or_broken_in_their_arguments_are_joined():
+def test_a_gdb_frame_line_broken_in_its_arguments_is_joined():
     # tmux/tmux#2429 (OpenBSD gdb): "…(how=Variable "how" is not available." / ") at …/w_sigprocmask.c:35".
     functions = [frame.function for frame in parse(RECORDS["tmux/tmux#2429"]["trace"]).frames]
     assert functions[:2] == ["_thread_sys_sigprocmask", "_libc_sigprocmask_wrap"]
-    # tmux/tmux#2982 cut at 120 columns inside frame #0's arguments ("current=current@en" / "try=1, …").
-    text = RECORDS["tmux/tmux#2982"]["trace"]
-    wrapped = "\n".join(line[i : i + 120] for line in text.split("\n") for i in range(0, max(len(line), 1), 120))
-    assert signatures.compute(kind="crash", trace_text=wrapped, target="t").digest == _sign("tmux/tmux#2982").digest
 
 
 def test_a_sanitizer_header_of_exactly_the_width_does_not_swallow_its_access_line():
     # jerryscript#2230's header is 120 characters: "READ of size 1 …" below it is a record of its own.
     text = RECORDS["jerryscript-project/jerryscript#2230"]["trace"]
-    wrapped = "\n".join(line[i : i + 120] for line in text.split("\n") for i in range(0, max(len(line), 1), 120))
+    wrapped = _hard_wrap(text, 120)
     signed = signatures.compute(kind="crash", trace_text=wrapped, target="t")
     assert signed.crash_type == "heap-buffer-overflow READ"
-
-
-@pytest.mark.parametrize("record_id", ["golang/go#55269", "golang/go#17618", "golang/go#19632/c1"])
-def test_a_go_ice_line_cut_at_80_columns_signs_as_the_whole_one(record_id):
-    # Cut inside "internal compiler error" itself (go#55269) or inside the message.
-    text = RECORDS[record_id]["trace"]
-    wrapped = "\n".join(line[i : i + 80] for line in text.split("\n") for i in range(0, max(len(line), 1), 80))
-    assert signatures.compute(kind="crash", trace_text=wrapped, target="t").digest == _sign(record_id).digest
 
 
 def test_a_go_ice_line_keeps_the_line_of_its_own_below_it():
