@@ -20,6 +20,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from crashes.traces.text import MAX_LINE
+
 # A trace longer than this is cut (and says so): the identity of a crash is
 # in its first screens, and nothing a parser does should scale with a
 # fuzzer's idea of a big output.
@@ -277,7 +279,7 @@ def _unwrap(text: str) -> tuple[str, str]:
             and not _LINE_START.match(line)
             # A Python frame line cut in its function's name goes on with the rest of the name
             # alone; a line that says more is the frame's source, pasted without its indentation.
-            and not (_PYTHON_FRAME_END.search(before[-200:]) and not _NAME_REST.fullmatch(line.rstrip()))
+            and not (_PYTHON_FRAME_END.match(before[:MAX_LINE]) and not _NAME_REST.fullmatch(line.rstrip()))
         )
         if joined and cut and continues:
             joined[-1] += line
