@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from crashes.model import Frame, ParsedTrace
-from crashes.traces.text import MAX_LINE, find_lines, mask_message
+from crashes.traces.text import MAX_LINE, find_lines, join_cut_lines, mask_message
 
 FORMAT = "go"
 _PANIC = re.compile(r"^\s*(?:panic|fatal error): (?P<message>.+)$")
@@ -168,26 +168,18 @@ def _join_cut_functions(lines: list[str]) -> list[str]:
     indented: a line whose parentheses do not close, followed by lines at column 0 that
     close them and then by a source line, is one line cut.
     """
-    out: list[str] = []
-    index = 0
-    while index < len(lines):
-        line = lines[index]
-        if "(" in line and not line[:1].isspace() and line.count("(") > line.count(")"):
-            joined = line
-            for ahead in range(index + 1, min(index + 1 + _CUT_FUNCTION_LINES, len(lines) - 1)):
-                if lines[ahead][:1].isspace():
-                    break
-                joined += lines[ahead]
-                if joined.count("(") == joined.count(")"):
-                    if _FUNCTION.match(joined[:MAX_LINE]) and _SOURCE.match(lines[ahead + 1][:MAX_LINE]):
-                        out.append(joined)
-                        index = ahead + 1
-                    break
-            if out and out[-1] is joined:
-                continue
-        out.append(line)
-        index += 1
-    return out
+    joined, _ = join_cut_lines(
+        lines,
+        lambda line: "(" in line and not line[:1].isspace() and line.count("(") > line.count(")"),
+        lambda joined, following: (
+            joined.count("(") == joined.count(")")
+            and bool(_FUNCTION.match(joined[:MAX_LINE]))
+            and bool(_SOURCE.match(following[:MAX_LINE]))
+        ),
+        goes_on=lambda line: not line[:1].isspace(),
+        most=_CUT_FUNCTION_LINES,
+    )
+    return joined
 
 
 def parse(text: str) -> ParsedTrace:

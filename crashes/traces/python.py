@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from crashes.model import Frame, ParsedTrace
-from crashes.traces.text import MAX_LINE
+from crashes.traces.text import MAX_LINE, join_cut_lines
 
 FORMAT = "python"
 _HEADER = "Traceback (most recent call last):"
@@ -155,46 +155,29 @@ def _names_function(line: str) -> bool:
 
 
 def _join_cut_frames(lines: list[str]) -> tuple[list[str], int]:
-    """Join a frame line that a hard wrap cut before its ``", line N``, whatever the width.
+    """Join a frame line that a hard wrap cut, whatever the width; and how many lines were joined.
 
     One cut line in a short traceback is no evidence of a width (``crashes.traces.extract``
-    needs several), but a ``File "`` line that is not a frame line is: it is joined to the
-    lines after it while that makes it one.
+    needs several), but a frame line says itself where it was cut:
+    - inside its function's name: the rest of the name alone at column 0, the source line
+      indented below it (in a paste without indentation, a bare name is source);
+    - before its ``", line N``: a ``File "`` line that is not a frame line, joined to the
+      lines after it while that makes it one.
     """
-    out: list[str] = []
-    joined_count = index = 0
-    while index < len(lines):
-        line = lines[index]
-        if (
-            'File "' in line
-            and index + 2 < len(lines)
-            and _NAME_REST.fullmatch(lines[index + 1])
-            and lines[index + 2][:1].isspace()
-            and _FRAME_START.match(line)
-            and _names_function(line)
-        ):
-            # Cut in the function's name: the rest of the name alone at column 0, the source
-            # line indented below it (in a paste without indentation, a bare name is source).
-            out.append(line + lines[index + 1])
-            joined_count += 1
-            index += 2
-            continue
-        if 'File "' in line and _FRAME_START.match(line) and not _FRAME.match(line[:MAX_LINE]):
-            joined = line
-            for ahead in range(index + 1, min(index + 1 + _CUT_FRAME_LINES, len(lines))):
-                joined += lines[ahead]
-                if _FRAME.match(joined[:MAX_LINE]):
-                    out.append(joined)
-                    joined_count += ahead - index
-                    index = ahead + 1
-                    break
-            else:
-                out.append(line)
-                index += 1
-            continue
-        out.append(line)
-        index += 1
-    return out, joined_count
+    lines, in_names = join_cut_lines(
+        lines,
+        lambda line: 'File "' in line and bool(_FRAME_START.match(line)) and _names_function(line),
+        lambda _, following: following[:1].isspace(),
+        goes_on=lambda line: bool(_NAME_REST.fullmatch(line)),
+        most=1,
+    )
+    lines, before_numbers = join_cut_lines(
+        lines,
+        lambda line: 'File "' in line and bool(_FRAME_START.match(line)) and not _FRAME.match(line[:MAX_LINE]),
+        lambda joined, _: bool(_FRAME.match(joined[:MAX_LINE])),
+        most=_CUT_FRAME_LINES,
+    )
+    return lines, in_names + before_numbers
 
 
 def parse(text: str) -> ParsedTrace:

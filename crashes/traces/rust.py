@@ -20,7 +20,7 @@ import re
 
 from crashes.model import Frame, ParsedTrace
 from crashes.traces.extract import MIN_WRAP_WIDTH
-from crashes.traces.text import MAX_LINE, find_lines, mask_message
+from crashes.traces.text import MAX_LINE, find_lines, join_cut_lines, mask_message
 
 FORMAT = "rust"
 # Since Rust 1.89 the thread's id follows its name: "thread 'main' (6913397) panicked at …".
@@ -127,36 +127,29 @@ _CUT_LINES = 3
 _AT_START = re.compile(r"^\s+at \S")
 
 
+def _cut_at_line(line: str) -> bool:
+    return bool(_AT_START.match(line)) and not _AT.match(line[:MAX_LINE])
+
+
+def _cut_hook_print(line: str) -> bool:
+    return _HOOK_PAYLOAD in line and _panic_hook_print(line) is None
+
+
 def _join_cut_lines(lines: list[str]) -> list[str]:
     """Join an ``at`` line cut before its ``:line``, and a panic hook's print cut before its Location."""
-    out: list[str] = []
-    index = 0
-    while index < len(lines):
-        line = lines[index]
-        whole = (
-            (lambda text: _AT.match(text[:MAX_LINE])) if _AT_START.match(line) and not _AT.match(line[:MAX_LINE])
-            else _panic_hook_print if _HOOK_PAYLOAD in line and not _panic_hook_print(line)
-            else None
-        )  # fmt: skip
-        if whole is not None:
-            joined = line
-            for ahead in range(index + 1, min(index + 1 + _CUT_LINES, len(lines))):
-                # An indented line is the backtrace's next record; a hook's print cut on a blank
-                # goes on with it (and is whole only once its Location closes).
-                if lines[ahead][:1].isspace() and whole is not _panic_hook_print:
-                    break
-                joined += lines[ahead]
-                if whole(joined):
-                    out.append(joined)
-                    index = ahead + 1
-                    break
-            else:
-                joined = ""
-            if out and out[-1] is joined:
-                continue
-        out.append(line)
-        index += 1
-    return out
+    # An indented line is the backtrace's next record; a hook's print cut on a blank goes on
+    # with it (and is whole only once its Location closes).
+    lines, _ = join_cut_lines(
+        lines,
+        _cut_at_line,
+        lambda joined, _: bool(_AT.match(joined[:MAX_LINE])),
+        goes_on=lambda line: not line[:1].isspace(),
+        most=_CUT_LINES,
+    )
+    lines, _ = join_cut_lines(
+        lines, _cut_hook_print, lambda joined, _: _panic_hook_print(joined) is not None, most=_CUT_LINES
+    )
+    return lines
 
 
 def _backtrace(lines: list[str]) -> tuple[Frame, ...]:

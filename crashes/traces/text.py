@@ -10,7 +10,7 @@ characters of each.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 # No frame or message line we read is longer; anything past it is noise.
 MAX_LINE = 2000
@@ -66,3 +66,41 @@ def mask_message(message: str, limit: int = 200, quoted: bool = True) -> str:
     message = _PATH.sub("<path>", message)
     message = _NUMBER.sub("N", message)
     return _SPACE.sub(" ", message).strip()[:limit]
+
+
+def join_cut_lines(
+    lines: list[str],
+    starts: Callable[[str], bool],
+    whole: Callable[[str, str], bool],
+    goes_on: Callable[[str], bool] = lambda line: True,
+    most: int = 3,
+) -> tuple[list[str], int]:
+    """``lines`` with each line a hard wrap cut joined back to the pieces it was cut into.
+
+    A line that ``starts`` picks is joined to the lines after it, at most ``most`` of them
+    and each one ``goes_on`` accepts, until ``whole(joined, next line)`` says the join is a
+    whole line again; a line never made whole stays as it was. Returns the lines and how
+    many were joined. Every line is looked at once, and a join at ``most`` lines, so this is
+    linear in the text.
+    """
+    out: list[str] = []
+    joined_lines = index = 0
+    while index < len(lines):
+        line, end = lines[index], None
+        if starts(line):
+            joined = line
+            for ahead in range(index + 1, min(index + 1 + most, len(lines))):
+                if not goes_on(lines[ahead]):
+                    break
+                joined += lines[ahead]
+                if whole(joined, lines[ahead + 1] if ahead + 1 < len(lines) else ""):
+                    end = ahead
+                    break
+        if end is None:
+            out.append(line)
+            index += 1
+        else:
+            out.append(joined)
+            joined_lines += end - index
+            index = end + 1
+    return out, joined_lines
