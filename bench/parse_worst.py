@@ -48,6 +48,13 @@ PIECES = (
     "Assertion `x' failed.\nStack dump:\n",
     "\tat a.b.C.d(C.java:1)\nCaused by: java.lang.X: y\n",
     "   at A.B.C(List`1 a,\n",
+    # What the joiners of cut lines start from.
+    "      at /rustc/x/library/core/src/opti",
+    "PanicInfo { payload: Any { .. }, message: ",
+    'location: Location { file: "a.rs", line: 1, col: 1 }',
+    "main.f(0x1, ",
+    '  File "a.py", line 1',
+    ", in f\n",
     'Exception in thread "main" ',
     "> > ",
     "```\n",
