@@ -119,7 +119,7 @@ make --no-print-directory kotlin
 # FUZZWEB_TEST_PROCESSES processes (each with its own test database and Redis
 # database: tests/conftest.py), most of whose time is spent waiting on workers,
 # compilers and browsers; then, alone, the tests that restart the servers all
-# of them share.
+# of them share or time calls against a limit a loaded machine stretches.
 if [ $# -gt 0 ]; then
     exec $PY -m pytest "$@"
 fi
