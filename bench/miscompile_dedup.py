@@ -258,10 +258,6 @@ def signature_of(finding):
     )  # fmt: skip
 
 
-def _v1(finding) -> str:
-    return signature_of(finding).digest
-
-
 def _python_run(program: str, chosen: list[Backend], limits):
     results = harness.process(program, ".py", chosen, limits)
     verdict = compare.classify(results, chosen[0].name)
@@ -279,14 +275,14 @@ def python_keyed_findings(seed: int, limits, seconds: float, verbose: bool = Fal
     results, found = _python_run(program, chosen, limits)
     if not found:
         return []
-    v1 = _v1(found[0])
+    v1 = signature_of(found[0]).digest
     # Candidates' run time bounded as production's reductions bound it (a loop's counter cut away loops forever).
     timeout = harness.candidate_timeout(results)
     chosen = [dataclasses.replace(b, run_timeout=timeout) for b in chosen] if timeout else chosen
 
     def interesting(candidate: str) -> bool:
         results, found = _python_run(candidate, chosen, limits)
-        if not any(_v1(f) == v1 for f in found):
+        if not any(signature_of(f).digest == v1 for f in found):
             return False
         # As production's reduction doubts it: a program whose output is not a function of its text (an
         # object's address) disagrees with every implementation, every time.

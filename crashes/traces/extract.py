@@ -20,7 +20,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from crashes.traces.text import MAX_LINE
+from crashes.traces.text import MAX_LINE, NAME_REST
 
 # A trace longer than this is cut (and says so): the identity of a crash is
 # in its first screens, and nothing a parser does should scale with a
@@ -59,7 +59,6 @@ _RECORD_END = re.compile(
 )
 _ONE_BLANK = re.compile(r" \S")
 _PYTHON_FRAME_END = re.compile(r'^\s*File "[^"]*", line \d+, in [\w<>.]+$')
-_NAME_REST = re.compile(r"[\w<>.]{1,200}")
 # The narrowest width a terminal or mail client is taken to have cut lines at.
 MIN_WRAP_WIDTH = 60
 _MIN_WRAPPED_LINES = 3
@@ -279,7 +278,7 @@ def _unwrap(text: str) -> tuple[str, str]:
             and not _LINE_START.match(line)
             # A Python frame line cut in its function's name goes on with the rest of the name
             # alone; a line that says more is the frame's source, pasted without its indentation.
-            and not (_PYTHON_FRAME_END.match(before[:MAX_LINE]) and not _NAME_REST.fullmatch(line.rstrip()))
+            and not (_PYTHON_FRAME_END.match(before[:MAX_LINE]) and not NAME_REST.fullmatch(line.rstrip()))
         )
         if joined and cut and continues:
             joined[-1] += line

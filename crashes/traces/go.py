@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from crashes.model import Frame, ParsedTrace
-from crashes.traces.text import MAX_LINE, find_lines, join_cut_lines, mask_message
+from crashes.traces.text import CUT_LINES, MAX_LINE, find_lines, join_cut_lines, mask_message
 
 FORMAT = "go"
 _PANIC = re.compile(r"^\s*(?:panic|fatal error): (?P<message>.+)$")
@@ -75,7 +75,7 @@ def _join_cut_ice(text: str) -> str:
         if _ICE_PHRASE in lines[index + 1] or _OWN_LINE.match(lines[index + 1]):
             return text
         end = index + 1
-        while end + 1 < len(lines) and end - index < 3 and len(lines[end]) >= _WRAP_WIDTH:
+        while end + 1 < len(lines) and end - index < CUT_LINES and len(lines[end]) >= _WRAP_WIDTH:
             if _OWN_LINE.match(lines[end + 1]):
                 break
             end += 1
@@ -157,10 +157,6 @@ def _frames(lines: list[str], start: int) -> list[Frame]:
     return frames
 
 
-# A function line a terminal cut goes on in this many lines at most.
-_CUT_FUNCTION_LINES = 3
-
-
 def _join_cut_functions(lines: list[str]) -> list[str]:
     """Join a stack's function line that a hard wrap cut inside its arguments, whatever the width.
 
@@ -177,7 +173,6 @@ def _join_cut_functions(lines: list[str]) -> list[str]:
             and bool(_SOURCE.match(following[:MAX_LINE]))
         ),
         goes_on=lambda line: not line[:1].isspace(),
-        most=_CUT_FUNCTION_LINES,
     )
     return joined
 

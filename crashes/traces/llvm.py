@@ -16,7 +16,7 @@ import re
 
 from crashes.model import Frame, ParsedTrace
 from crashes.traces.native_frames import parse_frame
-from crashes.traces.text import MAX_LINE, find_lines, mask_message
+from crashes.traces.text import CUT_LINES, MAX_LINE, find_lines, mask_message
 
 FORMAT = "llvm"
 _MARKERS = (
@@ -141,10 +141,6 @@ def _assertion(lines: list[str]) -> list[dict]:
     return []
 
 
-# An assertion line a wrap cut goes on in this many lines at most.
-_CUT_ASSERTION_LINES = 3
-
-
 def _join_cut_assertion(lines: list[str]) -> tuple[list[str], int]:
     """Join the first assertion line a hard wrap cut, whatever the width.
 
@@ -160,7 +156,7 @@ def _join_cut_assertion(lines: list[str]) -> tuple[list[str], int]:
         start = index
         if glibc and not _LINE_NUMBER.search(line, 0, line.find(": Assertion `")):
             # The head (program, file:line, function) went to the lines before.
-            for back in range(index - 1, max(-1, index - 1 - _CUT_ASSERTION_LINES), -1):
+            for back in range(index - 1, max(-1, index - 1 - CUT_LINES), -1):
                 if _LINE_NUMBER.search(lines[back][:MAX_LINE]):
                     start = back
                     break
@@ -168,7 +164,7 @@ def _join_cut_assertion(lines: list[str]) -> tuple[list[str], int]:
         end = index
         while not ("' failed" in joined if glibc else _MAC_ASSERTION.match(joined[:MAX_LINE])):
             end += 1
-            if end >= len(lines) or end > index + _CUT_ASSERTION_LINES:
+            if end >= len(lines) or end > index + CUT_LINES:
                 return lines, 0
             joined += lines[end]
         if end == start:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from crashes.model import Frame, ParsedTrace
-from crashes.traces.text import MAX_LINE, join_cut_lines
+from crashes.traces.text import MAX_LINE, NAME_REST, join_cut_lines
 
 FORMAT = "python"
 _HEADER = "Traceback (most recent call last):"
@@ -144,9 +144,6 @@ def _parse_block(lines: list[str], start: int) -> tuple[ParsedTrace | None, int]
 
 
 _FRAME_START = re.compile(r'^\s*File "')
-_NAME_REST = re.compile(r"[\w<>.]{1,200}")
-# A frame line a terminal cut goes on in this many lines at most.
-_CUT_FRAME_LINES = 3
 
 
 def _names_function(line: str) -> bool:
@@ -168,14 +165,13 @@ def _join_cut_frames(lines: list[str]) -> tuple[list[str], int]:
         lines,
         lambda line: 'File "' in line and bool(_FRAME_START.match(line)) and _names_function(line),
         lambda _, following: following[:1].isspace(),
-        goes_on=lambda line: bool(_NAME_REST.fullmatch(line)),
+        goes_on=lambda line: bool(NAME_REST.fullmatch(line)),
         most=1,
     )
     lines, before_numbers = join_cut_lines(
         lines,
         lambda line: 'File "' in line and bool(_FRAME_START.match(line)) and not _FRAME.match(line[:MAX_LINE]),
         lambda joined, _: bool(_FRAME.match(joined[:MAX_LINE])),
-        most=_CUT_FRAME_LINES,
     )
     return lines, in_names + before_numbers
 

@@ -100,7 +100,7 @@ def _panic_hook(lines: list[str]) -> tuple[str, int, str] | None:
 
 def recognize(text: str) -> bool:
     """True for a Rust panic, a rustc ICE, or a Rust backtrace whose head was cut off."""
-    if _HOOK_PAYLOAD in text and _panic_hook(_join_cut_lines(text.split("\n"))):
+    if _HOOK_PAYLOAD in text and _panic_hook(_join_cut_lines(text.split("\n"))[0]):
         return True
     if "anicked at" not in text and "internal compiler error" not in text:
         # Headless: a run of "N: crate::path" frames with "at /rustc/…" or "at src/…" lines, or
@@ -121,9 +121,6 @@ def recognize(text: str) -> bool:
     )
 
 
-# A backtrace line ("  15: core::option::…", "      at src/x.rs:12") or a panic hook's
-# "{ payload: …" a wrap cut goes on in this many lines at most, at column 0.
-_CUT_LINES = 3
 _AT_START = re.compile(r"^\s+at \S")
 
 
@@ -135,21 +132,21 @@ def _cut_hook_print(line: str) -> bool:
     return _HOOK_PAYLOAD in line and _panic_hook_print(line) is None
 
 
-def _join_cut_lines(lines: list[str]) -> list[str]:
-    """Join an ``at`` line cut before its ``:line``, and a panic hook's print cut before its Location."""
+def _join_cut_lines(lines: list[str]) -> tuple[list[str], int]:
+    """Join an ``at`` line cut before its ``:line``, and a panic hook's print cut before its Location.
+
+    Returns the lines and how many were joined.
+    """
     # An indented line is the backtrace's next record; a hook's print cut on a blank goes on
     # with it (and is whole only once its Location closes).
-    lines, _ = join_cut_lines(
+    lines, at_lines = join_cut_lines(
         lines,
         _cut_at_line,
         lambda joined, _: bool(_AT.match(joined[:MAX_LINE])),
         goes_on=lambda line: not line[:1].isspace(),
-        most=_CUT_LINES,
     )
-    lines, _ = join_cut_lines(
-        lines, _cut_hook_print, lambda joined, _: _panic_hook_print(joined) is not None, most=_CUT_LINES
-    )
-    return lines
+    lines, hook_prints = join_cut_lines(lines, _cut_hook_print, lambda joined, _: _panic_hook_print(joined) is not None)
+    return lines, at_lines + hook_prints
 
 
 def _backtrace(lines: list[str]) -> tuple[Frame, ...]:
@@ -241,8 +238,9 @@ def _old_panic(lines: list[str], index: int) -> re.Match | None:
 
 def parse(text: str) -> ParsedTrace:
     """Parse the panic (or ICE) and its backtrace; the first panic is the crash."""
-    lines = _join_cut_lines(text.split("\n"))
-    text = "\n".join(lines)
+    lines, joined = _join_cut_lines(text.split("\n"))
+    if joined:
+        text = "\n".join(lines)
     panic_file, panic_line, message = "", None, ""
     for index, line in enumerate(lines):
         if "anicked at" not in line:

@@ -68,12 +68,18 @@ def mask_message(message: str, limit: int = 200, quoted: bool = True) -> str:
     return _SPACE.sub(" ", message).strip()[:limit]
 
 
+# A line a terminal or mail client cut goes on in this many lines at most.
+CUT_LINES = 3
+# The rest of a function's name, alone on the line a cut inside the name left it on.
+NAME_REST = re.compile(r"[\w<>.]{1,200}")
+
+
 def join_cut_lines(
     lines: list[str],
     starts: Callable[[str], bool],
     whole: Callable[[str, str], bool],
     goes_on: Callable[[str], bool] = lambda line: True,
-    most: int = 3,
+    most: int = CUT_LINES,
 ) -> tuple[list[str], int]:
     """``lines`` with each line a hard wrap cut joined back to the pieces it was cut into.
 

@@ -7,29 +7,18 @@ repairs of pasted text are checked on real traces as they would be pasted
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from crashes import signatures
 from crashes.traces import extract, parse
+from tests.data.record_digests import dedup_records
 
-CORPUS = Path(__file__).resolve().parents[1] / "data" / "dedup"
 TRACES = Path(__file__).resolve().parents[1] / "traces"
 
 
-def _records() -> dict[str, dict]:
-    found = {}
-    for path in sorted(CORPUS.glob("**/*.jsonl")):
-        for line in path.read_text().splitlines():
-            if line.strip():
-                record = json.loads(line)
-                found[record["id"]] = record
-    return found
-
-
-RECORDS = _records()
+RECORDS = dedup_records()
 
 
 def _hard_wrap(text: str, width: int) -> str:

@@ -21,16 +21,24 @@ DATA = Path(__file__).resolve().parent
 OUTPUT = DATA / "current_digests.json"
 
 
+def dedup_records() -> dict[str, dict]:
+    """The real reports of tests/data/dedup, by id, in file and line order."""
+    found = {}
+    for path in sorted((DATA / "dedup").glob("*.jsonl")):
+        for line in path.read_text().splitlines():
+            if line.strip():
+                record = json.loads(line)
+                found[record["id"]] = record
+    return found
+
+
 def real_traces() -> dict[str, tuple[str, str]]:
     """Every real report the tests hold, by a stable key: (text, target)."""
     found = {}
     for path in sorted((DATA.parent / "traces").glob("*/*.txt")):
         found[f"traces/{path.parent.name}/{path.name}"] = (path.read_text(), "")
-    for path in sorted((DATA / "dedup").glob("*.jsonl")):
-        for line in path.read_text().splitlines():
-            if line.strip():
-                record = json.loads(line)
-                found[f"dedup/{record['id']}"] = (record["trace"], record["project"])
+    for record_id, record in dedup_records().items():
+        found[f"dedup/{record_id}"] = (record["trace"], record["project"])
     return found
 
 
