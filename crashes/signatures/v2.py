@@ -51,8 +51,10 @@ from crashes.traces.text import mask_message
 # findings. 3: an LLVM assertion keyed by its bare function, glibc's assert line read behind any
 # prefix; pasted text repaired more (blanks at line ends, one-line quotes and list items, hard
 # wraps weighed by evidence, frame and assertion lines a wrap cut joined per format); a Rust
-# panic hook's {:?} print read as a panic.
-VERSION = 3
+# panic hook's {:?} print read as a panic. 4: a Rust program's panic site keeps its line (a
+# rustc ICE's does not); "error: internal compiler error:" opening a line is rustc's; rustc's
+# delayed-bug banner names nothing; a crate's build hash (name[4c35]::) is masked in messages.
+VERSION = 4
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
 SIMILARITY_FRAMES = 8

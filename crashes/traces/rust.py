@@ -51,6 +51,8 @@ _HOOK_LOCATION = re.compile(
     r'location: Location \{ file: "(?P<file>[^"]{1,300})", line: (?P<line>\d{1,9}), col: \d{1,9} \}'
 )
 _PANIC_OLD_LINES = 4
+# rustc's own thread; since Rust 1.89 with its id: "thread 'rustc' (81234) panicked at".
+_RUSTC_THREAD = re.compile(r"thread 'rustc' (?:\(\d{1,20}\) )?panicked")
 _ICE = re.compile(r"^\s*(?:error|ERROR): internal compiler error: (?P<message>.+)$")
 _ICE_LOCATION = re.compile(r"^(?P<file>[\w./\\-]{1,300}\.rs):\d+:\d+: (?P<message>.*)$")
 _DELAYED_AT = re.compile(r"^\s*=?\s*note: delayed at (?P<file>[\w./\\-]{1,300}\.rs):\d+")
@@ -60,7 +62,7 @@ _AT = re.compile(r"^\s+at (?P<file>.+?):(?P<line>\d+)(?::\d+)?\s*$")
 # Messages that name no bug: the real one is elsewhere in the report.
 _GENERIC_PANICS = re.compile(
     r"^(?:Box<(?:dyn )?Any>|unexpected panic|aborting due to .*|"
-    r"no errors encountered even though .*delayed.*|"
+    r"no errors encountered even though .*|"
     r"(?:`?delayed_span_bug`?|delayed bug).*|"
     r"failed to process buffered lint here.*|"
     r"rustc_errors::ExplicitBug|explicit panic)$"
@@ -115,10 +117,8 @@ def recognize(text: str) -> bool:
         or find_lines(text, _PANIC_REPORTED, 1, "Panicked at")
     ):
         return True
-    # Another compiler's ICE (gcc, go) is not rustc's: rustc says so in its notes.
-    return bool(find_lines(text, _ICE, 1, "internal compiler error")) and (
-        "rustc" in text or "rust-lang" in text or ".rs:" in text
-    )
+    # "error: internal compiler error: …" opening a line is rustc's way; gcc and go put a location first.
+    return bool(find_lines(text, _ICE, 1, "internal compiler error"))
 
 
 _AT_START = re.compile(r"^\s+at \S")
@@ -276,11 +276,13 @@ def parse(text: str) -> ParsedTrace:
     if not site and delayed:
         site = _strip_dir(delayed[0]["file"])
         what = next((m for m in ice_messages if not _GENERIC_PANICS.match(m)), what)
+    is_ice = bool(ice_messages) or bool(_RUSTC_THREAD.search(text))
     if not site and panic_file and not _RAISING_FILES.search(panic_file.replace("\\", "/")):
         site = _strip_dir(panic_file)
+        if not is_ice and panic_line is not None:
+            site += f":{panic_line}"
     if not what or _GENERIC_PANICS.match(what):
         what = next((m for m in ice_messages if not _GENERIC_PANICS.match(m)), what)
-    is_ice = bool(ice_messages) or "'rustc' panicked" in text
     crash_type = ("ICE: " if is_ice else "") + mask_message(what, limit=160)
     if site:
         frames.insert(0, Frame(function="", file=site, line=None, source="panic site"))

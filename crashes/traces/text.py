@@ -19,6 +19,8 @@ _HEX = re.compile(r"0x[0-9a-fA-F]+")
 _QUOTED = re.compile(r"`[^`\n]{0,200}`|'[^'\n]{0,200}'|\"[^\"\n]{0,200}\"")
 _PATH = re.compile(r"(?:[A-Za-z]:)?(?:[\\/][\w.+@-]{1,100}){2,}[\\/]?")
 _NUMBER = re.compile(r"\d+(?!x\?)")  # not the 0 of a masked 0x?
+# rustc names a crate with its hash, which changes with every build: bevy_inspector_egui[4c35]::x.
+_CRATE_HASH = re.compile(r"(?<=\w)\[[0-9a-f]{4,16}\](?=::)")
 _SPACE = re.compile(r"\s+")
 
 
@@ -61,6 +63,7 @@ def mask_message(message: str, limit: int = 200, quoted: bool = True) -> str:
     """
     message = message[: limit * 4]
     message = _HEX.sub("0x?", message)
+    message = _CRATE_HASH.sub("", message)
     if quoted:
         message = _QUOTED.sub("'?'", message)
     message = _PATH.sub("<path>", message)

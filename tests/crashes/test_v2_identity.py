@@ -61,6 +61,10 @@ SAME_BUG = [
     ("gitui-org/gitui#2358", "gitui-org/gitui#2512"),
     # A Go ICE whose message the paste cut ("… (0x?, 0x?"): its type, which holds the message, is cut too
     ("golang/go#19632/c1", "golang/go#19632"),
+    # rustc's delayed-bug ICE printed only its "error: internal compiler error:" lines (no "rustc" anywhere),
+    # against one with the "delayed at" note: both keyed by the delayed bug's message, not the banner,
+    # and the crate's build hash (bevy_inspector_egui[4c35]) masked
+    ("jakobhellermann/bevy-inspector-egui#153", "jakobhellermann/bevy-inspector-egui#163/c1"),
 ]
 
 
@@ -82,6 +86,33 @@ def test_different_bugs_with_one_stock_message_stay_apart():
     assert len(bugs) >= 2
     digests = {RECORDS[rid]["bug"]: _sign(rid).digest for rid in unreachable}
     assert len(set(digests.values())) == len(bugs)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("astral-sh/ruff#3425", "astral-sh/ruff#3385"),  # locator.rs:71 and :83, fixed separately
+        ("uutils/coreutils#1501", "uutils/coreutils#6354"),  # linebreak.rs:298 and :242, years apart
+    ],
+)
+def test_one_panic_message_at_two_lines_of_a_file_is_two_bugs(first, second):
+    # Without a backtrace a Rust program's panic names only its file and line: the line is the site.
+    from crashes import similarity
+
+    one, other = _sign(first), _sign(second)
+    assert one.frames[0].rsplit(":", 1)[0] == other.frames[0].rsplit(":", 1)[0]
+    assert one.digest != other.digest
+    assert similarity.similarity(similarity.shape_of(other), similarity.shape_of(one)).score < similarity.THRESHOLD
+
+
+def test_rustcs_ice_line_is_rustcs_without_its_notes():
+    # bevy-inspector-egui#153: only rustc's "error: internal compiler error:" lines, no "rustc" or ".rs:";
+    # gcc and go put a location before "internal compiler error:", rustc never does.
+    parsed = parse(RECORDS["jakobhellermann/bevy-inspector-egui#153"]["trace"])
+    assert parsed.format == "rustc-ice"
+    assert parsed.crash_type.startswith("ICE: broken MIR in Item(DefId(N:N ~ bevy_inspector_egui::")
+    gcc = "t.c:3:1: internal compiler error: in fold_convert_loc, at fold-const.cc:2567\n"
+    assert parse(gcc).format == "gcc-ice"
 
 
 def test_an_llvm_verifier_failure_is_told_apart_by_the_instruction_that_failed_it():
@@ -474,14 +505,14 @@ def test_an_old_form_rust_panic_is_read_across_its_wrapped_message():
     # alacritty/alacritty#2728: "thread 'main' panicked at 'not yet implemented', …/mod.rs:N" cut by the terminal.
     signature = _sign("alacritty/alacritty#2728")
     assert signature.method == "stack" and signature.crash_type == "not yet implemented"
-    assert signature.frames[0] == "site glutin/src/api/egl/mod.rs"
+    assert signature.frames[0] == "site glutin/src/api/egl/mod.rs:1010"
 
 
 def test_a_line_pasted_as_inline_code_is_unquoted():
     # rust-lang/rustfmt#4357: the panic line between backticks; golang/go#22200: the ICE line.
     rustfmt = _sign("rust-lang/rustfmt#4357")
     assert "Markdown inline code removed" in rustfmt.repairs
-    assert rustfmt.frames[0] == "site rustfmt/src/types.rs"
+    assert rustfmt.frames[0] == "site rustfmt/src/types.rs:764"
     go = _sign("golang/go#22200")
     assert go.frames == ("cmd/compile/internal/amd64.ssaGenValue",)
     # A backtick pair inside a line is the message's own quoting, not Markdown.
@@ -598,7 +629,7 @@ def test_a_rust_panic_with_the_threads_id_and_ruffs_own_report_name_one_site():
     # astral-sh/ruff#23587 (Rust 1.89 prints "thread 'main' (6913397) panicked at …", from a stripped
     # macOS binary whose frames all read "__mh_execute_header") and #23596 (ruff's "panic: Panicked at …").
     with_id, reported = _sign("astral-sh/ruff#23587"), _sign("astral-sh/ruff#23596")
-    assert with_id.frames == reported.frames == ("site ruff_python_semantic/src/definition.rs",)
+    assert with_id.frames == reported.frames == ("site ruff_python_semantic/src/definition.rs:285",)
     assert with_id.digest == reported.digest
     rustc = "thread 'rustc' (81234) panicked at compiler/rustc_middle/src/ty/sty.rs:12:9:\nbad type\n"
     assert signatures.compute(kind="crash", trace_text=rustc).frames[0] == "site rustc_middle/src/ty/sty.rs"
@@ -725,8 +756,8 @@ def test_pre_1_0_rust_frames_drop_their_hash_and_the_runtime_they_passed_through
 def test_an_old_form_rust_panic_whose_location_went_to_the_next_line_keeps_it():
     # deno#20615 and rust-analyzer#9639: "panicked at 'msg'," and the file on the line below; the
     # line's trailing blank is stripped, and a crate's root file in the registry names the crate.
-    assert _sign("denoland/deno#20615").frames[0] == "site deno_node/lib.rs"
-    assert _sign("rust-lang/rust-analyzer#9639").frames[0] == "site chalk-ir/src/fold/subst.rs"
+    assert _sign("denoland/deno#20615").frames[0] == "site deno_node/lib.rs:142"
+    assert _sign("rust-lang/rust-analyzer#9639").frames[0] == "site chalk-ir/src/fold/subst.rs:58"
 
 
 @pytest.mark.parametrize(
@@ -767,7 +798,7 @@ def test_an_assertion_line_cut_before_its_end_is_joined_whatever_the_width(recor
 
 def test_a_panic_hooks_debug_print_names_the_panic_location():
     parsed = parse(RECORDS["gitui-org/gitui#2713"]["trace"])  # a Windows path, its backslashes escaped
-    assert (parsed.format, parsed.site) == ("rust", "asyncgit/src/revlog.rs")
+    assert (parsed.format, parsed.site) == ("rust", "asyncgit/src/revlog.rs:186")
 
 
 def test_a_go_function_line_cut_in_its_arguments_is_joined():
