@@ -188,10 +188,13 @@ def parse(text: str) -> ParsedTrace:
     goroutine = next((i for i, line in enumerate(lines) if _GOROUTINE.match(line[:MAX_LINE])), None)
     start = goroutine + 1 if goroutine is not None else _headless_start(lines)
     frames = _frames(lines, start) if start is not None else []
-    recovered = next((i for i, frame in enumerate(frames) if _PANIC_FRAME.match(frame.function)), None)
+    # The last panic(…): a deferred call that panicked again (a recover that re-panics, "… [recovered]",
+    # or a handler that failed) sits above the first panic's call; the first message printed, which
+    # is the crash type, is that first panic's, raised just below its panic(…).
+    recovered = next((i for i in range(len(frames) - 1, -1, -1) if _PANIC_FRAME.match(frames[i].function)), None)
     if recovered is not None and (not (ice or headless_ice) or message.startswith("panic:")):
-        # Everything above the first panic(…) is the recovery handler printing
-        # the stack: the same in every crash of the program, never the site.
+        # Everything above it is the recovery handler printing the stack: the
+        # same in every crash of the program, never the site.
         # (The compiler's handlePanic turns a panic into "internal compiler error: panic: …".)
         frames = frames[recovered + 1 :]
         if not message and goroutine is not None:

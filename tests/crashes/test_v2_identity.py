@@ -837,3 +837,11 @@ def test_a_sanitizer_header_of_exactly_the_width_does_not_swallow_its_access_lin
 def test_a_go_ice_line_keeps_the_line_of_its_own_below_it():
     # golang/go#46704/c1: "<truncated stack trace>" below a 77-character ICE line is no part of it.
     assert _sign("golang/go#46704/c1").crash_type == "ICE: failed to find type loop for: a.S[int]"
+
+
+def test_a_go_panic_raised_again_after_a_recover_is_sited_below_the_first_panic():
+    # golang/go#16027/c1: "panic: inconsistent import: … [recovered]"; go/types' handleBailout recovered it
+    # and panicked again, so the dump reads panic(…), handleBailout, panic(…), then the importer's frame.
+    signature = _sign("golang/go#16027/c1")
+    assert signature.frames[:2] == ("go/internal/gcimporter.importer.declare", "go/internal/gcimporter.importer.obj")
+    assert "go/types.Checker.handleBailout" not in signature.similarity_frames
