@@ -45,7 +45,10 @@ _IGNORED_FUNCTIONS = {
         r"kotlin\.(ExceptionsKt|PreconditionsKt|StandardKt|LazyKt|SynchronizedLazyImpl|UnsafeLazyImpl)|"
         r"org\.junit\.|junit\.|com\.intellij\.rt\.|"
         # The Kotlin compiler reporting a backend failure, and its phase runner: every IR crash passes them.
-        r"org\.jetbrains\.kotlin\.backend\.common\.(?:CodegenUtil\.reportBackendException|BackendException|phaser\.))"
+        r"org\.jetbrains\.kotlin\.backend\.common\.(?:CodegenUtil\.reportBackendException|BackendException|phaser\.)|"
+        # K2's wrapping of a failure in one file: every front-end crash passes them.
+        r"org\.jetbrains\.kotlin\.(?:util\.AnalysisExceptionsKt\.wrapIntoFileAnalysisExceptionIfNeeded|"
+        r"fir\.FirCliExceptionHandler\.))"
     ),
     "dotnet": re.compile(r"^(System\.|Microsoft\.(CSharp|VisualStudio|Extensions|Win32)\.)"),
     "native": re.compile(

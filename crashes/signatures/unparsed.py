@@ -161,6 +161,15 @@ _RUNTIME_FRAME = re.compile(
 )
 
 
+# An address read where a name should be ("Stack trace: 0x7ff80c2c3f47 0x7ff80c2c58b1 …"): it moves
+# with every build and every run (ASLR), so it names nothing.
+_ADDRESS = re.compile(r"(?:0x)?[0-9a-fA-F]+")
+
+
+def _names_code(name: str) -> bool:
+    return not _RUNTIME_FRAME.search(name) and not _ADDRESS.fullmatch(name)
+
+
 def generic_frames(text: str, limit: int) -> tuple[str, ...]:
     """Function names of the first frame-like lines no parser claimed, past crash handlers."""
     found: list[str] = []
@@ -169,7 +178,7 @@ def generic_frames(text: str, limit: int) -> tuple[str, ...]:
             continue
         if "0x" in line and " + " in line and (mac := _GENERIC_FRAME.match(line.strip())) and mac["e"]:
             name = mac["e"].lstrip("*")
-            if not _RUNTIME_FRAME.search(name) and name not in found:
+            if _names_code(name) and name not in found:
                 found.append(name)
                 if len(found) >= limit:
                     break
@@ -180,7 +189,7 @@ def generic_frames(text: str, limit: int) -> tuple[str, ...]:
         if not match:
             continue
         name = next(group for group in match.groups() if group).lstrip("*")
-        if _RUNTIME_FRAME.search(name) or name in found:
+        if not _names_code(name) or name in found:
             continue
         found.append(name)
         if len(found) >= limit:

@@ -53,7 +53,11 @@ from crashes.traces.text import mask_message
 # wraps weighed by evidence, frame and assertion lines a wrap cut joined per format); a Rust
 # panic hook's {:?} print read as a panic. 4: a Rust program's panic site keeps its line (a
 # rustc ICE's does not); "error: internal compiler error:" opening a line is rustc's; rustc's
-# delayed-bug banner names nothing; a crate's build hash (name[4c35]::) is masked in messages.
+# delayed-bug banner names nothing; a crate's build hash (name[4c35]::) is masked in messages;
+# rustc's pre-2020 ICE lines and raising files read like today's; a Go panic re-raised after a
+# recover is sited below the last panic(…); gdb's stop line before `bt` is no backtrace of its
+# own; an address is never a frame; the Kotlin compiler's wrapper exceptions give way to the
+# exception they wrap.
 VERSION = 4
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

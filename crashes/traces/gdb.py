@@ -108,7 +108,11 @@ def parse(text: str) -> ParsedTrace:
         if not match:
             continue
         if match["index"] == "0" and frames:
-            break  # a second thread's backtrace
+            if len(frames) == 1 and frames[0].function == match["function"]:
+                # gdb printed where it stopped ("#0 f (…)" on loading a core), then `bt` printed it all.
+                frames = []
+            else:
+                break  # a second thread's backtrace
         groups = match.groupdict()
         frames.append(
             Frame(

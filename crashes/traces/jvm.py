@@ -27,6 +27,17 @@ _CAUSED_BY = re.compile(r"^\s*Caused by: (?P<type>[\w$.]+)(?::\s?(?P<message>.*)
 _SUPPRESSED = re.compile(r"^\s*Suppressed: ")
 _TOKEN = re.compile(r"[\w$.]+")
 _EXCEPTION_WORDS = ("Exception", "Error", "Throwable", "Failure", "Exit")
+# The Kotlin compiler wraps what failed in its own exception and names it in the message
+# ("FileAnalysisException: While analysing A.kt:17:19: java.lang.NoSuchMethodError: …"): that
+# exception is the crash, the wrapper is every crash of a phase.
+_COMPILER_WRAPPERS = frozenset(
+    {
+        "org.jetbrains.kotlin.util.FileAnalysisException",
+        "org.jetbrains.kotlin.util.KotlinFrontEndException",
+        "org.jetbrains.kotlin.backend.common.BackendException",
+        "org.jetbrains.kotlin.codegen.CompilationException",
+    }
+)
 
 
 def _exception(line: str) -> tuple[str, str] | None:
@@ -124,14 +135,18 @@ def parse(text: str) -> ParsedTrace:
         return ParsedTrace(format=FORMAT, crash_type=header[0] if header else "", language="jvm")
     root = blocks[-1]
     frames = _full_stack(blocks)
+    crash_type, message = root.crash_type, root.message
+    inner = _exception(message) if crash_type in _COMPILER_WRAPPERS else None
+    if inner:
+        crash_type, message = inner
     causes = tuple(
         ParsedTrace(format=FORMAT, crash_type=b.crash_type, message=b.message, frames=tuple(b.frames), language="jvm")
         for b in blocks[:-1]
     )
     return ParsedTrace(
         format=FORMAT,
-        crash_type=root.crash_type,
-        message=root.message,
+        crash_type=crash_type,
+        message=message,
         frames=tuple(frames),
         causes=causes,
         language="jvm",

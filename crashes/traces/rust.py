@@ -54,7 +54,8 @@ _PANIC_OLD_LINES = 4
 # rustc's own thread; since Rust 1.89 with its id: "thread 'rustc' (81234) panicked at".
 _RUSTC_THREAD = re.compile(r"thread 'rustc' (?:\(\d{1,20}\) )?panicked")
 _ICE = re.compile(r"^\s*(?:error|ERROR): internal compiler error: (?P<message>.+)$")
-_ICE_LOCATION = re.compile(r"^(?P<file>[\w./\\-]{1,300}\.rs):\d+:\d+: (?P<message>.*)$")
+# Before 2018 the location had no column: "../src/librustc_metadata/decoder.rs:490: entry: …".
+_ICE_LOCATION = re.compile(r"^(?P<file>[\w./\\-]{1,300}\.rs):\d+(?::\d+)?: (?P<message>.*)$")
 _DELAYED_AT = re.compile(r"^\s*=?\s*note: delayed at (?P<file>[\w./\\-]{1,300}\.rs):\d+")
 _QUERY = re.compile(r"^\s*#(?P<index>\d+) \[(?P<query>\w+)\]")
 _FRAME = re.compile(r"^\s*(?P<index>\d+):\s+(?:0x[0-9a-fA-F]+ - )?(?P<function>\S.*?)\s*$")
@@ -71,6 +72,8 @@ _GENERIC_PANICS = re.compile(
 _RAISING_FILES = re.compile(
     r"(?:^|/)(?:library/(?:core|std|alloc)|lib(?:core|std|alloc|collections)/|rustc_errors/src|"
     r"rustc_middle/src/util/bug\.rs|"
+    # The same places before the 2020 move to compiler/: src/librustc_errors/lib.rs, src/librustc/util/bug.rs.
+    r"librustc_errors/|librustc(?:_middle)?/util/bug\.rs|libsyntax_pos/|"
     r"rustc_span/src/lib\.rs|/rustc/[0-9a-f]+/library)"
 )
 

@@ -845,3 +845,42 @@ def test_a_go_panic_raised_again_after_a_recover_is_sited_below_the_first_panic(
     signature = _sign("golang/go#16027/c1")
     assert signature.frames[:2] == ("go/internal/gcimporter.importer.declare", "go/internal/gcimporter.importer.obj")
     assert "go/types.Checker.handleBailout" not in signature.similarity_frames
+
+
+def test_gdbs_stop_line_before_its_backtrace_is_not_a_backtrace_of_its_own():
+    # neovim/neovim#3770 and tmux/tmux#3932: a core loaded in gdb prints "#0 f (…)" where the program
+    # stopped, then `bt` prints the whole stack from "#0 f (…)" again; a second thread's #0 still ends it.
+    assert _sign("neovim/neovim#3770").frames == ("set_ref_in_ht", "garbage_collect", "before_blocking")
+    assert _sign("tmux/tmux#3932").frames == ("tty_keys_next", "tty_read_callback", "event_persist_closure")
+    two_threads = (
+        "Thread 2:\n#0  0x1 in poll ()\n#1  0x2 in loop ()\nThread 1:\n#0  0x3 in crash ()\n#1  0x4 in main ()\n"
+    )
+    assert [f.function for f in parse(two_threads).frames] == ["poll", "loop"]
+
+
+def test_an_address_is_never_read_as_a_frame():
+    # ClickHouse#13281 prints its stack as bare addresses ("Stack trace: 0x7ff80c2c3f47 0x7ff80c2c58b1 …"),
+    # its duplicate #17747 not at all: one LLVM JIT error, keyed by its line alone in both.
+    first, duplicate = _sign("ClickHouse/ClickHouse#13281"), _sign("ClickHouse/ClickHouse#17747")
+    assert not any(frame.startswith("0x") for frame in first.frames)
+    assert first.digest == duplicate.digest
+
+
+def test_rustcs_ice_lines_and_raising_files_before_2020_are_read_like_todays():
+    # serde#623 (2016): "error: internal compiler error: ../src/librustc_metadata/decoder.rs:490: entry: …"
+    # (no column) then "panicked at 'Box<Any>', ../src/librustc_errors/lib.rs:424", which only raised it.
+    serde = _sign("serde-rs/serde#623")
+    assert serde.frames[0] == "site src/librustc_metadata/decoder.rs"
+    assert serde.crash_type.startswith("ICE: entry: id not found: DefIndex(N) in crate")
+    assert not any("librustc_errors" in frame for frame in _sign("rust-lang/rls#1450").frames)
+
+
+def test_a_kotlin_compiler_wrapper_is_keyed_by_the_exception_it_wraps():
+    # koin#2357 and koin-compiler-plugin#29: K2's FileAnalysisException says "While analysing A.kt:17:19:" or
+    # "Somewhere in file A.kt:" before the exception that failed; its wrapping frames are every crash's.
+    for record_id in ("InsertKoinIO/koin#2357", "InsertKoinIO/koin-compiler-plugin#29"):
+        parsed = parse(RECORDS[record_id]["trace"])
+        assert parsed.crash_type == "java.lang.NoSuchMethodError"
+        assert parsed.message.endswith("KtPsiSourceElement.getPsi()'")
+    plugin = _sign("InsertKoinIO/koin-compiler-plugin#29")
+    assert plugin.frames[0].endswith("plugin.FirCompanionGenerationTransformer.transformFile")
