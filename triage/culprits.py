@@ -20,11 +20,13 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 
 import django_rq
 from django.conf import settings
 from django.db import close_old_connections, transaction
 from django.utils import timezone
+from redis.exceptions import RedisError
 
 from engines import sandbox
 from engines.differential import compare, culprit, harness, shape, versions
@@ -55,10 +57,22 @@ def culprit_wanted(bucket: Bucket) -> bool:
     )
 
 
+log = logging.getLogger(__name__)
+
+
+def _enqueue(job, argument: int, **options) -> None:
+    """Queue a search after the commit that asked for it. Often inside a campaign's shard: a Redis
+    restart then loses this one search (logged), never the shard."""
+    try:
+        django_rq.get_queue(QUEUE).enqueue(job, argument, **options)
+    except RedisError as error:
+        log.warning("culprit search %s(%s) not queued, Redis did not answer: %s", job.__name__, argument, error)
+
+
 def culprit_enqueue(*, bucket_id: int) -> None:
     from triage.jobs import culprit_job
 
-    django_rq.get_queue(QUEUE).enqueue(culprit_job, bucket_id, job_timeout=3600, result_ttl=3600)
+    _enqueue(culprit_job, bucket_id, job_timeout=3600, result_ttl=3600)
 
 
 def culprit_enqueue_if_wanted(*, bucket_id: int) -> None:
@@ -128,7 +142,7 @@ def _enqueue_finding(finding_id: int) -> None:
     from triage.jobs import finding_culprit_job
 
     # Behind campaigns and reductions: after them on the reduce queue, never ahead.
-    django_rq.get_queue(QUEUE).enqueue(finding_culprit_job, finding_id, job_timeout=1800, result_ttl=600)
+    _enqueue(finding_culprit_job, finding_id, job_timeout=1800, result_ttl=600)
 
 
 def culprit_key(found: dict, backends) -> str:

@@ -7,7 +7,7 @@ from dataclasses import asdict
 from django.db import close_old_connections
 
 from triage.rebucket import RebucketSummary, bucket_rebucket, findings_rebucket
-from triage.reduction import reduction_run, reductions_reap_stale
+from triage.reduction import reduction_run, reductions_reap_stale, reductions_requeue_lost
 
 
 def rebucket_job(only_outdated: bool = True) -> dict:
@@ -44,9 +44,9 @@ def finding_culprit_job(finding_id: int) -> str:
 
 
 def reductions_reap_job() -> int:
-    """Mark reductions whose worker died as failed."""
+    """Mark reductions whose worker died as failed; queue again those whose job was lost."""
     close_old_connections()
-    return reductions_reap_stale()
+    return reductions_reap_stale() + reductions_requeue_lost()
 
 
 def issues_sync_job() -> dict:

@@ -26,6 +26,8 @@ import django_rq
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from redis.exceptions import RedisError
+from rq.job import Job
 
 from crashes import signatures
 from engines import registry
@@ -166,17 +168,44 @@ def _under_way(bucket: Bucket) -> bool:
     return bucket.reductions.filter(state__in=REDUCTION_UNDER_WAY).exists()
 
 
-def reduction_enqueue(reduction: Reduction, at_front: bool = False) -> None:
+def _job_id(reduction_id: int) -> str:
+    return f"reduction-{reduction_id}"
+
+
+def reduction_enqueue(reduction: Reduction, at_front: bool = False) -> bool:
+    """Put the reduction's job on the reduce queue; False when Redis cannot be reached.
+
+    It runs after the commit that made the bucket, often inside a campaign's
+    shard: a Redis restart at that moment must not fail the shard. The
+    reduction stays queued and :func:`reductions_requeue_lost` queues it again.
+    """
     from triage.jobs import reduction_job
 
     seconds = settings.FUZZWEB_REDUCTION_SECONDS
-    django_rq.get_queue(QUEUE).enqueue(
-        reduction_job,
-        reduction.pk,
-        job_timeout=int(seconds) + JOB_MARGIN_SECONDS,
-        result_ttl=3600,
-        at_front=at_front,
-    )
+    try:
+        django_rq.get_queue(QUEUE).enqueue(
+            reduction_job,
+            reduction.pk,
+            job_id=_job_id(reduction.pk),
+            job_timeout=int(seconds) + JOB_MARGIN_SECONDS,
+            result_ttl=3600,
+            at_front=at_front,
+        )
+    except RedisError as error:
+        log.warning("reduction %s stays queued until Redis answers again: %s", reduction.pk, error)
+        return False
+    return True
+
+
+def reductions_requeue_lost(*, older_than: float = 60) -> int:
+    """Queue again the queued reductions whose job is gone (never queued, or wiped by a Redis restart)."""
+    cutoff = timezone.now() - timedelta(seconds=older_than)
+    connection = django_rq.get_queue(QUEUE).connection
+    requeued = 0
+    for reduction in Reduction.objects.filter(state=ReductionState.QUEUED, created_at__lt=cutoff):
+        if not Job.exists(_job_id(reduction.pk), connection=connection) and reduction_enqueue(reduction):
+            requeued += 1
+    return requeued
 
 
 def reductions_for_new_buckets(bucket_ids: list[int], at_front: bool = False) -> int:
