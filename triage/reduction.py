@@ -255,6 +255,13 @@ def reduction_run(*, reduction_id: int) -> str:
     reduction = Reduction.objects.select_related(*related).filter(pk=reduction_id).first()
     if reduction is None or reduction.finished:
         return reduction.state if reduction else "missing"
+    # One run per reduction: a job queued again by the sweep (its first job thought lost) finds it taken.
+    claimed = Reduction.objects.filter(pk=reduction.pk, state=ReductionState.QUEUED).update(
+        state=ReductionState.VERIFYING, updated_at=timezone.now()
+    )
+    if not claimed:
+        return Reduction.objects.get(pk=reduction.pk).state
+    reduction.state = ReductionState.VERIFYING
     if reduction.finding is None:
         _finish(reduction, ReductionState.FAILED, "the bucket has no finding to reduce")
         return reduction.state

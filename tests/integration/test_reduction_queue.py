@@ -12,7 +12,7 @@ from tests.integration.test_ingest import make_finding
 from triage.culprits import culprit_enqueue
 from triage.ingest import finding_ingest
 from triage.models import Reduction, ReductionState
-from triage.reduction import QUEUE, reduction_enqueue, reductions_requeue_lost
+from triage.reduction import QUEUE, reduction_enqueue, reduction_run, reductions_requeue_lost
 
 # Committed as it goes: the queue defers its writes to the commit, as it does in a worker.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -48,3 +48,13 @@ def test_redis_unreachable_when_queueing_leaves_the_row_queued_and_raises_nothin
     assert reduction_enqueue(reduction) is False
     culprit_enqueue(bucket_id=reduction.bucket_id)  # logged, not raised
     assert Reduction.objects.get(pk=reduction.pk).state == ReductionState.QUEUED
+
+
+def test_a_second_job_for_a_reduction_under_way_leaves_it_alone():
+    # The sweep may queue a reduction again whose first job was only late (or had another id before
+    # this version): the job that comes second finds the row taken and runs nothing.
+    reduction = _queued_reduction(600)
+    Reduction.objects.filter(pk=reduction.pk).update(state=ReductionState.REDUCING, message="round 1")
+    assert reduction_run(reduction_id=reduction.pk) == ReductionState.REDUCING
+    again = Reduction.objects.get(pk=reduction.pk)
+    assert (again.state, again.message, again.finished_at) == (ReductionState.REDUCING, "round 1", None)
