@@ -57,7 +57,7 @@ from crashes.traces.text import mask_message
 # rustc's pre-2020 ICE lines and raising files read like today's; a Go panic re-raised after a
 # recover is sited below the last panic(…); gdb's stop line before `bt` is no backtrace of its
 # own; an address is never a frame; the Kotlin compiler's wrapper exceptions give way to the
-# exception they wrap.
+# exception they wrap; three or more blank lines read as two.
 VERSION = 4
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -72,6 +72,9 @@ class Cleaned:
     repairs: tuple[str, ...] = ()
 
 
+_BLANK_RUN = re.compile(r"\n(?:[^\S\n]*+\n){3,}")
+
+
 def clean(text: str) -> Cleaned:
     """Canonical form of a pasted trace; see the module docstring."""
     repairs: list[str] = []
@@ -90,6 +93,9 @@ def clean(text: str) -> Cleaned:
     text, restored = _restore_line_breaks(text)
     if restored:
         repairs.append(restored)
+    # Three or more blank lines say no more than two, and a paste of a quarter of a million of them
+    # would make every later step read each one. One pass, before them (not shown as a repair).
+    text = _BLANK_RUN.sub("\n\n\n", text)
     steps = (
         _drop_fences,
         _unquote,

@@ -884,3 +884,12 @@ def test_a_kotlin_compiler_wrapper_is_keyed_by_the_exception_it_wraps():
         assert parsed.message.endswith("KtPsiSourceElement.getPsi()'")
     plugin = _sign("InsertKoinIO/koin-compiler-plugin#29")
     assert plugin.frames[0].endswith("plugin.FirCompanionGenerationTransformer.transformFile")
+
+
+def test_a_run_of_blank_lines_says_no_more_than_two():
+    # A quarter of a million blank lines would be read again by every later repair (parse_worst's kept cases).
+    cleaned = extract.clean(">>>>" + "\n" * 200_000 + "  \t\n" * 1000 + "x")
+    assert "\n\n\n\n" not in cleaned.text and len(cleaned.text) < 20
+    spaced = RECORDS["alacritty/alacritty#111"]["trace"].replace("\n", "\n\n\n\n\n\n", 1)
+    spaced_digest = signatures.compute(kind="crash", trace_text=spaced, target="t").digest
+    assert spaced_digest == _sign("alacritty/alacritty#111").digest
