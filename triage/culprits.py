@@ -20,22 +20,19 @@
 from __future__ import annotations
 
 import hashlib
-import logging
 
-import django_rq
 from django.conf import settings
 from django.db import close_old_connections, transaction
 from django.utils import timezone
-from redis.exceptions import RedisError
 
 from engines import sandbox
 from engines.differential import compare, culprit, harness, shape, versions
+from triage import reduce_queue
 from triage.audit import audit
 from triage.models import Bucket, BucketMove, Finding, Kind, Method, Reduction
 from triage.rebucket import bucket_recount
 from triage.reproduction import CannotReproduce, _backends
 
-QUEUE = "reduce"
 MAX_BACKENDS = 4
 C_LANGUAGES = ("c", "cpp", "c++")
 # Languages whose wrong code is keyed by the shape of its reduced difference (engines.differential.shape).
@@ -57,22 +54,10 @@ def culprit_wanted(bucket: Bucket) -> bool:
     )
 
 
-log = logging.getLogger(__name__)
-
-
-def _enqueue(job, argument: int, **options) -> None:
-    """Queue a search after the commit that asked for it. Often inside a campaign's shard: a Redis
-    restart then loses this one search (logged), never the shard."""
-    try:
-        django_rq.get_queue(QUEUE).enqueue(job, argument, **options)
-    except RedisError as error:
-        log.warning("culprit search %s(%s) not queued, Redis did not answer: %s", job.__name__, argument, error)
-
-
 def culprit_enqueue(*, bucket_id: int) -> None:
     from triage.jobs import culprit_job
 
-    _enqueue(culprit_job, bucket_id, job_timeout=3600, result_ttl=3600)
+    reduce_queue.enqueue(culprit_job, bucket_id, job_timeout=3600, result_ttl=3600)
 
 
 def culprit_enqueue_if_wanted(*, bucket_id: int) -> None:
@@ -142,7 +127,7 @@ def _enqueue_finding(finding_id: int) -> None:
     from triage.jobs import finding_culprit_job
 
     # Behind campaigns and reductions: after them on the reduce queue, never ahead.
-    _enqueue(finding_culprit_job, finding_id, job_timeout=1800, result_ttl=600)
+    reduce_queue.enqueue(finding_culprit_job, finding_id, job_timeout=1800, result_ttl=600)
 
 
 def culprit_key(found: dict, backends) -> str:

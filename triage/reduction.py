@@ -26,11 +26,11 @@ import django_rq
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
-from redis.exceptions import RedisError
 from rq.job import Job
 
 from crashes import signatures
 from engines import registry
+from triage import reduce_queue
 from triage.audit import audit
 from triage.ingest import content_hash, prepare_finding
 from triage.models import REDUCTION_UNDER_WAY, Bucket, BucketMove, Finding, Origin, Reduction, ReductionState
@@ -41,7 +41,6 @@ from triage.target_options import signature_options
 
 log = logging.getLogger(__name__)
 
-QUEUE = "reduce"
 ORIGINAL_RUNS = 3
 VERIFY_RUNS = 5
 PROGRESS_SAVE_SECONDS = 1.0
@@ -182,25 +181,20 @@ def reduction_enqueue(reduction: Reduction, at_front: bool = False) -> bool:
     from triage.jobs import reduction_job
 
     seconds = settings.FUZZWEB_REDUCTION_SECONDS
-    try:
-        django_rq.get_queue(QUEUE).enqueue(
-            reduction_job,
-            reduction.pk,
-            job_id=_job_id(reduction.pk),
-            job_timeout=int(seconds) + JOB_MARGIN_SECONDS,
-            result_ttl=3600,
-            at_front=at_front,
-        )
-    except RedisError as error:
-        log.warning("reduction %s stays queued until Redis answers again: %s", reduction.pk, error)
-        return False
-    return True
+    return reduce_queue.enqueue(
+        reduction_job,
+        reduction.pk,
+        job_id=_job_id(reduction.pk),
+        job_timeout=int(seconds) + JOB_MARGIN_SECONDS,
+        result_ttl=3600,
+        at_front=at_front,
+    )
 
 
 def reductions_requeue_lost(*, older_than: float = 60) -> int:
     """Queue again the queued reductions whose job is gone (never queued, or wiped by a Redis restart)."""
     cutoff = timezone.now() - timedelta(seconds=older_than)
-    connection = django_rq.get_queue(QUEUE).connection
+    connection = django_rq.get_queue(reduce_queue.QUEUE).connection
     requeued = 0
     for reduction in Reduction.objects.filter(state=ReductionState.QUEUED, created_at__lt=cutoff):
         if not Job.exists(_job_id(reduction.pk), connection=connection) and reduction_enqueue(reduction):

@@ -12,7 +12,8 @@ from tests.integration.test_ingest import make_finding
 from triage.culprits import culprit_enqueue
 from triage.ingest import finding_ingest
 from triage.models import Reduction, ReductionState
-from triage.reduction import QUEUE, reduction_enqueue, reduction_run, reductions_requeue_lost
+from triage.reduce_queue import QUEUE
+from triage.reduction import reduction_enqueue, reduction_run, reductions_requeue_lost
 
 # Committed as it goes: the queue defers its writes to the commit, as it does in a worker.
 pytestmark = pytest.mark.django_db(transaction=True)
