@@ -157,10 +157,11 @@ def test_hostile_targets_are_findings_and_the_worker_survives(rq_workers):
     campaign = _launch(target=hostile, time_budget_seconds=90, max_executions=80)
     wait_for(lambda: _status(campaign) == CampaignStatus.FINISHED, timeout=120)
     kinds = dict(Finding.objects.filter(campaign=campaign).values_list("function", "kind").distinct())
-    assert kinds["segfault"] == "crash"
-    assert kinds["hang_on_odd"] == "timeout"
-    assert "hang" not in kinds
     skipped = {item["name"]: item["reason"] for item in campaign.shards.get().discovery["skipped"]}
+    assert kinds["segfault"] == "crash"
+    # It has failed now and then, even alone: say whether it was set aside or never hung.
+    assert kinds.get("hang_on_odd") == "timeout", (kinds, skipped, campaign.shards.get().checkpoint)
+    assert "hang" not in kinds
     assert skipped["hang"].startswith("hangs: its first 3 calls did not return")
     assert kinds["fork_bomb"] == "crash"
     assert kinds["allocate_50_gb"] == "oom"
