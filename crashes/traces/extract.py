@@ -233,7 +233,14 @@ def _strip_list_markers(text: str) -> tuple[str, str]:
 _INDENT = re.compile(r"^([ \t]*+)(?=[^\S\n]*+\S)", re.M)
 
 
+# A non-blank line with no indentation: then nothing is indented in common.
+_UNINDENTED = re.compile(r"^(?=[^\S\n]*+\S)[^ \t\n]", re.M)
+
+
 def _dedent(text: str) -> tuple[str, str]:
+    # Looked for first: collecting every line's indentation costs more, and most texts stop here.
+    if _UNINDENTED.search(text):
+        return text, ""
     indents = set(_INDENT.findall(text))
     if not indents or "" in indents:
         return text, ""

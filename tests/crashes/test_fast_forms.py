@@ -1,0 +1,102 @@
+"""Faster forms of v4's text rules agree exactly with the plain expressions v4 was recorded with.
+
+The path and crate-hash expressions were rewritten to let the engine skip positions where no
+match can start, runs of blanks are collapsed by ``str.split`` instead of ``\\s+``, and the
+unparsed path looks for a failure word with ``str``'s own search before trying its expression:
+each is checked here against the form it replaced, on text mixing what each one looks for
+(the letters IGNORECASE folds that ``lower()`` does not among them).
+"""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from crashes.signatures import unparsed
+from crashes.traces import text
+
+# The expressions as v4 was recorded with them.
+_PATH = re.compile(r"(?:[A-Za-z]:)?(?:[\\/][\w.+@-]{1,100}){2,}[\\/]?")
+_CRATE_HASH = re.compile(r"(?<=\w)\[[0-9a-f]{4,16}\](?=::)")
+_SPACE = re.compile(r"\s+")
+
+
+def reference_mask(message: str, limit: int = 200, quoted: bool = True) -> str:
+    message = message[: limit * 4]
+    message = text._HEX.sub("0x?", message)
+    message = _CRATE_HASH.sub("", message)
+    if quoted:
+        message = text._QUOTED.sub("'?'", message)
+    message = _PATH.sub("<path>", message)
+    message = text._NUMBER.sub("N", message)
+    return _SPACE.sub(" ", message).strip()[:limit]
+
+
+PIECES = st.sampled_from(
+    [
+        "C:",
+        "c:\\",
+        "/",
+        "\\",
+        "usr",
+        "a.b",
+        "x+y",
+        "@",
+        "-",
+        "crate",
+        "[4c35]",
+        "[",
+        "]",
+        "::",
+        "0x1f",
+        "12",
+        " ",
+        "  ",
+        "\t",
+        "\n",
+        "\x0b",
+        "\x0c",
+        "\u00a0",
+        "\u2003",
+        "\u3000",
+        "'q'",
+        '"q"',
+        "`q`",
+        "é",
+        "_",
+    ]
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(PIECES | st.text(max_size=4), max_size=40), st.integers(1, 300), st.booleans())
+def test_masks_as_the_recorded_expressions(parts, limit, quoted):
+    message = "".join(parts)
+    assert text.mask_message(message, limit, quoted) == reference_mask(message, limit, quoted)
+
+
+def test_real_messages_mask_as_before():
+    for message in (
+        "error[E0080]: evaluation of `bevy_inspector_egui[4c35]::x` failed at C:\\Users\\a\\src\\lib.rs:12:5",
+        "panicked at /rustc/90b35a6239c3d8bdabc530a6a0816f7ff89a0aaf/library/core/src/option.rs:1\u00a0 x",
+        "thread 'rustc' (81234) panicked at compiler/rustc_middle/src/ty/mod.rs:1:2:\n\n  boom  ",
+    ):
+        assert text.mask_message(message) == reference_mask(message)
+        assert text.mask_message(message, 500, quoted=False) == reference_mask(message, 500, quoted=False)
+
+
+WORDS = st.sampled_from(
+    ["error", "ERROR", "Exception", "xError", "panicked", "fatal", "Assertion", "abort", "fault", "failed",
+     "CRASH", "unreachable", "signal", "SIGSEGV", "sigabrt", "overflow", "invalid", "unexpected", "cannot",
+     "can't", "unable", "not", "note", "\u0130nvalid", "fa\u0131led", "\u017figsegv", "\u212aill", "\u017f",
+     "é", " ", "_", ".", ":", "a", "Z", "1"]
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(WORDS | st.text(max_size=3), max_size=20))
+def test_the_failure_prefilter_agrees_with_the_expression(parts):
+    line = "".join(parts)
+    assert unparsed._reports_failure(line) == (unparsed._FAILURE.search(line) is not None)
