@@ -88,10 +88,44 @@ def test_real_messages_mask_as_before():
 
 
 WORDS = st.sampled_from(
-    ["error", "ERROR", "Exception", "xError", "panicked", "fatal", "Assertion", "abort", "fault", "failed",
-     "CRASH", "unreachable", "signal", "SIGSEGV", "sigabrt", "overflow", "invalid", "unexpected", "cannot",
-     "can't", "unable", "not", "note", "\u0130nvalid", "fa\u0131led", "\u017figsegv", "\u212aill", "\u017f",
-     "é", " ", "_", ".", ":", "a", "Z", "1"]
+    [
+        "error",
+        "ERROR",
+        "Exception",
+        "xError",
+        "panicked",
+        "fatal",
+        "Assertion",
+        "abort",
+        "fault",
+        "failed",
+        "CRASH",
+        "unreachable",
+        "signal",
+        "SIGSEGV",
+        "sigabrt",
+        "overflow",
+        "invalid",
+        "unexpected",
+        "cannot",
+        "can't",
+        "unable",
+        "not",
+        "note",
+        "\u0130nvalid",
+        "fa\u0131led",
+        "\u017figsegv",
+        "\u212aill",
+        "\u017f",
+        "é",
+        " ",
+        "_",
+        ".",
+        ":",
+        "a",
+        "Z",
+        "1",
+    ]
 )
 
 
