@@ -10,7 +10,7 @@ from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
 from fuzzweb.models import Scope
-from fuzzweb.ratelimit import rate_add, retry_after
+from fuzzweb.ratelimit import rate_add, window_remaining
 from fuzzweb.roles import SAFE_METHODS, can_change
 from fuzzweb.tokens import api_token_find
 
@@ -68,7 +68,7 @@ def token_required(view=None, *, needs: str | dict[str, str] = "read"):
                 return api_error(403, f"this token's scope is '{token.scope}'; this endpoint needs '{need}'")
             if need == "ingest" and _over_ingest_rate(token):
                 response = api_error(429, f"more than {settings.FUZZWEB_INGEST_PER_MINUTE} requests a minute")
-                response["Retry-After"] = str(retry_after(60))
+                response["Retry-After"] = str(window_remaining(60))
                 return response
             request.user = token.user
             request.api_token = token

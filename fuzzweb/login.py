@@ -1,6 +1,7 @@
 """The login page, with limits on failed attempts that an attacker cannot turn into a lockout.
 
-Three counters, each over the same window:
+Three counters, each read over the same window and the one before it
+(``fuzzweb.ratelimit``):
 
 - per client address: one address guessing many accounts;
 - per user name *and* address: one address guessing one account;
@@ -56,8 +57,9 @@ class RateLimitedLoginView(LoginView):
 
     def post(self, request, *args, **kwargs):
         window = settings.FUZZWEB_LOGIN_WINDOW_SECONDS
-        if any(rate_count(key, window_seconds=window) >= limit for key, limit in _limits(request)):
-            wait = retry_after(window)
+        full = [(key, limit) for key, limit in _limits(request) if rate_count(key, window_seconds=window) >= limit]
+        if full:
+            wait = max(retry_after(key, window_seconds=window, limit=limit) for key, limit in full)
             response = render(
                 request, "registration/login.html", {"form": self.get_form(), "locked_for": wait}, status=429
             )

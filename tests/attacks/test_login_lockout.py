@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import django_rq
 import pytest
 from django.test import Client
@@ -57,3 +59,30 @@ def test_a_forged_known_browser_cookie_is_ignored(admin_user):
     forger = Client()
     forger.cookies["fuzzweb_known"] = '["maintainer"]'
     assert _login(forger, "10.9.1.1", PASSWORD).status_code == 429
+
+
+def _set_window_count(name: str, windows_ago: int, count: int, window_seconds: int) -> None:
+    window = int(time.time() // window_seconds) - windows_ago
+    django_rq.get_connection("default").set(f"fuzzweb:rate:{name}:{window}", count, ex=window_seconds * 3)
+
+
+def test_failures_of_the_window_before_still_count_at_a_new_window(admin_user, settings):
+    """A fixed window would forget three failures the moment it ended, and let three more guesses in."""
+    window = settings.FUZZWEB_LOGIN_WINDOW_SECONDS
+    _set_window_count("login-addr:10.5.5.5", 1, 3, window)
+    response = _login(Client(), "10.5.5.5", PASSWORD)
+    assert response.status_code == 429
+    # Locked until the window that holds the failures is no longer read: the end of this one.
+    assert 1 <= int(response["Retry-After"]) <= window
+
+    _set_window_count("login-addr:10.5.5.6", 2, 3, window)  # two windows ago: read no more
+    assert _login(Client(), "10.5.5.6", PASSWORD).status_code == 302
+
+
+def test_failures_of_this_window_lock_through_the_next(admin_user, settings):
+    window = settings.FUZZWEB_LOGIN_WINDOW_SECONDS
+    for _ in range(3):
+        _login(Client(), "10.5.6.1", "guess")
+    response = _login(Client(), "10.5.6.1", PASSWORD)
+    assert response.status_code == 429
+    assert window < int(response["Retry-After"]) <= 2 * window
