@@ -27,9 +27,9 @@ from django.utils import timezone
 
 from engines import sandbox
 from engines.differential import compare, culprit, harness, shape, versions
-from triage import reduce_queue
 from triage.audit import audit
-from triage.models import Bucket, BucketMove, Finding, Kind, Method, Reduction
+from triage.culprit_queue import culprit_search_done, culprit_search_queue
+from triage.models import Bucket, BucketMove, CulpritSearch, Finding, Kind, Method, Reduction
 from triage.rebucket import bucket_recount
 from triage.reproduction import CannotReproduce, _backends
 
@@ -54,24 +54,19 @@ def culprit_wanted(bucket: Bucket) -> bool:
     )
 
 
-def culprit_enqueue(*, bucket_id: int) -> None:
-    from triage.jobs import culprit_job
-
-    reduce_queue.enqueue(culprit_job, bucket_id, job_timeout=3600, result_ttl=3600)
-
-
 def culprit_enqueue_if_wanted(*, bucket_id: int) -> None:
     """Queue the bucket's culprit search, once the transaction commits, if its representative can have one."""
     bucket = Bucket.objects.select_related("representative").get(pk=bucket_id)
     if culprit_wanted(bucket):
-        transaction.on_commit(lambda: culprit_enqueue(bucket_id=bucket_id))
+        culprit_search_queue(CulpritSearch.Subject.BUCKET, bucket_id)
 
 
 def bucket_culprit_find(*, bucket_id: int) -> dict:
     """Search each misbehaving backend of the bucket's representative; store and return the answers."""
     close_old_connections()
-    bucket = Bucket.objects.select_related("representative__campaign").get(pk=bucket_id)
-    if not culprit_wanted(bucket):
+    bucket = Bucket.objects.select_related("representative__campaign").filter(pk=bucket_id).first()
+    if bucket is None or not culprit_wanted(bucket):
+        culprit_search_done(CulpritSearch.Subject.BUCKET, bucket_id, "nothing to do")
         return {}
     from triage.reduction import case_for
 
@@ -85,9 +80,11 @@ def bucket_culprit_find(*, bucket_id: int) -> dict:
         found = _search(finding.testcase, language.suffix, backends, case.reference, shape_beyond=True)
     found["program_size"] = len(finding.testcase)
     found["finding"] = finding.pk
-    Bucket.objects.filter(pk=bucket_id).update(culprit=found)
     named = ", ".join(f"{name}: {c['name']}" for name, c in found.get("backends", {}).items())
-    audit(bucket_id=bucket_id, user=None, field="culprit", new=named or found.get("error", "none"))
+    with transaction.atomic():
+        Bucket.objects.filter(pk=bucket_id).update(culprit=found)
+        audit(bucket_id=bucket_id, user=None, field="culprit", new=named or found.get("error", "none"))
+        culprit_search_done(CulpritSearch.Subject.BUCKET, bucket_id, named or found.get("error", "none"))
     return found
 
 
@@ -117,17 +114,10 @@ def culprits_for_new_findings(findings) -> int:
         if searched[finding.bucket_id] >= CULPRITS_PER_BUCKET:
             continue
         searched[finding.bucket_id] += 1
-        finding_id = finding.pk
-        transaction.on_commit(lambda finding_id=finding_id: _enqueue_finding(finding_id))
+        # Behind campaigns and reductions: after them on the reduce queue, never ahead.
+        culprit_search_queue(CulpritSearch.Subject.FINDING, finding.pk)
         queued += 1
     return queued
-
-
-def _enqueue_finding(finding_id: int) -> None:
-    from triage.jobs import finding_culprit_job
-
-    # Behind campaigns and reductions: after them on the reduce queue, never ahead.
-    reduce_queue.enqueue(finding_culprit_job, finding_id, job_timeout=1800, result_ttl=600)
 
 
 def culprit_key(found: dict, backends) -> str:
@@ -140,6 +130,12 @@ def culprit_key(found: dict, backends) -> str:
 def finding_culprit_move(*, finding_id: int) -> str:
     """Search the finding's culprit and move it to that culprit's bucket; says what happened."""
     close_old_connections()
+    outcome = _finding_culprit_move(finding_id)
+    culprit_search_done(CulpritSearch.Subject.FINDING, finding_id, outcome)
+    return outcome
+
+
+def _finding_culprit_move(finding_id: int) -> str:
     finding = Finding.objects.select_related("bucket", "campaign").filter(pk=finding_id).first()
     if finding is None or finding.bucket.method == Method.CULPRIT:
         return "nothing to do"

@@ -6,6 +6,7 @@ from dataclasses import asdict
 
 from django.db import close_old_connections
 
+from triage.culprit_queue import culprit_searches_requeue_lost
 from triage.rebucket import RebucketSummary, bucket_rebucket, findings_rebucket
 from triage.reduction import reduction_run, reductions_reap_stale, reductions_requeue_lost
 
@@ -44,9 +45,9 @@ def finding_culprit_job(finding_id: int) -> str:
 
 
 def reductions_reap_job() -> int:
-    """Mark reductions whose worker died as failed; queue again those whose job was lost."""
+    """Fail reductions whose worker died; queue again reductions and culprit searches whose job was lost."""
     close_old_connections()
-    return reductions_reap_stale() + reductions_requeue_lost()
+    return reductions_reap_stale() + reductions_requeue_lost() + culprit_searches_requeue_lost()
 
 
 def issues_sync_job() -> dict:

@@ -325,6 +325,33 @@ class Reduction(models.Model):
         return self.state not in REDUCTION_UNDER_WAY
 
 
+class CulpritSearch(models.Model):
+    """One culprit search asked for (triage.culprits), until its job has run.
+
+    The search is queued on Redis after the commit that asked for it, often
+    inside a campaign's shard; Redis keeps nothing on disk. This row is what
+    remains when the job is lost (Redis down at that moment, or restarted
+    before a worker took it): the periodic sweep queues it again
+    (``triage.culprit_queue.culprit_searches_requeue_lost``).
+    """
+
+    class Subject(models.TextChoices):
+        BUCKET = "bucket", "A bucket's representative"
+        FINDING = "finding", "A wrong-code finding's move"
+
+    subject = models.CharField(max_length=8, choices=Subject.choices)
+    subject_id = models.BigIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    outcome = models.TextField(blank=True, help_text="What the job said it did.")
+
+    class Meta:
+        indexes = [models.Index(fields=["finished_at", "created_at"], name="culprit_search_pending")]
+
+    def __str__(self) -> str:
+        return f"culprit search of {self.subject} #{self.subject_id}"
+
+
 class Comment(models.Model):
     bucket = models.ForeignKey(Bucket, on_delete=models.CASCADE, related_name="comments")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)

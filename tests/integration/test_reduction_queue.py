@@ -1,4 +1,4 @@
-"""A reduction whose job Redis lost is queued again; Redis gone when it is queued fails nothing."""
+"""A reduction or culprit search whose job Redis lost is queued again; Redis gone when it is queued fails nothing."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ import pytest
 from django.utils import timezone
 
 from tests.integration.test_ingest import make_finding
-from triage.culprits import culprit_enqueue
+from triage.culprit_queue import culprit_search_queue, culprit_searches_requeue_lost
+from triage.culprits import finding_culprit_move
 from triage.ingest import finding_ingest
-from triage.models import Reduction, ReductionState
+from triage.models import CulpritSearch, Reduction, ReductionState
 from triage.reduce_queue import QUEUE
 from triage.reduction import reduction_enqueue, reduction_run, reductions_requeue_lost
 
@@ -44,11 +45,11 @@ def test_a_queued_reduction_whose_job_is_gone_is_queued_again_once():
 
 def test_redis_unreachable_when_queueing_leaves_the_row_queued_and_raises_nothing(settings):
     reduction = _queued_reduction(600)
-    # Nothing listens there (a copy: the fixture restores attributes, not what is inside them).
-    settings.RQ_QUEUES = {name: {**queue, "URL": "redis://127.0.0.1:1/0"} for name, queue in settings.RQ_QUEUES.items()}
+    _unreachable(settings)
     assert reduction_enqueue(reduction) is False
-    culprit_enqueue(bucket_id=reduction.bucket_id)  # logged, not raised
+    culprit_search_queue(CulpritSearch.Subject.BUCKET, reduction.bucket_id)  # logged, not raised
     assert Reduction.objects.get(pk=reduction.pk).state == ReductionState.QUEUED
+    assert CulpritSearch.objects.get(subject_id=reduction.bucket_id).finished_at is None
 
 
 def test_a_second_job_for_a_reduction_under_way_leaves_it_alone():
@@ -59,3 +60,51 @@ def test_a_second_job_for_a_reduction_under_way_leaves_it_alone():
     assert reduction_run(reduction_id=reduction.pk) == ReductionState.REDUCING
     again = Reduction.objects.get(pk=reduction.pk)
     assert (again.state, again.message, again.finished_at) == (ReductionState.REDUCING, "round 1", None)
+
+
+def _unreachable(settings) -> dict:
+    """Point the queues where nothing listens (a copy: the fixture restores attributes, not what is inside them)."""
+    reachable = settings.RQ_QUEUES
+    settings.RQ_QUEUES = {name: {**queue, "URL": "redis://127.0.0.1:1/0"} for name, queue in reachable.items()}
+    return reachable
+
+
+def test_a_culprit_search_redis_lost_is_queued_again_once_by_the_sweep(settings):
+    finding = finding_ingest(submission=make_finding())
+    queue = django_rq.get_queue(QUEUE)
+    queue.empty()  # its bucket's reduction
+    reachable = _unreachable(settings)
+    culprit_search_queue(CulpritSearch.Subject.FINDING, finding.pk)  # Redis down at the commit: logged
+    settings.RQ_QUEUES = reachable
+    assert _job_ids() == []
+    # Just asked for: its job may still be on its way.
+    assert culprit_searches_requeue_lost(older_than=60) == 0
+    CulpritSearch.objects.update(created_at=timezone.now() - timedelta(seconds=600))
+    assert culprit_searches_requeue_lost(older_than=60) == 1
+    job = queue.fetch_job(f"culprit-finding-{finding.pk}")
+    assert job.func_name == "triage.jobs.finding_culprit_job" and job.args == [finding.pk]
+    assert culprit_searches_requeue_lost(older_than=60) == 0  # its job is there now
+
+
+def test_a_culprit_search_asked_for_twice_waits_once_and_its_job_ends_it():
+    finding = finding_ingest(submission=make_finding())
+    django_rq.get_queue(QUEUE).empty()  # its bucket's reduction
+    culprit_search_queue(CulpritSearch.Subject.FINDING, finding.pk)
+    culprit_search_queue(CulpritSearch.Subject.FINDING, finding.pk)
+    assert _job_ids() == [f"culprit-finding-{finding.pk}"]
+    assert CulpritSearch.objects.filter(finished_at__isnull=True).count() == 1
+    # The job runs (a crash, not wrong code: it cannot be re-run on backends) and the search is over.
+    outcome = finding_culprit_move(finding_id=finding.pk)
+    search = CulpritSearch.objects.get()
+    assert search.finished_at is not None and search.outcome == outcome and outcome.startswith("cannot re-run")
+    django_rq.get_queue(QUEUE).empty()
+    CulpritSearch.objects.update(created_at=timezone.now() - timedelta(seconds=600))
+    assert culprit_searches_requeue_lost(older_than=60) == 0
+
+
+def test_the_sweep_drops_searches_finished_a_week_ago():
+    old, recent = (CulpritSearch.objects.create(subject=CulpritSearch.Subject.BUCKET, subject_id=n) for n in (1, 2))
+    CulpritSearch.objects.filter(pk=old.pk).update(finished_at=timezone.now() - timedelta(days=8))
+    CulpritSearch.objects.filter(pk=recent.pk).update(finished_at=timezone.now() - timedelta(days=1))
+    culprit_searches_requeue_lost()
+    assert list(CulpritSearch.objects.values_list("subject_id", flat=True)) == [2]
