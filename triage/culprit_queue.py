@@ -25,18 +25,19 @@ Subject = CulpritSearch.Subject
 _TIMEOUTS = {Subject.BUCKET: 3600, Subject.FINDING: 1800}
 
 
-def _job_id(subject: str, subject_id: int) -> str:
-    return f"culprit-{subject}-{subject_id}"
+def _job_id(search: CulpritSearch) -> str:
+    return f"culprit-{search.subject}-{search.subject_id}-{search.pk}"
 
 
-def _enqueue(subject: str, subject_id: int) -> bool:
+def _enqueue(search: CulpritSearch) -> bool:
     from triage.jobs import culprit_job, finding_culprit_job
 
+    subject = search.subject
     job = culprit_job if subject == Subject.BUCKET else finding_culprit_job
     return reduce_queue.enqueue(
         job,
-        subject_id,
-        job_id=_job_id(subject, subject_id),
+        search.subject_id,
+        job_id=_job_id(search),
         job_timeout=_TIMEOUTS[subject],
         result_ttl=3600 if subject == Subject.BUCKET else 600,
     )
@@ -45,19 +46,30 @@ def _enqueue(subject: str, subject_id: int) -> bool:
 def culprit_search_queue(subject: str, subject_id: int) -> None:
     """Record a search of ``subject`` #``subject_id`` and queue its job once the transaction commits.
 
-    One search waits per subject: asking again while one waits queues nothing more.
+    A search not yet started covers a second request (it reads the subject when it runs);
+    one under way does not, since what it read may have changed since.
     """
-    if CulpritSearch.objects.filter(subject=subject, subject_id=subject_id, finished_at__isnull=True).exists():
+    waiting = CulpritSearch.objects.filter(
+        subject=subject, subject_id=subject_id, started_at__isnull=True, finished_at__isnull=True
+    )
+    if waiting.exists():
         return
-    CulpritSearch.objects.create(subject=subject, subject_id=subject_id)
-    transaction.on_commit(lambda: _enqueue(subject, subject_id))
+    search = CulpritSearch.objects.create(subject=subject, subject_id=subject_id)
+    transaction.on_commit(lambda: _enqueue(search))
+
+
+def culprit_search_started(subject: str, subject_id: int) -> None:
+    """A job for ``subject`` #``subject_id`` starts: it answers every search of it asked for so far."""
+    CulpritSearch.objects.filter(
+        subject=subject, subject_id=subject_id, started_at__isnull=True, finished_at__isnull=True
+    ).update(started_at=timezone.now())
 
 
 def culprit_search_done(subject: str, subject_id: int, outcome: str) -> None:
-    """The job of ``subject`` #``subject_id`` has run: its search is no longer waiting."""
-    CulpritSearch.objects.filter(subject=subject, subject_id=subject_id, finished_at__isnull=True).update(
-        finished_at=timezone.now(), outcome=outcome[:2000]
-    )
+    """The job of ``subject`` #``subject_id`` has run: the searches it started are over."""
+    CulpritSearch.objects.filter(
+        subject=subject, subject_id=subject_id, started_at__isnull=False, finished_at__isnull=True
+    ).update(finished_at=timezone.now(), outcome=outcome[:2000])
 
 
 # How long a finished search's row is kept (for its outcome), before the sweep drops it.
@@ -71,8 +83,7 @@ def culprit_searches_requeue_lost(*, older_than: float = 60) -> int:
     cutoff = now - timedelta(seconds=older_than)
     connection = django_rq.get_queue(reduce_queue.QUEUE).connection
     requeued = 0
-    waiting = CulpritSearch.objects.filter(finished_at__isnull=True, created_at__lt=cutoff)
-    for subject, subject_id in waiting.values_list("subject", "subject_id"):
-        if not Job.exists(_job_id(subject, subject_id), connection=connection) and _enqueue(subject, subject_id):
+    for search in CulpritSearch.objects.filter(finished_at__isnull=True, created_at__lt=cutoff):
+        if not Job.exists(_job_id(search), connection=connection) and _enqueue(search):
             requeued += 1
     return requeued

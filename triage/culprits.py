@@ -28,7 +28,7 @@ from django.utils import timezone
 from engines import sandbox
 from engines.differential import compare, culprit, harness, shape, versions
 from triage.audit import audit
-from triage.culprit_queue import culprit_search_done, culprit_search_queue
+from triage.culprit_queue import culprit_search_done, culprit_search_queue, culprit_search_started
 from triage.models import Bucket, BucketMove, CulpritSearch, Finding, Kind, Method, Reduction
 from triage.rebucket import bucket_recount
 from triage.reproduction import CannotReproduce, _backends
@@ -64,6 +64,7 @@ def culprit_enqueue_if_wanted(*, bucket_id: int) -> None:
 def bucket_culprit_find(*, bucket_id: int) -> dict:
     """Search each misbehaving backend of the bucket's representative; store and return the answers."""
     close_old_connections()
+    culprit_search_started(CulpritSearch.Subject.BUCKET, bucket_id)
     bucket = Bucket.objects.select_related("representative__campaign").filter(pk=bucket_id).first()
     if bucket is None or not culprit_wanted(bucket):
         culprit_search_done(CulpritSearch.Subject.BUCKET, bucket_id, "nothing to do")
@@ -130,6 +131,7 @@ def culprit_key(found: dict, backends) -> str:
 def finding_culprit_move(*, finding_id: int) -> str:
     """Search the finding's culprit and move it to that culprit's bucket; says what happened."""
     close_old_connections()
+    culprit_search_started(CulpritSearch.Subject.FINDING, finding_id)
     outcome = _finding_culprit_move(finding_id)
     culprit_search_done(CulpritSearch.Subject.FINDING, finding_id, outcome)
     return outcome

@@ -342,6 +342,7 @@ class CulpritSearch(models.Model):
     subject = models.CharField(max_length=8, choices=Subject.choices)
     subject_id = models.BigIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     outcome = models.TextField(blank=True, help_text="What the job said it did.")
 

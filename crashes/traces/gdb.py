@@ -20,7 +20,7 @@ import re
 
 from crashes.model import Frame, ParsedTrace
 from crashes.traces.llvm import function_name
-from crashes.traces.text import MAX_LINE
+from crashes.traces.text import MAX_LINE, per_text
 
 FORMAT = "gdb"
 _FRAME = re.compile(
@@ -48,7 +48,7 @@ def recognize(text: str) -> bool:
     """True for gdb ``bt`` output."""
     if "#" not in text:
         return False
-    frames = sum(1 for line in _joined(text.split("\n")) if line.startswith("#") and _frame(line[:MAX_LINE]))
+    frames = sum(1 for line in _joined_lines(text) if line.startswith("#") and _frame(line[:MAX_LINE]))
     # Two frames are enough when the head ("#0", the signal) was cut off.
     return frames >= 2 or (frames == 1 and ("#0  " in text or "(gdb)" in text or bool(_signal(text))))
 
@@ -86,6 +86,12 @@ def _joined(lines: list[str]) -> list[str]:
     return joined
 
 
+@per_text
+def _joined_lines(text: str) -> tuple[str, ...]:
+    """:func:`_joined` of ``text``'s lines (for recognize and parse alike)."""
+    return tuple(_joined(text.split("\n")))
+
+
 def _assertion(frames_text: list[str]) -> tuple[str, str]:
     """(crash type, site) of a glibc assert among the first frames, or empty strings."""
     for line in frames_text:
@@ -100,7 +106,7 @@ def _assertion(frames_text: list[str]) -> tuple[str, str]:
 def parse(text: str) -> ParsedTrace:
     """Parse the signal and the backtrace (the first thread's, if several)."""
     frames: list[Frame] = []
-    lines = _joined(text.split("\n"))
+    lines = list(_joined_lines(text))
     for line in lines:
         if "#" not in line:
             continue

@@ -20,7 +20,7 @@ import re
 
 from crashes.model import Frame, ParsedTrace
 from crashes.traces.extract import MIN_WRAP_WIDTH
-from crashes.traces.text import MAX_LINE, find_lines, join_cut_lines, mask_message
+from crashes.traces.text import MAX_LINE, find_lines, join_cut_lines, mask_message, per_text
 
 FORMAT = "rust"
 # Since Rust 1.89 the thread's id follows its name: "thread 'main' (6913397) panicked at …".
@@ -105,7 +105,7 @@ def _panic_hook(lines: list[str]) -> tuple[str, int, str] | None:
 
 def recognize(text: str) -> bool:
     """True for a Rust panic, a rustc ICE, or a Rust backtrace whose head was cut off."""
-    if _HOOK_PAYLOAD in text and _panic_hook(_join_cut_lines(text.split("\n"))[0]):
+    if _HOOK_PAYLOAD in text and _panic_hook(_joined_lines(text)[0]):
         return True
     if "anicked at" not in text and "internal compiler error" not in text:
         # Headless: a run of "N: crate::path" frames with "at /rustc/…" or "at src/…" lines, or
@@ -150,6 +150,13 @@ def _join_cut_lines(lines: list[str]) -> tuple[list[str], int]:
     )
     lines, hook_prints = join_cut_lines(lines, _cut_hook_print, lambda joined, _: _panic_hook_print(joined) is not None)
     return lines, at_lines + hook_prints
+
+
+@per_text
+def _joined_lines(text: str) -> tuple[tuple[str, ...], int]:
+    """:func:`_join_cut_lines` of ``text``'s lines (for recognize and parse alike)."""
+    lines, joined = _join_cut_lines(text.split("\n"))
+    return tuple(lines), joined
 
 
 def _backtrace(lines: list[str]) -> tuple[Frame, ...]:
@@ -241,7 +248,8 @@ def _old_panic(lines: list[str], index: int) -> re.Match | None:
 
 def parse(text: str) -> ParsedTrace:
     """Parse the panic (or ICE) and its backtrace; the first panic is the crash."""
-    lines, joined = _join_cut_lines(text.split("\n"))
+    joined_lines, joined = _joined_lines(text)
+    lines = list(joined_lines)
     if joined:
         text = "\n".join(lines)
     panic_file, panic_line, message = "", None, ""

@@ -9,9 +9,12 @@ characters of each.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterator
+from typing import TypeVar
 
+T = TypeVar("T")
 # No frame or message line we read is longer; anything past it is noise.
 MAX_LINE = 2000
 
@@ -23,6 +26,27 @@ _NUMBER = re.compile(r"\d+(?!x\?)")  # not the 0 of a masked 0x?
 # rustc names a crate with its hash, which changes with every build: bevy_inspector_egui[4c35]::x.
 # Opening on the bracket (a literal the engine finds fast), its word character checked behind it.
 _CRATE_HASH = re.compile(r"\[(?<=\w\[)[0-9a-f]{4,16}\](?=::)")
+
+
+def per_text(function: Callable[[str], T]) -> Callable[[str], T]:
+    """``function(text)``, kept for the last text it was called with.
+
+    The registry asks a format whether it recognizes a text, then that format parses the
+    same text: what both read first (lines a wrap cut, joined back) is worked out once.
+    Return something immutable: both callers share it.
+    """
+    kept = functools.lru_cache(maxsize=1)(function)
+    _PER_TEXT.append(kept)
+    return kept
+
+
+_PER_TEXT: list = []
+
+
+def forget_texts() -> None:
+    """Drop what :func:`per_text` kept: a benchmark timing one text again must not time the memo."""
+    for kept in _PER_TEXT:
+        kept.cache_clear()
 
 
 def lines_of(text: str, limit: int | None = None) -> Iterator[str]:

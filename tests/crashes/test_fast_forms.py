@@ -134,3 +134,22 @@ WORDS = st.sampled_from(
 def test_the_failure_prefilter_agrees_with_the_expression(parts):
     line = "".join(parts)
     assert unparsed._reports_failure(line) == (unparsed._FAILURE.search(line) is not None)
+
+
+def test_cut_lines_are_joined_once_for_recognize_and_parse(monkeypatch):
+    from crashes import traces
+    from crashes.traces import rust
+
+    calls = []
+    join = rust._join_cut_lines
+    monkeypatch.setattr(rust, "_join_cut_lines", lambda lines: calls.append(1) or join(lines))
+    text.forget_texts()
+    # A panic hook's print cut before its Location: recognize needs the join, and parse too.
+    pasted = (
+        'PanicHookInfo { payload: Any { .. }, message: boom, location: Location { file: "src/a.rs", li\n'
+        "ne: 3, col: 5 }, can_unwind: true }\n"
+    )
+    parsed = traces.parse(pasted)
+    assert parsed.format == "rust" and len(calls) == 1
+    text.forget_texts()
+    assert traces.parse(pasted) == parsed and len(calls) == 2

@@ -18,7 +18,7 @@ from campaigns.launch import campaign_launch
 from campaigns.targets import target_save
 from tests.conftest import BASE_DIR, run_worker_burst
 from triage.culprits import _covering_bucket_key, culprit_move_undo
-from triage.models import Bucket, BucketMove, Finding, Method, Reduction, ReductionState
+from triage.models import Bucket, BucketMove, CulpritSearch, Finding, Method, Reduction, ReductionState
 from triage.rebucket import findings_rebucket
 from triage.reduction import reduction_request
 
@@ -223,8 +223,9 @@ def test_c_wrong_code_no_flag_explains_moves_by_the_shape_of_its_reduced_program
     assert result.returncode == 0, result.stderr[-2000:]
 
     by_bucket: dict[int, set[str]] = {}
+    searched = dict(CulpritSearch.objects.values_list("subject_id", "outcome"))
     for finding in Finding.objects.filter(pk__in=planted).select_related("bucket"):
-        assert finding.bucket.method == Method.CULPRIT, finding.bucket.title
+        assert finding.bucket.method == Method.CULPRIT, (finding.bucket.title, searched.get(finding.pk))
         # The planted operator (with what a 15-second reduction may leave), no value, nor the printf that shows it.
         assert finding.bucket.title.startswith("wrong code: gcc:shape:output: "), finding.bucket.title
         shown = finding.bucket.title.rsplit(": ", 1)[1].split()

@@ -9,7 +9,12 @@ import pytest
 from django.utils import timezone
 
 from tests.integration.test_ingest import make_finding
-from triage.culprit_queue import culprit_search_queue, culprit_searches_requeue_lost
+from triage.culprit_queue import (
+    culprit_search_done,
+    culprit_search_queue,
+    culprit_search_started,
+    culprit_searches_requeue_lost,
+)
 from triage.culprits import finding_culprit_move
 from triage.ingest import finding_ingest
 from triage.models import CulpritSearch, Reduction, ReductionState
@@ -81,7 +86,8 @@ def test_a_culprit_search_redis_lost_is_queued_again_once_by_the_sweep(settings)
     assert culprit_searches_requeue_lost(older_than=60) == 0
     CulpritSearch.objects.update(created_at=timezone.now() - timedelta(seconds=600))
     assert culprit_searches_requeue_lost(older_than=60) == 1
-    job = queue.fetch_job(f"culprit-finding-{finding.pk}")
+    search = CulpritSearch.objects.get()
+    job = queue.fetch_job(f"culprit-finding-{finding.pk}-{search.pk}")
     assert job.func_name == "triage.jobs.finding_culprit_job" and job.args == [finding.pk]
     assert culprit_searches_requeue_lost(older_than=60) == 0  # its job is there now
 
@@ -91,8 +97,8 @@ def test_a_culprit_search_asked_for_twice_waits_once_and_its_job_ends_it():
     django_rq.get_queue(QUEUE).empty()  # its bucket's reduction
     culprit_search_queue(CulpritSearch.Subject.FINDING, finding.pk)
     culprit_search_queue(CulpritSearch.Subject.FINDING, finding.pk)
-    assert _job_ids() == [f"culprit-finding-{finding.pk}"]
-    assert CulpritSearch.objects.filter(finished_at__isnull=True).count() == 1
+    search = CulpritSearch.objects.get()
+    assert _job_ids() == [f"culprit-finding-{finding.pk}-{search.pk}"]
     # The job runs (a crash, not wrong code: it cannot be re-run on backends) and the search is over.
     outcome = finding_culprit_move(finding_id=finding.pk)
     search = CulpritSearch.objects.get()
@@ -108,3 +114,19 @@ def test_the_sweep_drops_searches_finished_a_week_ago():
     CulpritSearch.objects.filter(pk=recent.pk).update(finished_at=timezone.now() - timedelta(days=1))
     culprit_searches_requeue_lost()
     assert list(CulpritSearch.objects.values_list("subject_id", flat=True)) == [2]
+
+
+def test_a_search_asked_for_while_one_runs_is_a_search_of_its_own():
+    """What the running one read may have changed since (a newly reduced representative)."""
+    bucket = finding_ingest(submission=make_finding()).bucket
+    django_rq.get_queue(QUEUE).empty()
+    culprit_search_queue(CulpritSearch.Subject.BUCKET, bucket.pk)
+    culprit_search_started(CulpritSearch.Subject.BUCKET, bucket.pk)
+    culprit_search_queue(CulpritSearch.Subject.BUCKET, bucket.pk)
+    first, second = CulpritSearch.objects.order_by("pk")
+    assert _job_ids() == [f"culprit-bucket-{bucket.pk}-{first.pk}", f"culprit-bucket-{bucket.pk}-{second.pk}"]
+    # The first job ends its own search only; the second's job is still to run.
+    culprit_search_done(CulpritSearch.Subject.BUCKET, bucket.pk, "gcc: -O2")
+    first.refresh_from_db(), second.refresh_from_db()
+    assert first.finished_at is not None and first.outcome == "gcc: -O2"
+    assert second.started_at is None and second.finished_at is None
