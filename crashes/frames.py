@@ -76,7 +76,9 @@ _IGNORED_FUNCTIONS = {
         # The same, as Rust before 1.0 named them (no ``std::``).
         r"sys::backtrace::|sys_common::|rt::unwind::|rt::lang_start|panicking::|"
         r"BaseThreadInitThunk$|RtlUserThreadStart$|KiUserExceptionDispatcher|"
-        r"runtime\.|testing\.)"
+        r"runtime\.|testing\.|"
+        # Valgrind's name for whatever called main (__libc_start_main and below).
+        r"\(below main\)$)"
         # Anywhere in the name: crash handlers, whatever namespace they are in.
         r"|(PrintStackTrace|SignalHandler|CrashRecoverySignalHandler|RunSignalHandlers)"
     ),
@@ -88,11 +90,13 @@ _IGNORED_NATIVE_FILES = re.compile(
     r"(^|/)glibc[-/]|(^|/)sysdeps/|/libgcc/|/compiler-rt/lib/|/libsanitizer/|(^|/)Fuzzer\w*\.cpp$|"
     # glibc's sources as Debian's debug info names them ("_nl_load_domain ./intl/loadmsgcat.c" is
     # how assert() symbolizes in an LLVM stack dump there).
-    r"^\./(?:nptl|signal|stdlib|intl|assert|csu|posix|misc|string|libio|malloc)/"
+    r"^\./(?:nptl|signal|stdlib|intl|assert|csu|posix|misc|string|libio|malloc)/|"
+    # Valgrind's own replacements of the C library's functions (rindex, malloc, memcpy…).
+    r"(^|/)vg_replace_\w+\.c$"
 )
 _IGNORED_MODULES = re.compile(
     r"(libc\.so|libc-|libstdc\+\+|libc\+\+|libgcc_s|libpthread|ld-linux|libclang_rt\.|"
-    r"libasan|libubsan|libtsan|libmsan|linux-vdso)"
+    r"libasan|libubsan|libtsan|libmsan|linux-vdso|vgpreload_)"
 )
 
 # Rust before 1.0 appended three more characters to the hash (``::he27ef2eb40e30753Plt``).

@@ -32,6 +32,8 @@ STOCK_LINES = re.compile(
     r"runtime error\s*$|^\s*\w+: runtime error\s*$|exception type:|exception codes:|termination reason:|"
     # Go's runtime on memory corruption: every cause prints the same.
     r"found bad pointer in go heap|unexpected signal during runtime execution|^\s*\[signal |"
+    # Valgrind's banner, printed by every run of the tool.
+    r"\b(?:memcheck|helgrind|drd), a (?:memory|thread) error detector|"
     # A shell reporting that the command it ran died ("x.sh: line 6: 5518 Segmentation fault  cmd",
     # "zsh: segmentation fault  cmd"): it names the command, never the bug.
     r"^\S*: line \d+:\s+\d+ |^(?:zsh|bash|sh|fish): (?:segmentation fault|abort|killed|bus error|illegal hardware)"

@@ -57,8 +57,9 @@ from crashes.traces.text import mask_message
 # rustc's pre-2020 ICE lines and raising files read like today's; a Go panic re-raised after a
 # recover is sited below the last panic(…); gdb's stop line before `bt` is no backtrace of its
 # own; an address is never a frame; the Kotlin compiler's wrapper exceptions give way to the
-# exception they wrap; three or more blank lines read as two.
-VERSION = 4
+# exception they wrap; three or more blank lines read as two. 5: Valgrind's reports are read
+# (its first error's headline and stack; its banner is no identity).
+VERSION = 5
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
 SIMILARITY_FRAMES = 8
@@ -81,6 +82,7 @@ RULES = {
     "jvm": Rule(frames=3, frames_with_site=3),
     "dotnet": Rule(frames=3, frames_with_site=3),
     "sanitizer": Rule(frames=3, frames_with_site=3),
+    "valgrind": Rule(frames=3, frames_with_site=3),
     "libfuzzer": Rule(frames=3, frames_with_site=3),
     "gdb": Rule(frames=3, frames_with_site=3),
     "rust": Rule(frames=2, frames_with_site=1, typed=False),

@@ -13,15 +13,30 @@ from __future__ import annotations
 from dataclasses import replace
 
 from crashes.model import Frame, ParsedTrace
-from crashes.traces import dotnet, extract, faulthandler, gcc, gdb, go, jvm, libfuzzer, llvm, python, rust, sanitizer
+from crashes.traces import (
+    dotnet,
+    extract,
+    faulthandler,
+    gcc,
+    gdb,
+    go,
+    jvm,
+    libfuzzer,
+    llvm,
+    python,
+    rust,
+    sanitizer,
+    valgrind,
+)
 
 # Ordered: the first format that recognizes a text parses it, so the most
 # specific come first. A sanitizer report often sits inside libFuzzer output
-# and names the real error; atheris prints a Python traceback inside
+# and names the real error; so does Valgrind's first error in whatever the
+# program printed as it died; atheris prints a Python traceback inside
 # libFuzzer output; rustc's and Go's ICEs say "internal compiler error" as
 # GCC's do, so they are tried before GCC; LLVM's stack dump after every
 # other compiler that may embed LLVM; gdb's generic frames near the end.
-REGISTRY = (sanitizer, python, libfuzzer, rust, go, jvm, dotnet, gcc, llvm, gdb, faulthandler)
+REGISTRY = (sanitizer, valgrind, python, libfuzzer, rust, go, jvm, dotnet, gcc, llvm, gdb, faulthandler)
 
 __all__ = ["Frame", "ParsedTrace", "REGISTRY", "parse"]
 
