@@ -96,13 +96,16 @@ _IGNORED_NATIVE_FILES = re.compile(
 )
 _IGNORED_MODULES = re.compile(
     r"(libc\.so|libc-|libstdc\+\+|libc\+\+|libgcc_s|libpthread|ld-linux|libclang_rt\.|"
-    r"libasan|libubsan|libtsan|libmsan|linux-vdso|vgpreload_)"
+    r"libasan|libubsan|libtsan|libmsan|linux-vdso|vgpreload_|"
+    # macOS's C library, kernel interface, signal trampoline and loader, as glibc's are above.
+    r"libsystem_|libdyld\.dylib|(?:^|/)dyld$|libc\+\+abi\.dylib)"
 )
 
 # Rust before 1.0 appended three more characters to the hash (``::he27ef2eb40e30753Plt``).
 _RUST_HASH = re.compile(r"::h[0-9a-f]{16}(?:[A-Za-z0-9]{3})?$|::\{\{closure\}\}|\{\{closure\}\}")
 _JVM_LAMBDA = re.compile(r"\$\$Lambda\$\d+/0x[0-9a-f]+|\$lambda-?\d*|\$lambda\$\d+|lambda\$(\w+)\$\d+|\$\d+")
 _DOTNET_SUFFIX = re.compile(r"<(\w+)>[a-z]__\w+|\+<>c__DisplayClass\w+|\+<>c|`\d+|\[[^\]]*\]")
+_SYMBOL_OFFSET = re.compile(r"\+0x[0-9a-fA-F]{1,16}$")
 _COMPILER_SUFFIX = re.compile(r"\.(isra|constprop|part|cold|lto_priv|localalias)(\.\d+)*|\.\d+$")
 _GO_FUNC_SUFFIX = re.compile(r"\.func\d+(\.\d+)*|\.gowrap\d+|\.deferwrap\d+|(?<=\.init)\.\d+$")
 # A vendored copy is the same code: github.com/a/b/vendor/github.com/c/d.F -> github.com/c/d.F.
@@ -189,6 +192,9 @@ def normalize_function(name: str, language: str) -> str:
         if " " in name and language == "native":
             name = name.rsplit(" ", 1)[-1]
         name = _COMPILER_SUFFIX.sub("", name)
+        if language == "native":
+            # An unsymbolized offset into the symbol ("_platform_memmove+0x1a4"), which moves with every build.
+            name = _SYMBOL_OFFSET.sub("", name)
     if language == "go":
         name = re.sub(r"\([^()]*\)$", "", name)  # arguments: (0xc000010000, 0x3)
         name = re.sub(r"\(\*?([\w.]+)\)", r"\1", name)  # method receivers: (*Server).Serve

@@ -30,6 +30,8 @@ STOCK_LINES = re.compile(
     # A tool's generic crash banner: the bug is named elsewhere, if at all.
     r"this is a bug|daemon crashed|the '?impossible'? happened|completely unexpected|crashed thread|unexpected signal|"
     r"runtime error\s*$|^\s*\w+: runtime error\s*$|exception type:|exception codes:|termination reason:|"
+    # The rest of a macOS crash report's header: the same fields in every report.
+    r"exception note:|exception subtype:|termination signal:|crashed thread:|triggered by thread:|"
     # Go's runtime on memory corruption: every cause prints the same.
     r"found bad pointer in go heap|unexpected signal during runtime execution|^\s*\[signal |"
     # Valgrind's banner, printed by every run of the tool.

@@ -58,7 +58,8 @@ from crashes.traces.text import mask_message
 # recover is sited below the last panic(…); gdb's stop line before `bt` is no backtrace of its
 # own; an address is never a frame; the Kotlin compiler's wrapper exceptions give way to the
 # exception they wrap; three or more blank lines read as two. 5: Valgrind's reports are read
-# (its first error's headline and stack; its banner is no identity).
+# (its first error's headline and stack; its banner is no identity); macOS crash reports are read
+# (the crashed thread's stack), macOS's system libraries and symbol offsets (name+0x1a4) skipped.
 VERSION = 5
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
@@ -83,6 +84,7 @@ RULES = {
     "dotnet": Rule(frames=3, frames_with_site=3),
     "sanitizer": Rule(frames=3, frames_with_site=3),
     "valgrind": Rule(frames=3, frames_with_site=3),
+    "apple-crash": Rule(frames=3, frames_with_site=3),
     "libfuzzer": Rule(frames=3, frames_with_site=3),
     "gdb": Rule(frames=3, frames_with_site=3),
     "rust": Rule(frames=2, frames_with_site=1, typed=False),
@@ -98,6 +100,8 @@ _DEFAULT_RULE = Rule()
 # Compilers' internal errors name a place in the compiler's own code: the same ICE
 # reached by two targets' programs is one bug of that compiler.
 _SHARED_CODE_FORMATS = frozenset({"rustc-ice", "gcc-ice", "go-ice", "llvm"})
+# Formats printing several stacks of which one is the crash's, and saying which.
+_WHOLE_STACK_FORMATS = frozenset({"apple-crash"})
 
 
 def _digest(*parts: str) -> str:
@@ -247,7 +251,9 @@ def _from_text(kind, crash_type, message, cleaned, parsed: ParsedTrace | None, t
     if parsed is not None and parsed.crash_type and not is_generic(parsed.crash_type):
         line = line or parsed.crash_type
     repairs = cleaned.repairs if cleaned else ()
-    frames = generic_frames(text, 2) if text else ()
+    # Frame-like lines of a format that knows which of its stacks is the crash's are not read again:
+    # a macOS report cut before its crashed thread shows only other threads' stacks.
+    frames = generic_frames(text, 2) if text and not (parsed and parsed.format in _WHOLE_STACK_FORMATS) else ()
     if line or frames:
         typed = _TYPED_LINE.match(line) if line else None
         return Signature(

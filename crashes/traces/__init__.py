@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from crashes.model import Frame, ParsedTrace
 from crashes.traces import (
+    apple,
     dotnet,
     extract,
     faulthandler,
@@ -35,8 +36,10 @@ from crashes.traces import (
 # program printed as it died; atheris prints a Python traceback inside
 # libFuzzer output; rustc's and Go's ICEs say "internal compiler error" as
 # GCC's do, so they are tried before GCC; LLVM's stack dump after every
-# other compiler that may embed LLVM; gdb's generic frames near the end.
-REGISTRY = (sanitizer, valgrind, python, libfuzzer, rust, go, jvm, dotnet, gcc, llvm, gdb, faulthandler)
+# other compiler that may embed LLVM (and before a macOS crash report, whose
+# assertion, when it has one, names the bug better than its crashed thread);
+# gdb's generic frames near the end.
+REGISTRY = (sanitizer, valgrind, python, libfuzzer, rust, go, jvm, dotnet, gcc, llvm, apple, gdb, faulthandler)
 
 __all__ = ["Frame", "ParsedTrace", "REGISTRY", "parse"]
 

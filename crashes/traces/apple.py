@@ -1,0 +1,93 @@
+"""macOS crash reports (CrashReporter's text form, as Console and ``~/Library/Logs/DiagnosticReports`` show it).
+
+``Exception Type:        EXC_BAD_ACCESS (SIGSEGV)``
+``Crashed Thread:        1``
+``Thread 1 Crashed:``
+``4   tmux-2.3        0x000000010bf98c0c status_message_set + 428 (status.c:573)``
+
+A report lists every thread's stack; the crash is the crashed thread's
+(``Thread N Crashed:``, or the one ``Crashed Thread: N`` names), not the
+first printed, which is usually the main thread waiting in its event loop.
+A paste cut before the crashed thread's stack has no frames to key by (the
+first thread's would put every crash of the program in one bucket).
+The crash type is the signal (``SIGSEGV``), else the Mach exception.
+Frames in the system's own libraries (``libsystem_kernel.dylib``, dyld)
+are skipped by the shared native rules, as glibc's are.
+"""
+
+from __future__ import annotations
+
+import re
+
+from crashes.model import Frame, ParsedTrace
+from crashes.traces.text import MAX_LINE, find_lines
+
+FORMAT = "apple-crash"
+# "4   tmux-2.3@2016  \t0x000000010bf98c0c status_message_set + 428 (status.c:573)": the module is padded
+# with blanks and may hold some ("Google Chrome Framework").
+_FRAME = re.compile(r"^(?P<index>\d{1,4})\s+(?P<module>\S.{0,200}?)\s+0x[0-9a-fA-F]{1,16} (?P<rest>.{1,1500})$")
+# "status_message_set + 428 (status.c:573)"; macOS 12 and later may leave the offset out.
+_SYMBOL = re.compile(r"^(?P<function>.+?)(?: \+ \d{1,12})?(?: \((?P<file>[^():]{1,300}):(?P<line>\d{1,9})\))?\s*$")
+_THREAD = re.compile(r"^Thread (?P<number>\d{1,4})(?P<crashed> Crashed)?:")
+_CRASHED_THREAD = re.compile(r"^Crashed Thread:\s+(?P<number>\d{1,4})")
+_EXCEPTION = re.compile(r"^Exception Type:\s+(?P<exception>EXC_\w{1,40})(?:\s+\((?P<signal>SIG\w{1,10})\))?")
+
+
+def recognize(text: str) -> bool:
+    """True for a crash report with a thread's stack under its ``Thread N`` header."""
+    if "Thread " not in text or "0x" not in text:
+        return False
+    headers = find_lines(text, _THREAD, 64, "Thread ")
+    return bool(headers) and (
+        any(header["crashed"] for header in headers) or bool(find_lines(text, _EXCEPTION, 1, "Exception Type:"))
+    )
+
+
+def _frame(line: str) -> Frame | None:
+    found = _FRAME.match(line[:MAX_LINE].strip())
+    if found is None:
+        return None
+    rest = found["rest"].strip()
+    symbol = _SYMBOL.match(rest)
+    module = found["module"].strip()
+    if symbol is None or symbol["function"].startswith("0x"):
+        return Frame(function="", module=module)  # "0x10bf98000 + 12345": not symbolized
+    return Frame(
+        function=symbol["function"].strip(),
+        file=symbol["file"] or "",
+        line=int(symbol["line"]) if symbol["line"] else None,
+        module=module,
+    )
+
+
+def _stack(lines: list[str], start: int) -> tuple[Frame, ...]:
+    frames = []
+    for line in lines[start:]:
+        frame = _frame(line)
+        if frame is None:
+            break
+        frames.append(frame)
+    return tuple(frames)
+
+
+def parse(text: str) -> ParsedTrace:
+    """The crashed thread's stack and the signal (or exception) it died of."""
+    lines = text.split("\n")
+    named = next((m["number"] for m in find_lines(text, _CRASHED_THREAD, 1, "Crashed Thread:")), None)
+    chosen = first = None
+    for index, line in enumerate(lines):
+        if not line.startswith("Thread "):
+            continue
+        header = _THREAD.match(line[:MAX_LINE])
+        if header is None:
+            continue
+        if first is None:
+            first = index
+        if header["crashed"] or header["number"] == named:
+            chosen = index
+            break
+    start = chosen if chosen is not None or named is not None else first
+    frames = _stack(lines, start + 1) if start is not None else ()
+    exception = find_lines(text, _EXCEPTION, 1, "Exception Type:")
+    crash_type = (exception[0]["signal"] or exception[0]["exception"]) if exception else ""
+    return ParsedTrace(format=FORMAT, crash_type=crash_type, frames=frames, language="native")

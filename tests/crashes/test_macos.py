@@ -1,0 +1,84 @@
+"""macOS crash reports and macOS's system frames, on reports from public trackers (tests/traces/apple/*.meta).
+
+Before signature v5 a CrashReporter report went to the unparsed path, whose
+generic frames were the first thread's (the main thread's event loop, often),
+and macOS's own libraries (libsystem_kernel's __pthread_kill, the signal
+trampoline _sigtramp, libsystem_platform's memmove) were frames of the bug.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from crashes import signatures, traces
+from tests.traces import ROOT, read_meta
+
+FIXTURES = sorted((ROOT / "apple").glob("*.txt"))
+CORPUS = Path(__file__).resolve().parents[1] / "data" / "dedup"
+
+
+def _sign(text: str):
+    return signatures.compute(kind="crash", trace_text=text, target="t")
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda path: path.stem)
+def test_the_crashed_threads_stack_and_signal(path: Path):
+    meta, text = read_meta(path), path.read_text()
+    assert meta["source"].startswith("https://")
+    parsed = traces.parse(text)
+    assert (parsed.format, parsed.crash_type) == ("apple-crash", meta["error"])
+    if meta["innermost"] == "none":
+        assert parsed.frames == ()
+        return
+    assert parsed.frames[0].function == meta["innermost"]
+    assert _sign(text).frames[0] in (meta["significant"], f"t:{meta['significant']}")
+
+
+def test_the_crashed_thread_not_the_first_printed():
+    text = (ROOT / "apple" / "dsymtools_cfstring_crashed_thread_0.txt").read_text()
+    # Thread 1 (printed after) waits in kevent64; the crash is thread 0's.
+    moved = text.replace("Crashed Thread:  0", "Crashed Thread:  1").replace("Thread 0 Crashed::", "Thread 0::")
+    moved = moved.replace("Thread 1::", "Thread 1 Crashed::")
+    assert [f.function for f in traces.parse(moved).frames] == ["kevent64", "_dispatch_mgr_invoke"]
+    assert traces.parse(text).frames[0].function == "CFStringGetCString"
+
+
+def test_a_report_cut_before_its_crashed_thread_is_not_keyed_by_another_thread():
+    text = (ROOT / "apple" / "nvim_crashed_thread_1.txt").read_text()
+    assert "Crashed Thread:        1" in text and "Thread 1" not in text.split("Crashed Thread:", 1)[1][10:]
+    assert "uv__io_poll" not in _sign(text).frames
+
+
+def _corpus(record_id: str) -> str:
+    for path in CORPUS.glob("*.jsonl"):
+        for line in path.read_text().splitlines():
+            if line.strip() and json.loads(line)["id"] == record_id:
+                return json.loads(line)["trace"]
+    raise KeyError(record_id)
+
+
+def test_macos_system_frames_are_skipped_in_every_format():
+    # php-src#17137 (a comment's ASan report on macOS): libsystem_platform's memmove, with its offset.
+    asan = _sign(_corpus("php/php-src#17137/c1"))
+    assert asan.frames[0] == "zend_inline_hash_func"
+    assert not any("memmove" in frame for frame in asan.frames)
+    # avr-rust/rust-legacy-fork#104: LLVM's stack dump on macOS, through the signal trampoline.
+    llvm = _sign(_corpus("avr-rust/rust-legacy-fork#104"))
+    assert llvm.trace_format == "llvm" and not any("_sigtramp" in frame for frame in llvm.frames)
+
+
+def test_an_assertion_in_the_report_names_the_bug():
+    # neovim#12387: macOS's assert() in "Application Specific Information", read as any C assertion is.
+    signature = _sign(_corpus("neovim/neovim#12387"))
+    assert signature.crash_type.startswith("Assertion `saved_copyID != copyID")
+    assert signature.frames[0] == "site _typval_encode_nothing_convert_one_value"
+
+
+def test_two_reports_cut_before_their_crashed_thread_share_no_bucket_by_their_header():
+    # Both have "Exception Note: EXC_CORPSE_NOTIFY", as every macOS report of the time has.
+    first, second = _sign(_corpus("neovim/neovim#8936")), _sign(_corpus("neovim/neovim#15615/c1"))
+    assert "EXC_CORPSE_NOTIFY" not in first.message + second.message
+    assert first.digest != second.digest
