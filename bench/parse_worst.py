@@ -67,6 +67,14 @@ PIECES = (
     " " * 64,
     "\r\n",
     "\x1b[31m",
+    # Valgrind, macOS crash reports and Zig.
+    "==1== Invalid read of size 4\n",
+    "==1==    at 0x1: f (a.c:1)\n",
+    "1 bytes in 1 blocks are definitely lost in loss record 1 of 2\n",
+    "Thread 0 Crashed:\n",
+    "0   lib  0x1 f + 1 (a.c:1)\n",
+    "thread 1 panic: ",
+    "/a/b.zig:1:2: 0x1 in f (x)\n",
     "&lt;",
     "0x0",
     ":",
@@ -117,6 +125,13 @@ def shapes(size: int) -> dict[str, str]:
         "Go function lines cut": "panic: boom\n\ngoroutine 1 [running]:\n"
         + _grow("main.f(" + "0x1, " * 300 + "\nx\n", size),
         "assertion line cut": _grow("clang: a.cpp:1: f(): Assertion `" + "x" * 500 + "\n", size),
+        "Valgrind headlines and frames": _grow("==1== Invalid read of size 4\n==1==  at 0x1: f (a.c:1)\n", size),
+        "Valgrind leak records": _grow("1 bytes in 1 blocks are definitely lost in loss record 1\n at 0x1: f\n", size),
+        "macOS threads": "Exception Type: EXC_BAD_ACCESS (SIGSEGV)\n"
+        + _grow("Thread 0 Crashed:\n0   lib" + " " * 300 + "0x1 f + 1 (a.c:1)\n", size),
+        "macOS frame lines with no address": "Thread 0 Crashed:\n" + _grow("0   " + "a " * 500 + "\n", size),
+        "Zig frames": "thread 1 panic: x\n" + _grow("/a/b.zig:1:2: 0x1 in f (x)\n    x\n    ^\n", size),
+        "Zig lines that are no frame": "thread 1 panic: x\n" + _grow("a.zig:1:2: 0x1 in " + "f" * 300 + "\n", size),
     }
     for path in sorted((ROOT / "tests" / "traces").glob("*/*.txt")):
         text = path.read_text()

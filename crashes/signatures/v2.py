@@ -59,7 +59,8 @@ from crashes.traces.text import mask_message
 # own; an address is never a frame; the Kotlin compiler's wrapper exceptions give way to the
 # exception they wrap; three or more blank lines read as two. 5: Valgrind's reports are read
 # (its first error's headline and stack; its banner is no identity); macOS crash reports are read
-# (the crashed thread's stack), macOS's system libraries and symbol offsets (name+0x1a4) skipped.
+# (the crashed thread's stack), macOS's system libraries and symbol offsets (name+0x1a4) skipped;
+# Zig's panics and stack traces are read.
 VERSION = 5
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
@@ -85,6 +86,8 @@ RULES = {
     "sanitizer": Rule(frames=3, frames_with_site=3),
     "valgrind": Rule(frames=3, frames_with_site=3),
     "apple-crash": Rule(frames=3, frames_with_site=3),
+    # A Zig panic's message is often a kind of crash ("reached unreachable code"): the frames decide.
+    "zig": Rule(frames=3, frames_with_site=3, typed=False),
     "libfuzzer": Rule(frames=3, frames_with_site=3),
     "gdb": Rule(frames=3, frames_with_site=3),
     "rust": Rule(frames=2, frames_with_site=1, typed=False),

@@ -28,6 +28,7 @@ from crashes.traces import (
     rust,
     sanitizer,
     valgrind,
+    zig,
 )
 
 # Ordered: the first format that recognizes a text parses it, so the most
@@ -39,7 +40,7 @@ from crashes.traces import (
 # other compiler that may embed LLVM (and before a macOS crash report, whose
 # assertion, when it has one, names the bug better than its crashed thread);
 # gdb's generic frames near the end.
-REGISTRY = (sanitizer, valgrind, python, libfuzzer, rust, go, jvm, dotnet, gcc, llvm, apple, gdb, faulthandler)
+REGISTRY = (sanitizer, valgrind, python, libfuzzer, rust, go, zig, jvm, dotnet, gcc, llvm, apple, gdb, faulthandler)
 
 __all__ = ["Frame", "ParsedTrace", "REGISTRY", "parse"]
 

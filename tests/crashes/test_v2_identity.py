@@ -82,8 +82,13 @@ def test_different_bugs_with_one_stock_message_stay_apart():
     # Zig's compiler says "reached unreachable code" for many bugs: a stock line is no identity.
     zig = [rid for rid in RECORDS if rid.startswith("ziglang/zig#")]
     unreachable = [rid for rid in zig if "panic: reached unreachable code" in RECORDS[rid]["trace"]]
+    # Except two that print one stack, frame for frame, from two Zig releases (std's mprotect through
+    # Thread.spawn from the build runner): tracked as two issues, keyed as one by any frame rule.
+    same_stack = {"ziglang/zig#20038/c1", "ziglang/zig#22485"}
+    assert len({_sign(rid).digest for rid in same_stack}) == 1
+    unreachable = [rid for rid in unreachable if rid not in same_stack]
     bugs = {RECORDS[rid]["bug"] for rid in unreachable}
-    assert len(bugs) >= 2
+    assert len(bugs) >= 10
     digests = {RECORDS[rid]["bug"]: _sign(rid).digest for rid in unreachable}
     assert len(set(digests.values())) == len(bugs)
 
