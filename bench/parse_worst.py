@@ -131,6 +131,11 @@ def shapes(size: int) -> dict[str, str]:
         + _grow("Thread 0 Crashed:\n0   lib" + " " * 300 + "0x1 f + 1 (a.c:1)\n", size),
         "macOS frame lines with no address": "Thread 0 Crashed:\n" + _grow("0   " + "a " * 500 + "\n", size),
         "Zig frames": "thread 1 panic: x\n" + _grow("/a/b.zig:1:2: 0x1 in f (x)\n    x\n    ^\n", size),
+        "macOS symbols with a run of blanks": "Exception Type: EXC_BAD_ACCESS (SIGSEGV)\nThread 0 Crashed:\n"
+        + _grow("0 m 0x1 f" + " " * 1400 + "x\n", size),
+        "Valgrind-like headlines with no stack": _grow("Thread #1: x\n", size - 60)
+        + "==1== Invalid read of size 4\n==1==    at 0x1: f (a.c:1)\n",
+        "names with many ' as '": "==1== Invalid read of size 4\n" + _grow("at 0x1: <1" + "a as " * 395 + "\n", size),
         "Zig lines that are no frame": "thread 1 panic: x\n" + _grow("a.zig:1:2: 0x1 in " + "f" * 300 + "\n", size),
     }
     for path in sorted((ROOT / "tests" / "traces").glob("*/*.txt")):

@@ -57,6 +57,12 @@ _IGNORED_FUNCTIONS = {
         r"raise$|abort$|gsignal$|_start$|start_thread$|clone3?$|syscall(?:_\w+)?$|"
         r"(std::|__gnu_cxx::|__cxxabiv1::)|operator new|operator delete|"
         r"(malloc|calloc|realloc|free|memcpy|memmove|memset|memcmp|strlen|strcmp|strcpy|strncpy)$|"
+        # The C library's formatting, stdio and string functions, named when its debug info is installed
+        # (Valgrind and gdb print "vfprintf (vfprintf.c:1642)"), and glibc's per-CPU variants of them.
+        r"(v?[fs]?n?printf|__vfprintf_internal|__v?[fs]?n?printf_chk|puts|fputs|fputc|fwrite|fread|fgets|"
+        r"fflush|fclose|fopen|qsort|bsearch|strchr|strrchr|strstr|strdup|strndup|strcat|strncat|strncmp|"
+        r"strtol|strtoul|strtoll|strtoull|strtod|atoi|atol|memchr|memrchr|getenv)$|"
+        r"__(?:mem|str|stp|wcs|wmem)\w*_(?:avx\w*|sse\w*|evex\w*|erms|unaligned\w*)$|"
         r"fuzzer::|LLVMFuzzerTestOneInput$|rust_fuzzer_test_input$|libfuzzer_sys::|"
         r"llvm::sys::|llvm::report_fatal_error|llvm::llvm_unreachable_internal|llvm_unreachable_internal|"
         r"llvm::PrettyStackTrace|llvm::CrashRecoveryContext|llvm::function_ref|"
@@ -91,20 +97,28 @@ _IGNORED_NATIVE_FILES = re.compile(
     # glibc's sources as Debian's debug info names them ("_nl_load_domain ./intl/loadmsgcat.c" is
     # how assert() symbolizes in an LLVM stack dump there).
     r"^\./(?:nptl|signal|stdlib|intl|assert|csu|posix|misc|string|libio|malloc)/|"
-    # Valgrind's own replacements of the C library's functions (rindex, malloc, memcpy…).
-    r"(^|/)vg_replace_\w+\.c$"
+    # Valgrind's own replacements of the C library's functions (rindex, malloc, memcpy…), and
+    # Helgrind's and DRD's wrappers of pthreads.
+    r"(^|/)(?:vg_replace_\w+|hg_intercepts|drd_pthread_intercepts)\.c$"
 )
 _IGNORED_MODULES = re.compile(
     r"(libc\.so|libc-|libstdc\+\+|libc\+\+|libgcc_s|libpthread|ld-linux|libclang_rt\.|"
     r"libasan|libubsan|libtsan|libmsan|linux-vdso|vgpreload_|"
     # macOS's C library, kernel interface, signal trampoline and loader, as glibc's are above.
-    r"libsystem_|libdyld\.dylib|(?:^|/)dyld$|libc\+\+abi\.dylib)"
+    r"libsystem_|libdyld\.dylib|(?:^|/)dyld$|libc\+\+abi\.dylib|"
+    # and its runtimes and system frameworks (named by file, or by bundle in older reports), as the C++
+    # standard library is: the program's own frame that called them says which bug it is.
+    r"(?:^|/)(?:libobjc\.A\.dylib|libdispatch\.dylib|libswiftCore\.dylib|com\.apple\.[\w.]+|"
+    r"CoreFoundation|Foundation|AppKit|UIKitCore|HIToolbox)$)"
 )
 
 # Rust before 1.0 appended three more characters to the hash (``::he27ef2eb40e30753Plt``).
 _RUST_HASH = re.compile(r"::h[0-9a-f]{16}(?:[A-Za-z0-9]{3})?$|::\{\{closure\}\}|\{\{closure\}\}")
 _JVM_LAMBDA = re.compile(r"\$\$Lambda\$\d+/0x[0-9a-f]+|\$lambda-?\d*|\$lambda\$\d+|lambda\$(\w+)\$\d+|\$\d+")
 _DOTNET_SUFFIX = re.compile(r"<(\w+)>[a-z]__\w+|\+<>c__DisplayClass\w+|\+<>c|`\d+|\[[^\]]*\]")
+_OBJC_METHOD = re.compile(r"^[-+]\[(?P<cls>[^\s\[\]]{1,300}) (?P<selector>[^\s\[\]]{1,300})\]$")
+_INNERMOST_ANGLES = re.compile(r"<[^<>]*>")
+_TRAIT_IMPL = re.compile(r"<([^<>]+?) as [^<>]+>")
 _SYMBOL_OFFSET = re.compile(r"\+0x[0-9a-fA-F]{1,16}$")
 _COMPILER_SUFFIX = re.compile(r"\.(isra|constprop|part|cold|lto_priv|localalias)(\.\d+)*|\.\d+$")
 _GO_FUNC_SUFFIX = re.compile(r"\.func\d+(\.\d+)*|\.gowrap\d+|\.deferwrap\d+|(?<=\.init)\.\d+$")
@@ -180,7 +194,10 @@ def normalize_function(name: str, language: str) -> str:
         name = re.sub(r"\[[0-9a-f]{8,}\]", "", name)
         name = re.sub(r"\{closure#\d+\}|\{shim:[^}]*\}", "{closure}", name)
         # "<Foo as core::fmt::Display>::fmt" names Foo's method; keep Foo.
-        name = re.sub(r"<([^<>]+?) as [^<>]+>", r"\1", name)
+        if " as " in name:
+            # Per innermost <…> (the only place the pattern can match): tried on the whole name, its lazy
+            # part re-read the rest of the name at every " as " of an unclosed one.
+            name = _INNERMOST_ANGLES.sub(lambda found: _TRAIT_IMPL.sub(r"\1", found[0]), name)
         # "<zip::ZipArchive<R>>::new": an inherent impl, same idea.
         name = _unwrap_impl(name)
     if language in ("native", "rust", "dotnet"):
@@ -188,8 +205,12 @@ def normalize_function(name: str, language: str) -> str:
         name = _RUST_HASH.sub("", name)
         name = _strip_balanced(_strip_balanced(name, "(", ")"), "<", ">").strip()
         name = re.sub(r"\s*(const|volatile|&|&&)\s*$", "", name)
+        objc = _OBJC_METHOD.match(name) if language == "native" else None
+        if objc:
+            # "-[FooWorker processItem:]": the class names the method as much as the selector does.
+            name = f"{objc['cls']}.{objc['selector']}"
         # Drop a return type: "void foo::bar" -> "foo::bar".
-        if " " in name and language == "native":
+        elif " " in name and language == "native":
             name = name.rsplit(" ", 1)[-1]
         name = _COMPILER_SUFFIX.sub("", name)
         if language == "native":

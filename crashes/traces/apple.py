@@ -26,10 +26,12 @@ FORMAT = "apple-crash"
 # "4   tmux-2.3@2016  \t0x000000010bf98c0c status_message_set + 428 (status.c:573)": the module is padded
 # with blanks and may hold some ("Google Chrome Framework").
 _FRAME = re.compile(r"^(?P<index>\d{1,4})\s+(?P<module>\S.{0,200}?)\s+0x[0-9a-fA-F]{1,16} (?P<rest>.{1,1500})$")
-# "status_message_set + 428 (status.c:573)"; macOS 12 and later may leave the offset out.
-_SYMBOL = re.compile(r"^(?P<function>.+?)(?: \+ \d{1,12})?(?: \((?P<file>[^():]{1,300}):(?P<line>\d{1,9})\))?\s*$")
+# "status_message_set + 428 (status.c:573)": the symbol's offset, and its source location, read from the end.
+_OFFSET = re.compile(r" \+ \d{1,12}$")
+_LOCATION = re.compile(r"\((?P<file>[^():]{1,300}):(?P<line>\d{1,9})\)$")
 _THREAD = re.compile(r"^Thread (?P<number>\d{1,4})(?P<crashed> Crashed)?:")
-_CRASHED_THREAD = re.compile(r"^Crashed Thread:\s+(?P<number>\d{1,4})")
+# "Crashed Thread:" on macOS, "Triggered by Thread:" on iOS.
+_CRASHED_THREAD = re.compile(r"^(?:Crashed|Triggered by) Thread:\s+(?P<number>\d{1,4})")
 _EXCEPTION = re.compile(r"^Exception Type:\s+(?P<exception>EXC_\w{1,40})(?:\s+\((?P<signal>SIG\w{1,10})\))?")
 
 
@@ -47,15 +49,20 @@ def _frame(line: str) -> Frame | None:
     found = _FRAME.match(line[:MAX_LINE].strip())
     if found is None:
         return None
-    rest = found["rest"].strip()
-    symbol = _SYMBOL.match(rest)
     module = found["module"].strip()
-    if symbol is None or symbol["function"].startswith("0x"):
-        return Frame(function="", module=module)  # "0x10bf98000 + 12345": not symbolized
+    # Read from its end, without backtracking: "f + 96 (loader.c:55) [inlined]".
+    rest = found["rest"].strip().removesuffix("[inlined]").rstrip()
+    location = _LOCATION.search(rest) if rest.endswith(")") else None
+    if location:
+        rest = rest[: location.start()].rstrip()
+    offset = _OFFSET.search(rest)
+    function = rest[: offset.start()] if offset else rest
+    if function.startswith("0x") or function.isdigit() or function == "???":
+        return Frame(function="", module=module)  # "0x10bf98000 + 12345", "0 + 4540711344": not symbolized
     return Frame(
-        function=symbol["function"].strip(),
-        file=symbol["file"] or "",
-        line=int(symbol["line"]) if symbol["line"] else None,
+        function=function.strip(),
+        file=location["file"] if location else "",
+        line=int(location["line"]) if location else None,
         module=module,
     )
 
@@ -73,7 +80,7 @@ def _stack(lines: list[str], start: int) -> tuple[Frame, ...]:
 def parse(text: str) -> ParsedTrace:
     """The crashed thread's stack and the signal (or exception) it died of."""
     lines = text.split("\n")
-    named = next((m["number"] for m in find_lines(text, _CRASHED_THREAD, 1, "Crashed Thread:")), None)
+    named = next((m["number"] for m in find_lines(text, _CRASHED_THREAD, 1, " Thread:")), None)
     chosen = first = None
     for index, line in enumerate(lines):
         if not line.startswith("Thread "):

@@ -32,7 +32,7 @@ FORMAT = "valgrind"
 _BANNER = re.compile(r"^[=-]=\d{1,10}[=-]= (?:Memcheck|Helgrind|DRD), ")
 # The prefix every line carries, what is left of it when a reporter's paste dropped the id, and the
 # indentation of a paste that dropped all of it.
-_PREFIX = re.compile(r"^\s*(?:(?:[=-]=\d{1,10}[=-]=|==|--) ?)?")
+_PREFIX = re.compile(r"^\s*(?:(?:[=-]=\d{1,10}[=-]=|={2,4}|-{2,4}) ?)?")
 _FRAME = re.compile(r"^\s*(?:at|by) 0x[0-9A-Fa-f]{1,16}: (?P<rest>.+)$")
 _LOCATION = re.compile(r"\((?:in (?P<module>[^()]+)|(?P<file>[^():]+):(?P<line>\d{1,9}))\)$")
 # Headlines, each with the name it keys by (sizes, addresses and counts dropped).
@@ -67,6 +67,10 @@ _LEAK = re.compile(
 )
 # Lines between a headline and its stack (Helgrind's "Locks held: none").
 _BEFORE_STACK = 2
+# Each headline's first word, so that a line is tried against the one or two headlines it can be.
+_BY_FIRST_WORD: dict[str, list[tuple[re.Pattern, str]]] = {}
+for _pattern, _name in _HEADLINES:
+    _BY_FIRST_WORD.setdefault(_pattern.pattern[1:].split(" ", 1)[0], []).append((_pattern, _name))
 
 
 def _content(line: str) -> str:
@@ -103,12 +107,15 @@ def _headline_hint(line: str) -> bool:
 
 def _headline(content: str) -> str | None:
     content = content.lstrip()
-    for pattern, name in _HEADLINES:
+    first = content.split(" ", 1)[0]
+    if first[:1].isdigit():
+        leak = _LEAK.match(content)
+        return f"{leak['how']} lost" if leak else None
+    for pattern, name in _BY_FIRST_WORD.get(first, ()):
         found = pattern.match(content)
         if found:
             return mask_message(name.format(**found.groupdict()), quoted=False)
-    leak = _LEAK.match(content)
-    return f"{leak['how']} lost" if leak else None
+    return None
 
 
 def _frame(content: str) -> Frame | None:
@@ -129,13 +136,17 @@ def _frame(content: str) -> Frame | None:
 
 def _error_at(lines: list[str], index: int) -> tuple[str, tuple[Frame, ...]] | None:
     """(crash type, stack) of the error whose headline is ``lines[index]``, or None if it is none."""
+    following = lines[index + 1 : index + 1 + _BEFORE_STACK + 1]
+    # Most candidate lines are no headline, or have no stack under them: both are told cheaply.
+    if not any("0x" in line for line in following):
+        return None
     crash_type = _headline(_content(lines[index]))
     if crash_type is None:
         return None
     frames: list[Frame] = []
     skipped = 0
     for line in lines[index + 1 : index + 1 + 200]:
-        frame = _frame(_content(line))
+        frame = _frame(_content(line)) if "0x" in line else None
         if frame is not None:
             frames.append(frame)
             continue

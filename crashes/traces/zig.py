@@ -27,40 +27,58 @@ from crashes.traces.text import MAX_LINE, find_lines, mask_message
 FORMAT = "zig"
 _FRAME = re.compile(
     r"^\s*(?P<file>(?:[A-Za-z]:[\\/])?[^\s:][^:]{0,500}?|\?\?\?):(?P<line>\d{1,9}|\?):(?P<column>\d{1,9}|\?): "
-    r"0x[0-9a-fA-F]{1,16} in (?P<function>\S{1,500}) \((?P<module>[^()]{0,500})\)\s*$"
+    r"0x[0-9a-fA-F]{1,16} in (?P<rest>.{1,1000})$"
 )
-# "thread 14996 panic: …" (and older Zig's bare "panic: …"); Bun's "panic(main thread): …".
+# "thread 14996 panic: …" (after a test runner's progress on the same line, too), older Zig's bare
+# "panic: …", Bun's "panic(main thread): …"; and an error returned from main ("error: FileNotFound").
 _PANIC = re.compile(
-    r"(?:^|\s)(?:thread \d{1,12} panic|panic\((?:main thread|thread \d{1,12})\)|^panic): (?P<message>.{1,500})$"
+    r"(?:thread \d{1,12} panic|panic\((?:main thread|thread \d{1,12})\)|^panic): (?P<message>.{1,500})$"
+    r"|^error: (?P<error>[A-Z]\w{0,100})$"
 )
 # The C++ compiler before 0.10 (stage1): "Assertion failed at src/list.hpp:31 in at. This is a bug in the Zig
 # compiler.", "unreachable: src/codegen.cpp:gen_const_val_ptr:6455".
 _STAGE1 = re.compile(r"^(?P<message>Assertion failed at \S{1,500} in \w{1,200}|unreachable: \S{1,500})")
 _SIGNAL = re.compile(
-    r"^(?P<message>(?:Segmentation fault|Illegal instruction|Bus error) at address 0x[0-9a-fA-F]{1,16})"
+    r"^(?P<message>(?:Segmentation fault|Illegal instruction|Bus error) at address 0x[0-9a-fA-F]{1,16}|"
+    r"General protection exception)"
 )
-# The standard library (where an assert or the start code is) and the compiler's own panic helpers.
-_STD_FILE = re.compile(r"(?:^|[/\\])(?:lib[/\\](?:zig[/\\])?)?std[/\\]|(?:^|[/\\])lib[/\\]compiler_rt[/\\]")
+# The installed standard library (where an assert or the start code is; not std/zig/, the compiler's
+# parser and AstGen since 0.12), its test and build runners, and the compiler's own panic helpers.
+_STD_FILE = re.compile(
+    r"(?:^|[/\\])lib[/\\](?:zig[/\\])?(?:std[/\\](?!zig[/\\])|compiler_rt[/\\]|"
+    r"compiler[/\\](?:test_runner|build_runner)\.zig$)"
+)
 _HELPERS = frozenset(
     {"assert", "panic", "panicExtra", "defaultPanic", "stage2_panic", "zig_panic", "zig_assert", "zig_unreachable"}
 )
 
 
 def recognize(text: str) -> bool:
-    """True for two or more Zig frame lines (``file.zig:12:5: 0x… in f (module)``)."""
+    """True for two or more Zig frame lines (``file.zig:12:5: 0x… in f (module)``), or one after a Zig panic."""
     if ": 0x" not in text or " in " not in text:
         return False
-    return len(find_lines(text, _FRAME, 2, ": 0x")) >= 2 and any(
-        frame["file"].endswith(".zig") for frame in find_lines(text, _FRAME, 8, ": 0x")
-    )
+    frames = find_lines(text, _FRAME, 8, ": 0x")
+    if not frames:
+        return False
+    # A build without debug info names no file ("???:?:?: 0x… in _Compilation.update (???)"): the panic says Zig.
+    zig = any(frame["file"].endswith(".zig") for frame in frames) or bool(find_lines(text, _PANIC, 1, "panic"))
+    return zig and (len(frames) >= 2 or bool(find_lines(text, _PANIC, 1, "panic")))
 
 
 # A generic function's instance is numbered per build: spawn__anon_52284.
 _ANONYMOUS_INSTANCE = re.compile(r"__anon_\d+")
 
 
-def _frame(found: re.Match) -> Frame:
-    file, function = found["file"], _ANONYMOUS_INSTANCE.sub("", found["function"])
+def _frame(found: re.Match) -> Frame | None:
+    rest = found["rest"].rstrip()
+    # "f (module)", read from the end: a test's name has blanks ("test.add handles big numbers (test)").
+    opening = rest.rfind(" (")
+    if opening <= 0 or not rest.endswith(")"):
+        return None
+    function, module = _ANONYMOUS_INSTANCE.sub("", rest[:opening]), rest[opening + 2 : -1]
+    # Blanks in a test's name would read as a return type before a C++ name.
+    function = function.replace(" ", "_")
+    file = found["file"]
     stem = re.split(r"[/\\]", file)[-1].rsplit(".", 1)[0]
     if "." not in function and stem and function != "???" and file.endswith(".zig"):
         function = f"{stem}.{function}"
@@ -68,7 +86,7 @@ def _frame(found: re.Match) -> Frame:
         function="" if function == "???" else function,
         file="" if file == "???" else file,
         line=int(found["line"]) if found["line"].isdigit() else None,
-        module=found["module"],
+        module=module,
     )
 
 
@@ -88,20 +106,22 @@ def parse(text: str) -> ParsedTrace:
     for index, line in enumerate(lines):
         line = line[:MAX_LINE].rstrip()
         said = (
-            (_PANIC.search(line) if "panic" in line else None)
-            or (_SIGNAL.match(line) if " at address " in line else None)
+            (_PANIC.search(line) if "panic" in line or line.startswith("error: ") else None)
+            or (_SIGNAL.match(line) if " at address " in line or "General protection" in line else None)
             or (_STAGE1.match(line) if "ssertion failed at" in line or "unreachable: " in line else None)
         )
         if said:
-            message, start = said["message"].strip(), index + 1
+            said = said.groupdict()
+            message, start = (said["message"] or said.get("error") or "").strip(), index + 1
             break
     frames: list[Frame] = []
     for line in lines[start:]:
         if ": 0x" not in line:
             continue  # a frame's source line, its caret, a blank
         found = _FRAME.match(line[:MAX_LINE])
-        if found:
-            frames.append(_frame(found))
+        frame = _frame(found) if found else None
+        if frame is not None:
+            frames.append(frame)
         elif frames:
             break
     frames = [frame for frame in frames if not _is_helper(frame)]

@@ -153,3 +153,17 @@ def test_cut_lines_are_joined_once_for_recognize_and_parse(monkeypatch):
     assert parsed.format == "rust" and len(calls) == 1
     text.forget_texts()
     assert traces.parse(pasted) == parsed and len(calls) == 2
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(["<", ">", " as ", "Foo", "core::fmt::Display", "::", "x", " "]), max_size=30))
+def test_trait_impls_unwrap_as_the_whole_name_expression_did(parts):
+    import re
+
+    from crashes import frames
+
+    name = "".join(parts)
+    expected = re.sub(r"<([^<>]+?) as [^<>]+>", r"\1", name)
+    unwrap = frames._TRAIT_IMPL.sub
+    got = name if " as " not in name else frames._INNERMOST_ANGLES.sub(lambda m: unwrap(r"\1", m[0]), name)
+    assert got == expected

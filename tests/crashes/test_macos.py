@@ -82,3 +82,45 @@ def test_two_reports_cut_before_their_crashed_thread_share_no_bucket_by_their_he
     first, second = _sign(_corpus("neovim/neovim#8936")), _sign(_corpus("neovim/neovim#15615/c1"))
     assert "EXC_CORPSE_NOTIFY" not in first.message + second.message
     assert first.digest != second.digest
+
+
+def _report(frames: str, header: str = "Crashed Thread:        0\n") -> str:
+    return "Exception Type:        EXC_BAD_ACCESS (SIGSEGV)\n" + header + "\nThread 0 Crashed:\n" + frames
+
+
+def test_frame_forms_of_newer_and_older_reports():
+    parsed = traces.parse(
+        _report(
+            "0   foo  0x102e23a10 load_file + 96 (loader.c:55) [inlined]\n"
+            "1   ???  0x10ea5c1b0 0 + 4540711344\n"
+            "2   foo  0x102e23a20 -[FooWorker processItem:] + 12\n"
+        )
+    )
+    assert [(f.function, f.file, f.line) for f in parsed.frames] == [
+        ("load_file", "loader.c", 55),
+        ("", "", None),
+        ("-[FooWorker processItem:]", "", None),
+    ]
+
+
+def test_objective_c_methods_keep_their_class():
+    one = _sign(_report("0   app  0x1 -[FooWorker processItem:] + 12\n1   app  0x2 -[App run] + 3\n"))
+    other = _sign(_report("0   app  0x1 -[BarQueue processItem:] + 12\n1   app  0x2 -[App run] + 3\n"))
+    assert one.frames[0] == "FooWorker.processItem" and one.digest != other.digest
+
+
+def test_system_frameworks_and_runtimes_are_skipped():
+    frames = (
+        "0   libobjc.A.dylib               0x1 objc_msgSend + 29\n"
+        "1   com.apple.CoreFoundation      0x2 __CFRunLoopDoObservers + 10\n"
+        "2   libdispatch.dylib             0x3 _dispatch_call_block_and_release + 12\n"
+        "3   app                           0x4 handle_event + 40 (events.c:12)\n"
+    )
+    assert _sign(_report(frames)).frames[0] == "handle_event"
+
+
+def test_an_ios_report_names_its_crashed_thread_as_triggered_by():
+    text = _report("0   app  0x1 idle_loop + 1\n", header="Triggered by Thread:  2\n").replace(
+        "Thread 0 Crashed:", "Thread 0:"
+    )
+    assert traces.parse(text).frames == ()

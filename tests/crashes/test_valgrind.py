@@ -78,3 +78,32 @@ def test_the_banner_names_nothing():
     assert unparsed.identity_line(banner + "\nSegmentation fault") == ""
     alone = _sign(banner + "\n==49== Command: ./a.out\n")
     assert alone.crash_type == "unidentified crash"
+
+
+def test_forms_a_paste_leaves_and_the_tools_own_wrappers():
+    # The process id cut out of the prefix.
+    assert traces.parse("==== Invalid write of size 1\n====    at 0x1: put (a.c:3)\n").crash_type == "Invalid write"
+    # Helgrind's pthread wrappers (hg_intercepts.c) are the tool's frames.
+    lock_order = (
+        '==7== Thread #3: lock order "0x601080 before 0x6010C0" violated\n'
+        "==7==    at 0x4C3010C: mutex_lock_WRK (hg_intercepts.c:902)\n"
+        "==7==    by 0x4C33F4D: pthread_mutex_lock (hg_intercepts.c:925)\n"
+        "==7==    by 0x400837: thread_b (locks.c:31)\n"
+    )
+    signature = _sign(lock_order)
+    assert signature.crash_type.startswith("Thread: lock order") and signature.frames[0] == "thread_b"
+
+
+def test_the_c_library_with_or_without_its_debug_info_is_one_bucket():
+    with_debug = (
+        "==9== Conditional jump or move depends on uninitialised value(s)\n"
+        "==9==    at 0x4E8A5F2: vfprintf (vfprintf.c:1642)\n"
+        "==9==    by 0x4E92A08: printf (printf.c:33)\n"
+        "==9==    by 0x4005E1: print_it (show.c:8)\n"
+        "==9==    by 0x400601: main (show.c:14)\n"
+    )
+    without = with_debug.replace("vfprintf (vfprintf.c:1642)", "vfprintf (in /usr/lib/libc-2.27.so)").replace(
+        "printf (printf.c:33)", "printf (in /usr/lib/libc-2.27.so)"
+    )
+    assert _sign(with_debug).frames[0] == "print_it"
+    assert _sign(with_debug).digest == _sign(without).digest

@@ -63,3 +63,40 @@ def test_generic_instances_are_numbered_per_build():
     first = "thread 1 panic: boom\n" + line.format(52284) + line.replace("spawn", "run").format(9433)
     second = "thread 1 panic: boom\n" + line.format(56775) + line.replace("spawn", "run").format(8489)
     assert _sign(first).digest == _sign(second).digest
+
+
+def _frames(text: str):
+    return _sign(text).frames
+
+
+def test_test_runners_and_names_with_blanks():
+    text = (
+        "thread 1 panic: boom\n"
+        "/a/lib/std/testing.zig:1:2: 0x1 in expect (test)\n"
+        "/p/src/main.zig:3:4: 0x2 in test.add handles big numbers (test)\n    x\n    ^\n"
+        "/a/lib/compiler/test_runner.zig:5:6: 0x3 in mainServer (test)\n"
+    )
+    assert _frames(text) == ("test.add_handles_big_numbers",)
+
+
+def test_the_compilers_parser_in_std_zig_is_the_compilers_code():
+    text = (
+        "thread 1 panic: reached unreachable code\n"
+        "/z/lib/std/zig/AstGen.zig:1:2: 0x1 in expr (zig)\n/z/src/Module.zig:3:2: 0x1 in astGenFile (zig)\n"
+    )
+    assert _frames(text)[0] == "AstGen.expr"
+    # A project's own directory named std is the project's.
+    assert _frames(text.replace("/z/lib/std/zig/", "/p/src/std/"))[0] == "AstGen.expr"
+
+
+def test_other_ways_a_zig_program_dies():
+    frames = "/p/src/a.zig:1:2: 0x1 in f (a)\n/p/src/a.zig:3:2: 0x1 in g (a)\n"
+    assert _sign("error: FileNotFound\n" + frames).crash_type == "FileNotFound"
+    assert _sign("General protection exception (no address available)\n" + frames).crash_type == (
+        "General protection exception"
+    )
+    progress = "2/3 main.test.parse...thread 73390 panic: index out of bounds: index 5, len 3\n" + frames
+    assert _sign(progress).crash_type == "index out of bounds: index N, len N"
+    # Without debug info no file is named: the panic says it is Zig.
+    bare = "thread 1 panic: reached unreachable code\n???:?:?: 0x109321043 in _Compilation.update (???)\n"
+    assert _sign(bare).trace_format == "zig" and _sign(bare).frames == ("_Compilation.update",)
