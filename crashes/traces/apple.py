@@ -10,7 +10,9 @@ A report lists every thread's stack; the crash is the crashed thread's
 first printed, which is usually the main thread waiting in its event loop.
 A paste cut before the crashed thread's stack has no frames to key by (the
 first thread's would put every crash of the program in one bucket).
-The crash type is the signal (``SIGSEGV``), else the Mach exception.
+The crash type is the signal (``SIGSEGV``), else the Mach exception; for an
+uncaught Objective-C exception, its name and the stack it was raised on
+(``Last Exception Backtrace``), not the crashed thread reporting it.
 Frames in the system's own libraries (``libsystem_kernel.dylib``, dyld)
 are skipped by the shared native rules, as glibc's are.
 """
@@ -32,6 +34,10 @@ _LOCATION = re.compile(r"\((?P<file>[^():]{1,300}):(?P<line>\d{1,9})\)$")
 _THREAD = re.compile(r"^Thread (?P<number>\d{1,4})(?P<crashed> Crashed)?:")
 # "Crashed Thread:" on macOS, "Triggered by Thread:" on iOS.
 _CRASHED_THREAD = re.compile(r"^(?:Crashed|Triggered by) Thread:\s+(?P<number>\d{1,4})")
+# An uncaught Objective-C exception: where it was raised (the crashed thread only shows it being
+# reported and the process aborting), and its name.
+_EXCEPTION_BACKTRACE = re.compile(r"^(?:Last Exception Backtrace|Application Specific Backtrace \d{1,4}):")
+_UNCAUGHT = re.compile(r"uncaught exception '(?P<name>\w{1,100})'")
 _EXCEPTION = re.compile(r"^Exception Type:\s+(?P<exception>EXC_\w{1,40})(?:\s+\((?P<signal>SIG\w{1,10})\))?")
 
 
@@ -94,7 +100,16 @@ def parse(text: str) -> ParsedTrace:
             chosen = index
             break
     start = chosen if chosen is not None or named is not None else first
+    raised = next(
+        (index for index, line in enumerate(lines) if "Backtrace" in line and _EXCEPTION_BACKTRACE.match(line)), None
+    )
+    if raised is not None and _stack(lines, raised + 1):
+        start = raised
     frames = _stack(lines, start + 1) if start is not None else ()
     exception = find_lines(text, _EXCEPTION, 1, "Exception Type:")
-    crash_type = (exception[0]["signal"] or exception[0]["exception"]) if exception else ""
+    uncaught = _UNCAUGHT.search(text) if "uncaught exception '" in text else None
+    if uncaught:
+        crash_type = uncaught["name"]
+    else:
+        crash_type = (exception[0]["signal"] or exception[0]["exception"]) if exception else ""
     return ParsedTrace(format=FORMAT, crash_type=crash_type, frames=frames, language="native")

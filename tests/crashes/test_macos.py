@@ -124,3 +124,24 @@ def test_an_ios_report_names_its_crashed_thread_as_triggered_by():
         "Thread 0 Crashed:", "Thread 0:"
     )
     assert traces.parse(text).frames == ()
+
+
+def test_an_uncaught_objective_c_exception_is_keyed_where_it_was_raised():
+    # The frames of CocoaPodUI#12's "Application Specific Backtrace" (its plug-in's own frames symbolized).
+    text = (
+        "Exception Type:  EXC_CRASH (SIGABRT)\n"
+        "Application Specific Information:\n"
+        "*** Terminating app due to uncaught exception 'NSInvalidArgumentException', reason: 'x'\n\n"
+        "Application Specific Backtrace 1:\n"
+        "0   CoreFoundation                      0x00007fff8c73625c __exceptionPreprocess + 172\n"
+        "2   libobjc.A.dylib                     0x00007fff87ec7e75 objc_exception_throw + 43\n"
+        "3   CoreFoundation                      0x00007fff8c73610c +[NSException raise:format:] + 204\n"
+        "4   Foundation                          0x00007fff8d7ed9c0 COPY_SETTER_IMPL + 154\n"
+        "5   CocoaPodUI                          0x00000001102b87a0 -[CPUIPod setVersion:] + 22\n\n"
+        "Thread 0 Crashed:: Dispatch queue: com.apple.main-thread\n"
+        "0   libsystem_kernel.dylib        \t0x00007fff7bd0ab66 __pthread_kill + 10\n"
+        "1   app                           \t0x000000010155febd main + 13\n"
+    )
+    signature = _sign(text)
+    assert signature.crash_type == "NSInvalidArgumentException"
+    assert signature.frames[0] == "CPUIPod.setVersion"
