@@ -19,6 +19,9 @@ T = TypeVar("T")
 MAX_LINE = 2000
 
 _HEX = re.compile(r"0x[0-9a-fA-F]+")
+# An address or a hash printed without its 0x (a kernel's "segfault at 174ab640 ip 00007f77174ddd5f"):
+# eight to sixteen hex digits, at least one a letter and one a digit (all digits are a number, masked below).
+_BARE_HEX = re.compile(r"\b(?=[0-9a-fA-F]{0,15}[a-fA-F])(?=[0-9a-fA-F]{0,15}[0-9])[0-9a-fA-F]{8,16}\b")
 _QUOTED = re.compile(r"`[^`\n]{0,200}`|'[^'\n]{0,200}'|\"[^\"\n]{0,200}\"")
 # The look-ahead lets the engine skip, at one test each, the positions where no path can start.
 _PATH = re.compile(r"(?=[A-Za-z]:[\\/]|[\\/])(?:[A-Za-z]:)?(?:[\\/][\w.+@-]{1,100}){2,}[\\/]?")
@@ -88,6 +91,7 @@ def mask_message(message: str, limit: int = 200, quoted: bool = True) -> str:
     """
     message = message[: limit * 4]
     message = _HEX.sub("0x?", message)
+    message = _BARE_HEX.sub("0x?", message)
     message = _CRATE_HASH.sub("", message)
     if quoted:
         message = _QUOTED.sub("'?'", message)

@@ -26,6 +26,7 @@ _SPACE = re.compile(r"\s+")
 def reference_mask(message: str, limit: int = 200, quoted: bool = True) -> str:
     message = message[: limit * 4]
     message = text._HEX.sub("0x?", message)
+    message = text._BARE_HEX.sub("0x?", message)
     message = _CRATE_HASH.sub("", message)
     if quoted:
         message = text._QUOTED.sub("'?'", message)

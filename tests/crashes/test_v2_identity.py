@@ -898,3 +898,18 @@ def test_a_run_of_blank_lines_says_no_more_than_two():
     spaced = RECORDS["alacritty/alacritty#111"]["trace"].replace("\n", "\n\n\n\n\n\n", 1)
     spaced_digest = signatures.compute(kind="crash", trace_text=spaced, target="t").digest
     assert spaced_digest == _sign("alacritty/alacritty#111").digest
+
+
+def test_addresses_printed_without_0x_are_masked():
+    # jq#1676 (dmesg on OpenWrt): the kernel prints the fault and instruction addresses bare.
+    line = RECORDS["jqlang/jq#1676"]["trace"]
+    rerun = (
+        line.replace("174ab640", "2a91c0f8")
+        .replace("00007f77174ddd5f", "00007fa3d2c11d5f")
+        .replace("00007ffd6dd381e8", "00007ffe01b2c3a8")
+        .replace("7f77174ac000", "7fa3d2be0000")
+    )
+    assert (
+        rerun != line
+        and _sign("jqlang/jq#1676").digest == signatures.compute(kind="crash", trace_text=rerun, target="t").digest
+    )
