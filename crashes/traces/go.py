@@ -158,22 +158,33 @@ def _frames(lines: list[str], start: int) -> list[Frame]:
     return frames
 
 
-def _join_cut_functions(lines: list[str]) -> list[str]:
-    """Join a stack's function line that a hard wrap cut inside its arguments, whatever the width.
+# What goes on a function line a wrap cut inside its arguments: more of them ("0xc4202e8680, 0x0)").
+_ARGUMENTS_GO_ON = re.compile(r"^ ?(?:0x[0-9a-f]|\d|\.\.\.|\{)")
+# How a function line starts: a package path's name (not the "7" a cut left of a source line's +0x837).
+_FUNCTION_START = re.compile(r"^[A-Za-z_][\w./*()\[\]{}-]*[.(]")
 
-    A Go function line ends its argument list on the line, and its source line follows,
-    indented: a line whose parentheses do not close, followed by lines at column 0 that
-    close them and then by a source line, is one line cut.
+
+def _join_cut_functions(lines: list[str]) -> list[str]:
+    """Join a stack's function line that a hard wrap cut, whatever the width.
+
+    A Go function line closes its argument list on the line, and its source line follows,
+    indented. A line at column 0 that is no function line, followed by lines that go on
+    with it (at column 0, or more arguments after a blank a terminal kept) and then by a
+    source line, is one line cut: inside its arguments, or inside its name
+    (``….(*ConfirmationHelper).`` / ``wrappedPromptConfirmationFunction.func5()``).
     """
     joined, _ = join_cut_lines(
         lines,
-        lambda line: "(" in line and not line[:1].isspace() and line.count("(") > line.count(")"),
+        lambda line: (
+            bool(_FUNCTION_START.match(line))
+            and (line.count("(") > line.count(")") or not _FUNCTION.match(line[:MAX_LINE]))
+        ),
         lambda joined, following: (
             joined.count("(") == joined.count(")")
             and bool(_FUNCTION.match(joined[:MAX_LINE]))
             and bool(_SOURCE.match(following[:MAX_LINE]))
         ),
-        goes_on=lambda line: not line[:1].isspace(),
+        goes_on=lambda line: bool(line.strip()) and (not line[:1].isspace() or bool(_ARGUMENTS_GO_ON.match(line))),
     )
     return joined
 

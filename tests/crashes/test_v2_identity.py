@@ -913,3 +913,22 @@ def test_addresses_printed_without_0x_are_masked():
         rerun != line
         and _sign("jqlang/jq#1676").digest == signatures.compute(kind="crash", trace_text=rerun, target="t").digest
     )
+
+
+def _hard_wrap(text: str, width: int) -> str:
+    return "\n".join(line[i : i + width] for line in text.split("\n") for i in range(0, max(len(line), 1), width))
+
+
+@pytest.mark.parametrize(
+    ("record_id", "width"),
+    [
+        ("jesseduffield/lazygit#4150", 120),  # cut inside a function's name: "….(*ConfirmationHelper)." / "wrapped…()"
+        ("hashicorp/nomad#3326", 120),  # cut inside the arguments, going on after the blank the reporter's paste kept
+        ("golang/go#53254", 80),  # a source line cut before the last digit of +0x837: the "7" starts no frame
+    ],
+)
+def test_go_function_lines_a_terminal_cut_are_joined(record_id, width):
+    text = RECORDS[record_id]["trace"]
+    wrapped = _hard_wrap(text, width)
+    assert wrapped != text
+    assert signatures.compute(kind="crash", trace_text=wrapped, target="t").frames == _sign(record_id).frames
