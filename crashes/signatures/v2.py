@@ -60,7 +60,8 @@ from crashes.traces.text import mask_message
 # exception they wrap; three or more blank lines read as two. 5: Valgrind's reports are read
 # (its first error's headline and stack; its banner is no identity); macOS crash reports are read
 # (the crashed thread's stack), macOS's system libraries and symbol offsets (name+0x1a4) skipped;
-# Zig's panics and stack traces are read; addresses printed without 0x are masked in messages.
+# Zig's panics and stack traces are read; addresses printed without 0x are masked in messages;
+# Go function lines and Rust panic lines a terminal cut are read whole.
 VERSION = 5
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

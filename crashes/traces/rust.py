@@ -27,17 +27,18 @@ FORMAT = "rust"
 _THREAD = r"thread '(?P<thread>[^'\n]{0,200})' (?:\(\d{1,20}\) )?"
 _PANIC_NEW = re.compile(
     # A custom panic hook (ruff's, cargo's) prints it without the thread.
-    r"^\s*(?:" + _THREAD + r")?panicked at (?P<file>(?:[A-Za-z]:)?[^\s:'][^\s:]{0,300}):"
+    r"^\s*`?(?:" + _THREAD + r")?panicked at (?P<file>(?:[A-Za-z]:)?[^\s:'][^\s:]{0,300}):"
     r"(?P<line>\d+):\d+:?\s*$"
 )
 _PANIC_OLD = re.compile(
     # The blank after the comma may be gone: a line cut there, its trailing blank stripped.
-    r"^\s*" + _THREAD + r"panicked at '(?P<message>(?s:.*))', ?"
+    r"^\s*`?" + _THREAD + r"panicked at '(?P<message>(?s:.*))', ?"
     r"(?P<file>(?:[A-Za-z]:)?[^\s:]{1,300}):(?P<line>\d+)(?::\d+)?"
 )
 # The old form's head: a message that runs past its line (its own newlines, or
 # a terminal's hard wrap) closes on one of the next lines.
-_PANIC_OLD_HEAD = re.compile(r"^\s*" + _THREAD + "panicked at '")
+# (A "`" opening the line: inline code whose closing tick a wrap put on the next line.)
+_PANIC_OLD_HEAD = re.compile(r"^\s*`?" + _THREAD + "panicked at '")
 # Ruff's and ty's own panic report: "panic: Panicked at FILE:L:C when checking `x.py`: `message`".
 _PANIC_REPORTED = re.compile(
     r"^\s*panic: Panicked at (?P<file>[^\s:]{1,300}):(?P<line>\d+):\d+ when [^\n]{0,600}?: "
@@ -227,6 +228,22 @@ def _strip_dir(path: str) -> str:
     return "/".join(parts[-2:])
 
 
+def _new_panic(lines: list[str], index: int) -> tuple[re.Match | None, int]:
+    """The new-form panic line at ``lines[index]`` and where its message is.
+
+    A terminal cuts ``panicked at C:\\…\\mod.rs:`` from its ``77:18:``, or leaves the
+    closing ``:`` alone on the next line: both are read as one line.
+    """
+    line = lines[index]
+    found = _PANIC_NEW.match(line[:MAX_LINE])
+    after = index + 1
+    if found is None and len(line) >= MIN_WRAP_WIDTH and after < len(lines):
+        found, after = _PANIC_NEW.match((line + lines[after])[:MAX_LINE]), after + 1
+    if found is not None and after < len(lines) and lines[after].strip() == ":":
+        after += 1
+    return found, after
+
+
 def _old_panic(lines: list[str], index: int) -> re.Match | None:
     """The old-form panic starting at ``lines[index]``, read across the lines its message runs over.
 
@@ -260,10 +277,10 @@ def parse(text: str) -> ParsedTrace:
         if reported:
             panic_file, panic_line, message = reported["file"], int(reported["line"]), reported["message"]
             break
-        new = _PANIC_NEW.match(line)
+        new, after = _new_panic(lines, index)
         if new:
             panic_file, panic_line = new["file"], int(new["line"])
-            message = lines[index + 1].strip() if index + 1 < len(lines) else ""
+            message = lines[after].strip() if after < len(lines) else ""
             break
         old = _old_panic(lines, index)
         if old:

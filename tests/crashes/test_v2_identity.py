@@ -932,3 +932,19 @@ def test_go_function_lines_a_terminal_cut_are_joined(record_id, width):
     wrapped = _hard_wrap(text, width)
     assert wrapped != text
     assert signatures.compute(kind="crash", trace_text=wrapped, target="t").frames == _sign(record_id).frames
+
+
+@pytest.mark.parametrize(
+    "record_id",
+    [
+        "astral-sh/uv#16406",  # "panicked at C:\\…\\mod.rs:" cut from its "77:18:"
+        "rust-lang/rustfmt#4357",  # an old-form panic in inline code, its closing tick on the next line
+        "zensical/zensical#707",  # the location's closing ":" left alone on a line
+    ],
+)
+def test_rust_panic_lines_a_terminal_cut_at_80_are_read_whole(record_id):
+    text = RECORDS[record_id]["trace"]
+    wrapped = _hard_wrap(text, 80)
+    assert wrapped != text
+    signed = signatures.compute(kind="crash", trace_text=wrapped, target="t")
+    assert (signed.crash_type, signed.frames[0]) == (_sign(record_id).crash_type, _sign(record_id).frames[0])
