@@ -144,6 +144,9 @@ def _parse_block(lines: list[str], start: int) -> tuple[ParsedTrace | None, int]
 
 
 _FRAME_START = re.compile(r'^\s*File "')
+_CUT_AFTER_IN = re.compile(r'^\s*File "[^"]*", line \d+, in$')
+# The rest of a frame line cut inside its line number.
+_NUMBER_REST = re.compile(r"^\d{0,9}, in \S")
 
 
 def _names_function(line: str) -> bool:
@@ -168,12 +171,29 @@ def _join_cut_frames(lines: list[str]) -> tuple[list[str], int]:
         goes_on=lambda line: bool(NAME_REST.fullmatch(line)),
         most=1,
     )
+    # Cut just after ", in ": the blank the cut fell on was stripped with the line's trailing blanks.
+    # (When the blank went to the next line instead, it is there.)
+    lines = [
+        line + " "
+        if line.endswith(", in") and not following[:1].isspace() and _CUT_AFTER_IN.match(line[:MAX_LINE])
+        else line
+        for line, following in zip(lines, [*lines[1:], ""], strict=True)
+    ]
     lines, before_numbers = join_cut_lines(
         lines,
         lambda line: 'File "' in line and bool(_FRAME_START.match(line)) and not _FRAME.match(line[:MAX_LINE]),
         lambda joined, _: bool(_FRAME.match(joined[:MAX_LINE])),
     )
-    return lines, in_names + before_numbers
+    # Cut inside the line number: ", line 7" / "3, in reload_plugin" (a SyntaxError's frame, which names
+    # no function, is followed by its indented source line instead).
+    lines, in_numbers = join_cut_lines(
+        lines,
+        lambda line: 'File "' in line and line[-1:].isdigit() and bool(_FRAME.match(line[:MAX_LINE])),
+        lambda joined, _: _names_function(joined),
+        goes_on=lambda line: bool(_NUMBER_REST.match(line)),
+        most=1,
+    )
+    return lines, in_names + before_numbers + in_numbers
 
 
 def parse(text: str) -> ParsedTrace:

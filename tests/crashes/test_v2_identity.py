@@ -948,3 +948,18 @@ def test_rust_panic_lines_a_terminal_cut_at_80_are_read_whole(record_id):
     assert wrapped != text
     signed = signatures.compute(kind="crash", trace_text=wrapped, target="t")
     assert (signed.crash_type, signed.frames[0]) == (_sign(record_id).crash_type, _sign(record_id).frames[0])
+
+
+@pytest.mark.parametrize(
+    ("record_id", "width"),
+    [
+        ("python/mypy#18473", 80),  # cut just after ", in ": the blank stripped with the line's end
+        ("spyder-ide/spyder#1261", 75),  # cut just before the function's name: the blank opens the next line
+        ("sublimehq/sublime_text#55", 80),  # cut inside the line number: ", line 7" / "3, in reload_plugin"
+    ],
+)
+def test_python_frame_lines_a_terminal_cut_are_joined(record_id, width):
+    text = RECORDS[record_id]["trace"]
+    wrapped = _hard_wrap(text, width)
+    assert wrapped != text
+    assert signatures.compute(kind="crash", trace_text=wrapped, target="t").digest == _sign(record_id).digest
