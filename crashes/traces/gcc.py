@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 
 from crashes.model import Frame, ParsedTrace
-from crashes.traces.text import MAX_LINE, find_lines, mask_message
+from crashes.traces.extract import MIN_WRAP_WIDTH
+from crashes.traces.text import CUT_LINES, MAX_LINE, find_lines, mask_message
 
 FORMAT = "gcc-ice"
 _ICE = re.compile(r"^(?:.*?: )?internal compiler error: (?P<error>.+)$")
@@ -40,6 +41,15 @@ def parse(text: str) -> ParsedTrace:
     )
     error = _ICE.match(lines[index][:MAX_LINE])["error"].strip()
     in_at = _IN_AT.search(error)
+    if in_at is None and len(lines[index]) >= MIN_WRAP_WIDTH:
+        # Cut by a terminal ("in extract_in" / "sn, at recog.cc:2791"): read with the lines it goes on in.
+        for end in range(index + 1, min(index + 1 + CUT_LINES, len(lines))):
+            if not lines[end].strip() or lines[end][:1].isspace():
+                break
+            joined = error + "".join(line.strip() for line in lines[index + 1 : end + 1])
+            if _IN_AT.search(joined[:MAX_LINE]):
+                error, in_at, index = joined, _IN_AT.search(joined[:MAX_LINE]), end
+                break
     site = ""
     if in_at:
         site = in_at["function"]

@@ -963,3 +963,14 @@ def test_python_frame_lines_a_terminal_cut_are_joined(record_id, width):
     wrapped = _hard_wrap(text, width)
     assert wrapped != text
     assert signatures.compute(kind="crash", trace_text=wrapped, target="t").digest == _sign(record_id).digest
+
+
+@pytest.mark.parametrize(
+    ("record_id", "width"),
+    [("riscv-collab/riscv-gnu-toolchain#1236", 120), ("msys2/MINGW-packages#8079", 80)],
+)
+def test_a_gcc_ice_line_a_terminal_cut_keeps_its_site(record_id, width):
+    # "internal compiler error: in extract_in" / "sn, at recog.cc:2791"
+    wrapped = _hard_wrap(RECORDS[record_id]["trace"], width)
+    signed = signatures.compute(kind="crash", trace_text=wrapped, target="t")
+    assert (signed.crash_type, signed.frames[0]) == (_sign(record_id).crash_type, _sign(record_id).frames[0])
