@@ -47,7 +47,8 @@ def recognize(text: str) -> bool:
         1 for line in text.split("\n") if parse_frame(line) is not None
     ) >= 3:
         return True
-    if "Assertion" not in text:
+    # (A wrap may have cut the word itself: ": Asserti" / "on `x' failed.")
+    if "Assertion" not in text and not ("' failed" in text and ": A" in text):
         return False
     lines, joined = _join_cut_assertion(text.split("\n"))
     whole = "\n".join(lines) if joined else text
@@ -141,6 +142,21 @@ def _assertion(lines: list[str]) -> list[dict]:
     return []
 
 
+_ASSERTION_WORD = ": Assertion `"
+# What a line cut inside glibc's ": Assertion `" ends with: ": A" to ": Assertion".
+_WORD_HEADS = tuple(_ASSERTION_WORD[:size] for size in range(3, len(_ASSERTION_WORD)))
+
+
+def _join_cut_word(lines: list[str]) -> list[str]:
+    """``lines`` with the first line a wrap cut inside ``: Assertion ``` joined to the next."""
+    for index, line in enumerate(lines[:-1]):
+        if line.endswith(_WORD_HEADS):
+            head = next(head for head in reversed(_WORD_HEADS) if line.endswith(head))
+            if lines[index + 1].startswith(_ASSERTION_WORD[len(head) :]):
+                return [*lines[:index], line + lines[index + 1], *lines[index + 2 :]]
+    return lines
+
+
 def _join_cut_assertion(lines: list[str]) -> tuple[list[str], int]:
     """Join the first assertion line a hard wrap cut, whatever the width.
 
@@ -149,6 +165,7 @@ def _join_cut_assertion(lines: list[str]) -> tuple[list[str], int]:
     lines around it while that makes it whole. (One long line in a short report shows no
     width for ``crashes.traces.extract`` to find.)
     """
+    lines = _join_cut_word(lines)
     for index, line in enumerate(lines):
         glibc = ": Assertion `" in line
         if not glibc and not line.startswith("Assertion failed: ("):

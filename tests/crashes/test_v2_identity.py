@@ -974,3 +974,11 @@ def test_a_gcc_ice_line_a_terminal_cut_keeps_its_site(record_id, width):
     wrapped = _hard_wrap(RECORDS[record_id]["trace"], width)
     signed = signatures.compute(kind="crash", trace_text=wrapped, target="t")
     assert (signed.crash_type, signed.frames[0]) == (_sign(record_id).crash_type, _sign(record_id).frames[0])
+
+
+@pytest.mark.parametrize("record_id", ["bpftrace/bpftrace#2366", "WebAssembly/wabt#1117"])
+def test_an_assertion_cut_inside_the_word_assertion_is_read(record_id):
+    # ": A" / "ssertion `…' failed." and ": Asserti" / "on `…' failed." at 120 columns.
+    wrapped = _hard_wrap(RECORDS[record_id]["trace"], 120)
+    assert "Assertion `" not in wrapped
+    assert signatures.compute(kind="crash", trace_text=wrapped, target="t").digest == _sign(record_id).digest
