@@ -83,6 +83,8 @@ _IGNORED_FUNCTIONS = {
         r"sys::backtrace::|sys_common::|rt::unwind::|rt::lang_start|panicking::|"
         r"BaseThreadInitThunk$|RtlUserThreadStart$|KiUserExceptionDispatcher|"
         r"runtime\.|testing\.|"
+        # macOS's loader starting the program (a crash at launch shows nothing else).
+        r"_dyld_start$|dyld::|dyld4::|"
         # Valgrind's name for whatever called main (__libc_start_main and below).
         r"\(below main\)$)"
         # Anywhere in the name: crash handlers, whatever namespace they are in.

@@ -38,17 +38,19 @@ _CRASHED_THREAD = re.compile(r"^(?:Crashed|Triggered by) Thread:\s+(?P<number>\d
 # reported and the process aborting), and its name.
 _EXCEPTION_BACKTRACE = re.compile(r"^(?:Last Exception Backtrace|Application Specific Backtrace \d{1,4}):")
 _UNCAUGHT = re.compile(r"uncaught exception '(?P<name>\w{1,100})'")
-_EXCEPTION = re.compile(r"^Exception Type:\s+(?P<exception>EXC_\w{1,40})(?:\s+\((?P<signal>SIG\w{1,10})\))?")
+# "EXC_BAD_ACCESS (SIGSEGV)"; "EXC_CRASH (Code Signature Invalid)", whose reason is the crash.
+_EXCEPTION = re.compile(r"^Exception Type:\s+(?P<exception>EXC_\w{1,40})(?:\s+\((?P<reason>[^()\n]{1,100})\))?")
 
 
 def recognize(text: str) -> bool:
-    """True for a crash report with a thread's stack under its ``Thread N`` header."""
-    if "Thread " not in text or "0x" not in text:
+    """True for a crash report: a thread's stack under its ``Thread N`` header, or a header cut before them."""
+    if "Thread" not in text:
         return False
-    headers = find_lines(text, _THREAD, 64, "Thread ")
-    return bool(headers) and (
-        any(header["crashed"] for header in headers) or bool(find_lines(text, _EXCEPTION, 1, "Exception Type:"))
-    )
+    exception = bool(find_lines(text, _EXCEPTION, 1, "Exception Type:"))
+    if exception and find_lines(text, _CRASHED_THREAD, 1, " Thread:"):
+        return True
+    headers = find_lines(text, _THREAD, 64, "Thread ") if "0x" in text else []
+    return bool(headers) and (any(header["crashed"] for header in headers) or exception)
 
 
 def _frame(line: str) -> Frame | None:
@@ -108,8 +110,18 @@ def parse(text: str) -> ParsedTrace:
     frames = _stack(lines, start + 1) if start is not None else ()
     exception = find_lines(text, _EXCEPTION, 1, "Exception Type:")
     uncaught = _UNCAUGHT.search(text) if "uncaught exception '" in text else None
+    message = ""
     if uncaught:
         crash_type = uncaught["name"]
+    elif exception:
+        reason = (exception[0]["reason"] or "").strip()
+        crash_type = (
+            reason
+            if reason.startswith("SIG")
+            else (f"{exception[0]['exception']} ({reason})" if reason else exception[0]["exception"])
+        )
+        # A reason that is no signal ("Code Signature Invalid") names the crash even with no stack to key by.
+        message = crash_type if reason and not reason.startswith("SIG") else ""
     else:
-        crash_type = (exception[0]["signal"] or exception[0]["exception"]) if exception else ""
-    return ParsedTrace(format=FORMAT, crash_type=crash_type, frames=frames, language="native")
+        crash_type = ""
+    return ParsedTrace(format=FORMAT, crash_type=crash_type, message=message, frames=frames, language="native")

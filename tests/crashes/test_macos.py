@@ -145,3 +145,11 @@ def test_an_uncaught_objective_c_exception_is_keyed_where_it_was_raised():
     signature = _sign(text)
     assert signature.crash_type == "NSInvalidArgumentException"
     assert signature.frames[0] == "CPUIPod.setVersion"
+
+
+def test_a_launch_refused_by_code_signing_is_one_bucket_however_much_of_the_report_is_pasted():
+    # KeePassXC #4484 (cut before its threads) and #4477 (whose crashed thread shows only dyld starting).
+    cut, whole = _sign(_corpus("keepassxreboot/keepassxc#4484")), _sign(_corpus("keepassxreboot/keepassxc#4477"))
+    assert "Thread 0 Crashed" not in _corpus("keepassxreboot/keepassxc#4484")
+    assert cut.crash_type == whole.crash_type == "EXC_CRASH (Code Signature Invalid)"
+    assert cut.digest == whole.digest
