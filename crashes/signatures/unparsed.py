@@ -34,6 +34,8 @@ STOCK_LINES = re.compile(
     r"exception note:|exception subtype:|termination signal:|crashed thread:|triggered by thread:|"
     # Go's runtime on memory corruption: every cause prints the same.
     r"found bad pointer in go heap|unexpected signal during runtime execution|^\s*\[signal |"
+    # A compiler driver saying its frontend died (swift's, clang's): any crash of the frontend prints it.
+    r"(?:compile|frontend) command failed (?:due to signal|with exit code)|"
     # Valgrind's banner, printed by every run of the tool.
     r"\b(?:memcheck|helgrind|drd), a (?:memory|thread) error detector|"
     # A shell reporting that the command it ran died ("x.sh: line 6: 5518 Segmentation fault  cmd",

@@ -982,3 +982,10 @@ def test_an_assertion_cut_inside_the_word_assertion_is_read(record_id):
     wrapped = _hard_wrap(RECORDS[record_id]["trace"], 120)
     assert "Assertion `" not in wrapped
     assert signatures.compute(kind="crash", trace_text=wrapped, target="t").digest == _sign(record_id).digest
+
+
+def test_a_compiler_drivers_line_about_its_frontend_dying_names_no_bug():
+    # swift#71644 and #74545: "error: compile command failed due to signal 6", different bugs (a look-alike pair).
+    line = "error: compile command failed due to signal 6 (use -v to see invocation)"
+    assert line in RECORDS["swiftlang/swift#71644"]["trace"] and line in RECORDS["swiftlang/swift#74545"]["trace"]
+    assert _sign("swiftlang/swift#71644").digest != _sign("swiftlang/swift#74545").digest
