@@ -34,6 +34,8 @@ STOCK_LINES = re.compile(
     r"exception note:|exception subtype:|termination signal:|crashed thread:|triggered by thread:|"
     # Go's runtime on memory corruption: every cause prints the same.
     r"found bad pointer in go heap|unexpected signal during runtime execution|^\s*\[signal |"
+    # A program's crash handler asking for the report ("To send a redacted crash report to Bun's team,").
+    r"send (?:a |the |us )?(?:redacted |full )?crash report|"
     # A compiler driver saying its frontend died (swift's, clang's): any crash of the frontend prints it.
     r"(?:compile|frontend) command failed (?:due to signal|with exit code)|"
     # Valgrind's banner, printed by every run of the tool.

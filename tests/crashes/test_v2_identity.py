@@ -989,3 +989,11 @@ def test_a_compiler_drivers_line_about_its_frontend_dying_names_no_bug():
     line = "error: compile command failed due to signal 6 (use -v to see invocation)"
     assert line in RECORDS["swiftlang/swift#71644"]["trace"] and line in RECORDS["swiftlang/swift#74545"]["trace"]
     assert _sign("swiftlang/swift#71644").digest != _sign("swiftlang/swift#74545").digest
+
+
+def test_a_crash_handlers_request_for_the_report_names_no_bug():
+    # Bun's handler prints it under every crash (bun#20686).
+    from crashes.signatures.unparsed import identity_line
+
+    assert "crash report to Bun" in RECORDS["oven-sh/bun#20686"]["trace"]
+    assert "crash report" not in identity_line(RECORDS["oven-sh/bun#20686"]["trace"])
