@@ -44,11 +44,11 @@ _EXCEPTION = re.compile(r"^Exception Type:\s+(?P<exception>EXC_\w{1,40})(?:\s+\(
 
 def recognize(text: str) -> bool:
     """True for a crash report: a thread's stack under its ``Thread N`` header, or a header cut before them."""
-    if "Thread" not in text:
+    if "Thread" not in text and "Exception Type:" not in text:
         return False
     exception = bool(find_lines(text, _EXCEPTION, 1, "Exception Type:"))
-    if exception and find_lines(text, _CRASHED_THREAD, 1, " Thread:"):
-        return True
+    if exception:
+        return True  # a Mach exception (EXC_…) is macOS's own, even in a paste of that line alone
     headers = find_lines(text, _THREAD, 64, "Thread ") if "0x" in text else []
     return bool(headers) and (any(header["crashed"] for header in headers) or exception)
 

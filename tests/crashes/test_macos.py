@@ -153,3 +153,10 @@ def test_a_launch_refused_by_code_signing_is_one_bucket_however_much_of_the_repo
     assert "Thread 0 Crashed" not in _corpus("keepassxreboot/keepassxc#4484")
     assert cut.crash_type == whole.crash_type == "EXC_CRASH (Code Signature Invalid)"
     assert cut.digest == whole.digest
+
+
+def test_a_paste_of_the_exception_lines_alone_is_read():
+    # KeePassXC #4478 pasted only the exception's three lines.
+    text = _corpus("keepassxreboot/keepassxc#4478")
+    assert "Thread" not in text
+    assert _sign(text).digest == _sign(_corpus("keepassxreboot/keepassxc#4484")).digest
