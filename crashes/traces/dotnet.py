@@ -36,6 +36,9 @@ _LOCATION = re.compile(
 )
 _AT_ANYWHERE = re.compile(r"(?m)^[^\S\n]*" + _AT_WORDS)
 _END_INNER = "--- End of inner exception stack trace ---"
+# What a JavaScript engine puts in a frame's parentheses: where the code is, not the parameters .NET
+# (and Mono, after a blank) prints there.
+_SCRIPT_LOCATION = re.compile(r"^(?:\S+:\d+:\d+|<anonymous>|native)$")
 _FUNCTION = re.compile(r"^[\w.`<>+$\[\],|]+(?:\s*\[[^\]]{0,200}\])?$")
 _MAX_WRAPPED = 4
 
@@ -99,6 +102,8 @@ def _frame(line: str) -> Frame | None:
     closing = body.find(")", opening)
     if opening <= 0 or closing == -1 or not _FUNCTION.match(body[:opening].strip()):
         return None
+    if _SCRIPT_LOCATION.match(body[opening + 1 : closing]):
+        return None  # "at parseThing (/app/index.js:42:11)": a JavaScript engine's frame, never .NET's
     location = _LOCATION.search(body[closing:])
     return Frame(
         function=body[: closing + 1],

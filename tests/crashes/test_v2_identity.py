@@ -997,3 +997,19 @@ def test_a_crash_handlers_request_for_the_report_names_no_bug():
 
     assert "crash report to Bun" in RECORDS["oven-sh/bun#20686"]["trace"]
     assert "crash report" not in identity_line(RECORDS["oven-sh/bun#20686"]["trace"])
+
+
+def test_a_javascript_stack_is_not_read_as_dotnet_and_mono_still_is():
+    script = (
+        "TypeError: bad input\n"
+        "    at parseThing (/app/node_modules/foo/lib/index.js:42:11)\n"
+        "    at Object.<anonymous> (/app/src/main.js:10:3)\n"
+    )
+    assert parse(script) is None or parse(script).format != "dotnet"
+    # Mono puts a blank before the parameters, and its parentheses hold parameters, not a location.
+    mono = (
+        "System.NullReferenceException: Object reference not set to an instance of an object\n"
+        "  at NzbDrone.Core.Parser.Parse (System.String title) [0x00000] in <filename unknown>:0\n"
+        "  at NzbDrone.Core.Download.Process () [0x00010] in <filename unknown>:0\n"
+    )
+    assert parse(mono).format == "dotnet" and parse(mono).frames[0].function.startswith("NzbDrone.Core.Parser.Parse")
