@@ -106,8 +106,9 @@ _IGNORED_NATIVE_FILES = re.compile(
 _IGNORED_MODULES = re.compile(
     r"(libc\.so|libc-|libstdc\+\+|libc\+\+|libgcc_s|libpthread|ld-linux|libclang_rt\.|"
     r"libasan|libubsan|libtsan|libmsan|linux-vdso|vgpreload_|"
-    # macOS's C library, kernel interface, signal trampoline and loader, as glibc's are above.
-    r"libsystem_|libdyld\.dylib|(?:^|/)dyld$|libc\+\+abi\.dylib|"
+    # macOS's C library, kernel interface, signal trampoline and loader, as glibc's are above (its C++
+    # runtime, libc++abi.dylib, is libc++ above).
+    r"libsystem_|libdyld\.dylib|(?:^|/)dyld$|"
     # and its runtimes and system frameworks (named by file, or by bundle in older reports), as the C++
     # standard library is: the program's own frame that called them says which bug it is.
     r"(?:^|/)(?:libobjc\.A\.dylib|libdispatch\.dylib|libswiftCore\.dylib|com\.apple\.[\w.]+|"

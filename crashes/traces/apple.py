@@ -50,7 +50,7 @@ def recognize(text: str) -> bool:
     if exception:
         return True  # a Mach exception (EXC_…) is macOS's own, even in a paste of that line alone
     headers = find_lines(text, _THREAD, 64, "Thread ") if "0x" in text else []
-    return bool(headers) and (any(header["crashed"] for header in headers) or exception)
+    return any(header["crashed"] for header in headers)
 
 
 def _frame(line: str) -> Frame | None:
@@ -105,23 +105,19 @@ def parse(text: str) -> ParsedTrace:
     raised = next(
         (index for index, line in enumerate(lines) if "Backtrace" in line and _EXCEPTION_BACKTRACE.match(line)), None
     )
-    if raised is not None and _stack(lines, raised + 1):
-        start = raised
-    frames = _stack(lines, start + 1) if start is not None else ()
+    raised_stack = _stack(lines, raised + 1) if raised is not None else ()
+    frames = raised_stack or (_stack(lines, start + 1) if start is not None else ())
     exception = find_lines(text, _EXCEPTION, 1, "Exception Type:")
     uncaught = _UNCAUGHT.search(text) if "uncaught exception '" in text else None
-    message = ""
+    crash_type = message = ""
     if uncaught:
         crash_type = uncaught["name"]
     elif exception:
         reason = (exception[0]["reason"] or "").strip()
-        crash_type = (
-            reason
-            if reason.startswith("SIG")
-            else (f"{exception[0]['exception']} ({reason})" if reason else exception[0]["exception"])
-        )
-        # A reason that is no signal ("Code Signature Invalid") names the crash even with no stack to key by.
-        message = crash_type if reason and not reason.startswith("SIG") else ""
-    else:
-        crash_type = ""
+        if reason.startswith("SIG"):
+            crash_type = reason
+        else:
+            crash_type = exception[0]["exception"] + (f" ({reason})" if reason else "")
+            # A reason that is no signal ("Code Signature Invalid") names the crash even with no stack to key by.
+            message = crash_type if reason else ""
     return ParsedTrace(format=FORMAT, crash_type=crash_type, message=message, frames=frames, language="native")

@@ -47,8 +47,9 @@ def parse(text: str) -> ParsedTrace:
             if not lines[end].strip() or lines[end][:1].isspace():
                 break
             joined = error + "".join(line.strip() for line in lines[index + 1 : end + 1])
-            if _IN_AT.search(joined[:MAX_LINE]):
-                error, in_at, index = joined, _IN_AT.search(joined[:MAX_LINE]), end
+            in_at = _IN_AT.search(joined[:MAX_LINE])
+            if in_at:
+                error, index = joined, end
                 break
     site = ""
     if in_at:

@@ -16,7 +16,7 @@ import re
 
 from crashes.model import Frame, ParsedTrace
 from crashes.traces.native_frames import parse_frame
-from crashes.traces.text import CUT_LINES, MAX_LINE, find_lines, mask_message
+from crashes.traces.text import CUT_LINES, MAX_LINE, find_lines, mask_message, per_text
 
 FORMAT = "llvm"
 _MARKERS = (
@@ -50,7 +50,7 @@ def recognize(text: str) -> bool:
     # (A wrap may have cut the word itself: ": Asserti" / "on `x' failed.")
     if "Assertion" not in text and not ("' failed" in text and ": A" in text):
         return False
-    lines, joined = _join_cut_assertion(text.split("\n"))
+    lines, joined = _assertion_lines(text)
     whole = "\n".join(lines) if joined else text
     return bool(_assertion(lines) or find_lines(whole, _MAC_ASSERTION, 1, "Assertion failed"))
 
@@ -190,9 +190,17 @@ def _join_cut_assertion(lines: list[str]) -> tuple[list[str], int]:
     return lines, 0
 
 
+@per_text
+def _assertion_lines(text: str) -> tuple[tuple[str, ...], int]:
+    """:func:`_join_cut_assertion` of ``text``'s lines (for recognize and parse alike)."""
+    lines, joined = _join_cut_assertion(text.split("\n"))
+    return tuple(lines), joined
+
+
 def parse(text: str) -> ParsedTrace:
     """Parse the crash reason and the stack dump."""
-    lines, joined = _join_cut_assertion(text.split("\n"))
+    joined_lines, joined = _assertion_lines(text)
+    lines = list(joined_lines)
     frames = _frames(lines)
     if joined:
         text = "\n".join(lines)

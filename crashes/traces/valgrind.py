@@ -26,10 +26,9 @@ from __future__ import annotations
 import re
 
 from crashes.model import Frame, ParsedTrace
-from crashes.traces.text import MAX_LINE, mask_message
+from crashes.traces.text import MAX_LINE, mask_message, per_text
 
 FORMAT = "valgrind"
-_BANNER = re.compile(r"^[=-]=\d{1,10}[=-]= (?:Memcheck|Helgrind|DRD), ")
 # The prefix every line carries, what is left of it when a reporter's paste dropped the id, and the
 # indentation of a paste that dropped all of it.
 _PREFIX = re.compile(r"^\s*(?:(?:[=-]=\d{1,10}[=-]=|={2,4}|-{2,4}) ?)?")
@@ -79,30 +78,29 @@ def _content(line: str) -> str:
 
 def recognize(text: str) -> bool:
     """True for Valgrind output with at least one error headline followed by its stack."""
-    if "at 0x" not in text and "by 0x" not in text:
-        return False
-    lines = text.split("\n")
-    return any(_error_at(lines, index) is not None for index, line in enumerate(lines) if _headline_hint(line))
+    return _crash(text) is not None
+
+
+# Words one of the headlines holds: a cheap test first, since most lines of a long paste are frames
+# or other tools' output.
+_HINTS = (
+    "of size",
+    "lost",
+    "Invalid",
+    "ninitialised",
+    "Process terminating",
+    "data race",
+    "Conflicting",
+    "Thread #",
+    "overlap",
+    "Syscall param",
+    "fishy",
+    "Mismatched",
+)
 
 
 def _headline_hint(line: str) -> bool:
-    # A cheap test first: most lines of a long paste are frames or other tools' output.
-    return (
-        "of size" in line
-        or "lost" in line
-        or "Invalid" in line
-        or "ninitialised" in line
-        or (
-            "Process terminating" in line
-            or "data race" in line
-            or "Conflicting" in line
-            or "Thread #" in line
-            or "overlap" in line
-            or "Syscall param" in line
-            or "fishy" in line
-            or "Mismatched" in line
-        )
-    )
+    return any(hint in line for hint in _HINTS)
 
 
 def _headline(content: str) -> str | None:
@@ -156,8 +154,11 @@ def _error_at(lines: list[str], index: int) -> tuple[str, tuple[Frame, ...]] | N
     return (crash_type, tuple(frames)) if frames else None
 
 
-def parse(text: str) -> ParsedTrace:
-    """The first error with a stack (leaks only when there is no other); its headline and stack."""
+@per_text
+def _crash(text: str) -> tuple[str, tuple[Frame, ...], str] | None:
+    """(crash type, stack, headline) of the first error with a stack, leaks only when there is no other."""
+    if "at 0x" not in text and "by 0x" not in text:
+        return None
     lines = text.split("\n")
     leak = None
     for index, line in enumerate(lines):
@@ -167,13 +168,16 @@ def parse(text: str) -> ParsedTrace:
         if error is None:
             continue
         if not error[0].endswith(" lost"):
-            return _parsed(*error, _content(lines[index]))
+            return (*error, _content(lines[index]))
         if leak is None or (error[0] == "definitely lost" and leak[0] != "definitely lost"):
             leak = (*error, _content(lines[index]))
-    if leak is not None:
-        return _parsed(*leak)
-    return ParsedTrace(format=FORMAT, crash_type="", language="native")
+    return leak
 
 
-def _parsed(crash_type: str, frames: tuple[Frame, ...], headline: str) -> ParsedTrace:
+def parse(text: str) -> ParsedTrace:
+    """The first error with a stack (leaks only when there is no other); its headline and stack."""
+    found = _crash(text)
+    if found is None:
+        return ParsedTrace(format=FORMAT, crash_type="", language="native")
+    crash_type, frames, headline = found
     return ParsedTrace(format=FORMAT, crash_type=crash_type, message=headline.strip(), frames=frames, language="native")

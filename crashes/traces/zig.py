@@ -48,6 +48,8 @@ _STD_FILE = re.compile(
     r"(?:^|[/\\])lib[/\\](?:zig[/\\])?(?:std[/\\](?!zig[/\\])|compiler_rt[/\\]|"
     r"compiler[/\\](?:test_runner|build_runner)\.zig$)"
 )
+# A generic function's instance is numbered per build: spawn__anon_52284.
+_ANONYMOUS_INSTANCE = re.compile(r"__anon_\d+")
 _HELPERS = frozenset(
     {"assert", "panic", "panicExtra", "defaultPanic", "stage2_panic", "zig_panic", "zig_assert", "zig_unreachable"}
 )
@@ -61,12 +63,10 @@ def recognize(text: str) -> bool:
     if not frames:
         return False
     # A build without debug info names no file ("???:?:?: 0x… in _Compilation.update (???)"): the panic says Zig.
-    zig = any(frame["file"].endswith(".zig") for frame in frames) or bool(find_lines(text, _PANIC, 1, "panic"))
-    return zig and (len(frames) >= 2 or bool(find_lines(text, _PANIC, 1, "panic")))
-
-
-# A generic function's instance is numbered per build: spawn__anon_52284.
-_ANONYMOUS_INSTANCE = re.compile(r"__anon_\d+")
+    panicked = bool(find_lines(text, _PANIC, 1, "panic"))
+    if panicked:
+        return True
+    return len(frames) >= 2 and any(frame["file"].endswith(".zig") for frame in frames)
 
 
 def _frame(found: re.Match) -> Frame | None:
