@@ -62,16 +62,16 @@ def rate_count(name: str, *, window_seconds: int) -> int:
     return sum(_counts(name, window_seconds, time.time()))
 
 
-def window_remaining(window_seconds: int) -> int:
+def window_remaining(window_seconds: int, now: float | None = None) -> int:
     """Seconds until the current window ends (when :func:`rate_add`'s count starts again)."""
-    return window_seconds - int(time.time()) % window_seconds
+    return window_seconds - int(time.time() if now is None else now) % window_seconds
 
 
 def retry_after(name: str, *, window_seconds: int, limit: int) -> int:
     """Seconds until :func:`rate_count` of ``name`` is below ``limit`` again (1 at least)."""
     now = time.time()
     before, this = _counts(name, window_seconds, now)
-    to_next = window_seconds - int(now) % window_seconds
+    to_next = window_remaining(window_seconds, now)
     # Once this window ends, the one before it is no longer read.
     if this >= limit:
         return to_next + window_seconds  # this window's events are still read during the next

@@ -21,8 +21,9 @@ from triage import reduce_queue
 from triage.models import CulpritSearch
 
 Subject = CulpritSearch.Subject
-# Job timeouts: a bucket's search runs the release matrix too.
-_TIMEOUTS = {Subject.BUCKET: 3600, Subject.FINDING: 1800}
+# Each subject's job and how long it may run and its result is kept (a bucket's search runs the release
+# matrix too).
+_JOBS = {Subject.BUCKET: ("culprit_job", 3600, 3600), Subject.FINDING: ("finding_culprit_job", 1800, 600)}
 
 
 def _job_id(search: CulpritSearch) -> str:
@@ -30,16 +31,17 @@ def _job_id(search: CulpritSearch) -> str:
 
 
 def _enqueue(search: CulpritSearch) -> bool:
-    from triage.jobs import culprit_job, finding_culprit_job
+    from triage import jobs
 
-    subject = search.subject
-    job = culprit_job if subject == Subject.BUCKET else finding_culprit_job
+    name, timeout, result_ttl = _JOBS[search.subject]
     return reduce_queue.enqueue(
-        job,
-        search.subject_id,
-        job_id=_job_id(search),
-        job_timeout=_TIMEOUTS[subject],
-        result_ttl=3600 if subject == Subject.BUCKET else 600,
+        getattr(jobs, name), search.subject_id, job_id=_job_id(search), job_timeout=timeout, result_ttl=result_ttl
+    )
+
+
+def _not_started(subject: str, subject_id: int):
+    return CulpritSearch.objects.filter(
+        subject=subject, subject_id=subject_id, started_at__isnull=True, finished_at__isnull=True
     )
 
 
@@ -49,10 +51,7 @@ def culprit_search_queue(subject: str, subject_id: int) -> None:
     A search not yet started covers a second request (it reads the subject when it runs);
     one under way does not, since what it read may have changed since.
     """
-    waiting = CulpritSearch.objects.filter(
-        subject=subject, subject_id=subject_id, started_at__isnull=True, finished_at__isnull=True
-    )
-    if waiting.exists():
+    if _not_started(subject, subject_id).exists():
         return
     search = CulpritSearch.objects.create(subject=subject, subject_id=subject_id)
     transaction.on_commit(lambda: _enqueue(search))
@@ -60,9 +59,7 @@ def culprit_search_queue(subject: str, subject_id: int) -> None:
 
 def culprit_search_started(subject: str, subject_id: int) -> None:
     """A job for ``subject`` #``subject_id`` starts: it answers every search of it asked for so far."""
-    CulpritSearch.objects.filter(
-        subject=subject, subject_id=subject_id, started_at__isnull=True, finished_at__isnull=True
-    ).update(started_at=timezone.now())
+    _not_started(subject, subject_id).update(started_at=timezone.now())
 
 
 def culprit_search_done(subject: str, subject_id: int, outcome: str) -> None:

@@ -8,16 +8,16 @@ trampoline _sigtramp, libsystem_platform's memmove) were frames of the bug.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from crashes import signatures, traces
+from tests.data.record_digests import dedup_records
 from tests.traces import ROOT, read_meta
 
 FIXTURES = sorted((ROOT / "apple").glob("*.txt"))
-CORPUS = Path(__file__).resolve().parents[1] / "data" / "dedup"
+RECORDS = dedup_records()
 
 
 def _sign(text: str):
@@ -53,11 +53,7 @@ def test_a_report_cut_before_its_crashed_thread_is_not_keyed_by_another_thread()
 
 
 def _corpus(record_id: str) -> str:
-    for path in CORPUS.glob("*.jsonl"):
-        for line in path.read_text().splitlines():
-            if line.strip() and json.loads(line)["id"] == record_id:
-                return json.loads(line)["trace"]
-    raise KeyError(record_id)
+    return RECORDS[record_id]["trace"]
 
 
 def test_macos_system_frames_are_skipped_in_every_format():
