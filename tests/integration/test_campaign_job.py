@@ -154,13 +154,15 @@ def test_queued_campaign_stops_without_running():
 def test_hostile_targets_are_findings_and_the_worker_survives(rq_workers):
     worker = rq_workers(1)[0]
     hostile = _target("tests.targets.hostile", "hostile")
-    campaign = _launch(target=hostile, time_budget_seconds=90, max_executions=80)
+    # A fixed seed: in 80 calls over nine functions hang_on_odd gets about
+    # eight, and one seed in a hundred or so draws no odd number among them
+    # (seed 101 does; CI failed on such a draw). Seed 8 gives it seven.
+    campaign = _launch(target=hostile, time_budget_seconds=90, max_executions=80, seed=8)
     wait_for(lambda: _status(campaign) == CampaignStatus.FINISHED, timeout=120)
     kinds = dict(Finding.objects.filter(campaign=campaign).values_list("function", "kind").distinct())
     skipped = {item["name"]: item["reason"] for item in campaign.shards.get().discovery["skipped"]}
     assert kinds["segfault"] == "crash"
-    # It has failed now and then, even alone: say whether it was set aside or never hung.
-    assert kinds.get("hang_on_odd") == "timeout", (kinds, skipped, campaign.shards.get().checkpoint)
+    assert kinds.get("hang_on_odd") == "timeout", (kinds, skipped)
     assert "hang" not in kinds
     assert skipped["hang"].startswith("hangs: its first 3 calls did not return")
     assert kinds["fork_bomb"] == "crash"
