@@ -115,15 +115,17 @@ _IGNORED_MODULES = re.compile(
     r"CoreFoundation|Foundation|AppKit|UIKitCore|HIToolbox)$)"
 )
 
-# Rust before 1.0 appended three more characters to the hash (``::he27ef2eb40e30753Plt``).
-_RUST_HASH = re.compile(r"::h[0-9a-f]{16}(?:[A-Za-z0-9]{3})?$|::\{\{closure\}\}|\{\{closure\}\}")
+# Rust before 1.0 appended three more characters to the hash (``::he27ef2eb40e30753Plt``), and
+# early releases printed it as twenty decimal digits (``::h12013305559594873944``).
+_RUST_HASH = re.compile(r"::h[0-9a-f]{16}(?:[A-Za-z0-9]{3,4})?$|::\{\{closure\}\}|\{\{closure\}\}")
 _JVM_LAMBDA = re.compile(r"\$\$Lambda\$\d+/0x[0-9a-f]+|\$lambda-?\d*|\$lambda\$\d+|lambda\$(\w+)\$\d+|\$\d+")
 _DOTNET_SUFFIX = re.compile(r"<(\w+)>[a-z]__\w+|\+<>c__DisplayClass\w+|\+<>c|`\d+|\[[^\]]*\]")
 _OBJC_METHOD = re.compile(r"^[-+]\[(?P<cls>[^\s\[\]]{1,300}) (?P<selector>[^\s\[\]]{1,300})\]$")
 _INNERMOST_ANGLES = re.compile(r"<[^<>]*>")
 _TRAIT_IMPL = re.compile(r"<([^<>]+?) as [^<>]+>")
 _SYMBOL_OFFSET = re.compile(r"\+0x[0-9a-fA-F]{1,16}$")
-_COMPILER_SUFFIX = re.compile(r"\.(isra|constprop|part|cold|lto_priv|localalias)(\.\d+)*|\.\d+$")
+# GCC's clones (.isra.0, .constprop.1, .part.2, .cold) and ThinLTO's promoted locals (.llvm.5756000633998662627).
+_COMPILER_SUFFIX = re.compile(r"\.(isra|constprop|part|cold|lto_priv|localalias|llvm)(\.\d+)*|\.\d+$")
 _GO_FUNC_SUFFIX = re.compile(r"\.func\d+(\.\d+)*|\.gowrap\d+|\.deferwrap\d+|(?<=\.init)\.\d+$")
 # A vendored copy is the same code: github.com/a/b/vendor/github.com/c/d.F -> github.com/c/d.F.
 _GO_VENDOR = re.compile(r"^.*/vendor/")

@@ -61,8 +61,12 @@ from crashes.traces.text import mask_message
 # (its first error's headline and stack; its banner is no identity); macOS crash reports are read
 # (the crashed thread's stack), macOS's system libraries and symbol offsets (name+0x1a4) skipped;
 # Zig's panics and stack traces are read; addresses printed without 0x are masked in messages;
-# Go function lines and Rust panic lines a terminal cut are read whole.
-VERSION = 5
+# Go function lines and Rust panic lines a terminal cut are read whole. 6: a compiler's JSON
+# diagnostics (cargo, RLS) are read as the text they render; a file named without a leading slash
+# (src/x.rs, test.py) is masked in compilers' messages as an absolute path is; a panic raised
+# inside Rust's standard library (libcore/option.rs) is no frame; early Rust's twenty-digit symbol
+# hashes and ThinLTO's .llvm.<hash> suffixes are dropped; coredumpctl's indented stacks are read.
+VERSION = 6
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
 SIMILARITY_FRAMES = 8

@@ -16,6 +16,7 @@ so hostile text costs linear time.
 from __future__ import annotations
 
 import html
+import json
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -104,6 +105,7 @@ def clean(text: str) -> Cleaned:
         _strip_log_prefixes,
         _strip_list_markers,
         _dedent,
+        _render_json_diagnostics,
         _unwrap,
         _strip_trailing_blanks,
     )
@@ -250,6 +252,45 @@ def _dedent(text: str) -> tuple[str, str]:
     if any(not indent.startswith(prefix) for indent in indents):
         return text, ""
     return re.sub(rf"(?m)^[^\n]{{0,{common}}}", "", text), "indentation removed"
+
+
+# A compiler's diagnostic as a JSON line (rustc --error-format=json, cargo's
+# --message-format=json, which editors and RLS run): the ICE's text and its
+# bug's location are inside, as the "rendered" string a terminal would print.
+_JSON_DIAGNOSTIC = re.compile(r'^[ \t]*\{"(?=[^\n]*"rendered":)[^\n]*\}[ \t]*$', re.M)
+
+
+def _rendered(line: str) -> str | None:
+    try:
+        record = json.loads(line)
+    except ValueError:  # cut by the paste, or not JSON after all
+        return None
+    if not isinstance(record, dict):
+        return None
+    if isinstance(record.get("message"), dict):  # cargo wraps rustc's record: {"reason": …, "message": {…}}
+        record = record["message"]
+    rendered = record.get("rendered")
+    return rendered.rstrip("\n") if isinstance(rendered, str) and rendered.strip() else None
+
+
+def _render_json_diagnostics(text: str) -> tuple[str, str]:
+    """Each JSON diagnostic line as the text it renders to."""
+    if '"rendered":' not in text:
+        return text, ""
+    rendered = 0
+
+    def render(match: re.Match) -> str:
+        nonlocal rendered
+        shown = _rendered(match.group())
+        if shown is None:
+            return match.group()
+        rendered += 1
+        return shown
+
+    text = _JSON_DIAGNOSTIC.sub(render, text)
+    if not rendered:
+        return text, ""
+    return text, f"{rendered} JSON diagnostic{'s' if rendered > 1 else ''} rendered"
 
 
 def _unwrap(text: str) -> tuple[str, str]:

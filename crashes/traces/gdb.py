@@ -80,7 +80,9 @@ def _joined(lines: list[str]) -> list[str]:
             pending = pending - 1 if joined[-1].count("(") > joined[-1].count(")") else 0
             continue
         pending = 0
-        joined.append(line[:MAX_LINE])
+        # coredumpctl indents its stacks under "Stack trace of thread N:": frame lines are read without it.
+        line = line[:MAX_LINE].lstrip() if line.lstrip().startswith("#") else line[:MAX_LINE]
+        joined.append(line)
         if line.startswith("#") and line.count("(") > line.count(")"):
             pending = _MAX_WRAPPED
     return joined

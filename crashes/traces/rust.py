@@ -314,9 +314,6 @@ def parse(text: str) -> ParsedTrace:
     crash_type = ("ICE: " if is_ice else "") + mask_message(what, limit=160)
     if site:
         frames.insert(0, Frame(function="", file=site, line=None, source="panic site"))
-    elif panic_file:
-        # The caller of unwrap/expect: counts only where nothing better is known.
-        frames.append(Frame(function="", file=_strip_dir(panic_file), line=panic_line))
     query_frames = tuple(Frame(function=f"query {query}", source="query") for query in queries[:2])
     return ParsedTrace(
         format="rustc-ice" if is_ice else FORMAT,

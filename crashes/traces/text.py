@@ -25,6 +25,15 @@ _BARE_HEX = re.compile(r"\b(?=[0-9a-fA-F]{0,15}[a-fA-F])(?=[0-9a-fA-F]{0,15}[0-9
 _QUOTED = re.compile(r"`[^`\n]{0,200}`|'[^'\n]{0,200}'|\"[^\"\n]{0,200}\"")
 # The look-ahead lets the engine skip, at one test each, the positions where no path can start.
 _PATH = re.compile(r"(?=[A-Za-z]:[\\/]|[\\/])(?:[A-Za-z]:)?(?:[\\/][\w.+@-]{1,100}){2,}[\\/]?")
+# A file named without a leading slash (src/main.rs, test.py, FileMap(fmt/mod.rs)): the user's
+# input as much as an absolute path is. Known source, object and data extensions only, so that
+# module.attr and Class.method stay; one-letter ones but C's are too often a name's last part.
+_FILE_NAME = re.compile(
+    r"(?<![\w.+@/\\-])[\w+@-][\w.+@/\\-]{0,200}?\."
+    r"(?:rs|py|pyi|pyx|c|h|cc|cpp|cxx|hh|hpp|hxx|mm|go|java|kt|kts|scala|cs|fs|js|mjs|cjs|jsx|ts|tsx|zig|swift|"
+    r"rb|php|lua|hs|ml|dart|jl|cr|nim|dfy|sol|wasm|wat|ll|bc|asm|so|dylib|dll|exe|toml|json|yaml|yml|xml|html|"
+    r"txt|md|ini|cfg|lock|proto|sql|csv|sh)(?![\w-])"
+)
 _NUMBER = re.compile(r"\d+(?!x\?)")  # not the 0 of a masked 0x?
 # rustc names a crate with its hash, which changes with every build: bevy_inspector_egui[4c35]::x.
 # Opening on the bracket (a literal the engine finds fast), its word character checked behind it.
@@ -97,6 +106,8 @@ def mask_message(message: str, limit: int = 200, quoted: bool = True) -> str:
         message = _QUOTED.sub("'?'", message)
     if "/" in message or "\\" in message:
         message = _PATH.sub("<path>", message)
+    if quoted and "." in message:
+        message = _FILE_NAME.sub("<path>", message)
     message = _NUMBER.sub("N", message)
     # Runs of blanks as one space, ends stripped: str.split() knows the same blanks as re's \s.
     return " ".join(message.split())[:limit]

@@ -65,6 +65,12 @@ SAME_BUG = [
     # against one with the "delayed at" note: both keyed by the delayed bug's message, not the banner,
     # and the crate's build hash (bevy_inspector_egui[4c35]) masked
     ("jakobhellermann/bevy-inspector-egui#153", "jakobhellermann/bevy-inspector-egui#163/c1"),
+    # rustc's ICE as cargo's JSON diagnostics (RLS ran it): the "rendered" text names the bug's site
+    ("rust-lang/rls#1449/c1", "rust-lang/rls#1450"),
+    # rustfmt's panic quotes the file it was formatting: absolute in one report, relative in the other
+    ("rust-lang/rustfmt#1184", "rust-lang/rustfmt#1184/c1"),
+    # Early Rust printed a symbol's hash as twenty digits (format_missing_inner::h12013305559594873944)
+    ("rust-lang/rustfmt#413", "rust-lang/rustfmt#419"),
 ]
 
 
@@ -1013,3 +1019,35 @@ def test_a_javascript_stack_is_not_read_as_dotnet_and_mono_still_is():
         "  at NzbDrone.Core.Download.Process () [0x00010] in <filename unknown>:0\n"
     )
     assert parse(mono).format == "dotnet" and parse(mono).frames[0].function.startswith("NzbDrone.Core.Parser.Parse")
+
+
+def test_a_json_diagnostic_is_read_as_the_text_it_renders():
+    # rls#1450: cargo run by RLS printed rustc's ICE as a JSON line; its "rendered" string is the ICE line.
+    signature = _sign("rust-lang/rls#1450")
+    assert signature.trace_format == "rustc-ice"
+    assert signature.crash_type == "ICE: node_type: no type for node '?'"
+    assert signature.frames[0].startswith("site ") and signature.frames[0].endswith("ty/context.rs")
+    assert "1 JSON diagnostic rendered" in signature.repairs
+    # A line that only looks like one (cut by the paste) stays as it was.
+    cut = '{"message":"x","rendered":"error: internal compiler error: a.rs:1: boom\\n"'
+    assert extract.clean(cut + "\n").text == cut + "\n"
+
+
+def test_a_panic_raised_inside_rusts_standard_library_names_no_frame():
+    # Before #[track_caller], unwrap() on None panicked at libcore/option.rs in every program: that
+    # location is no frame of the bug. rustfmt#197 and #1963 are two bugs with only that line in common.
+    one, other = _sign("rust-lang/rustfmt#197"), _sign("rust-lang/rustfmt#1963")
+    assert not any("option.rs" in frame for frame in one.frames + other.frames)
+    assert one.digest != other.digest
+
+
+def test_coredumpctls_indented_stack_is_read():
+    # coredumpctl info prints the crashed thread's stack indented under "Stack trace of thread N:".
+    neovim = _sign("neovim/neovim#5944/c1")
+    assert (neovim.trace_format, neovim.crash_type) == ("gdb", "SIGSEGV")
+    assert neovim.frames == ("set_ref_in_ht", "set_ref_in_item", "garbage_collect")
+    # n/a (libc.so.6 + 0x97624) frames and glibc's abort are skipped; the program's first named frames key it.
+    blink = _sign("saghen/blink.cmp#1558")
+    assert (blink.crash_type, blink.frames[0]) == ("SIGABRT", "marktree_intersect_pair")
+    # ThinLTO's promoted local keeps its name without its .llvm.<hash> suffix.
+    assert _sign("neovim/neovim#9554").frames[1] == "tui_raw_line"
