@@ -23,10 +23,14 @@ from dataclasses import dataclass
 
 from crashes.traces.text import MAX_LINE, NAME_REST
 
-# A trace longer than this is cut (and says so): the identity of a crash is
-# in its first screens, and nothing a parser does should scale with a
-# fuzzer's idea of a big output.
-MAX_CHARS = 256 * 1024
+# A trace longer than HEAD_CHARS + TAIL_CHARS is read as its first and last
+# lines only (and says so): the identity of a crash is in its first screens
+# (a sanitizer's report, a panic, an exception line and its top frames) or
+# its last (Python's innermost frames and exception, a JVM's root cause),
+# and nothing a parser does should scale with a fuzzer's idea of a big
+# output: a recursion's thousands of frames or a dump of every goroutine.
+HEAD_CHARS = 96 * 1024
+TAIL_CHARS = 32 * 1024
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]{0,32}[ -/]{0,4}[@-~]")
 # A fence line with its newline; [^\S\n] is \s kept within the line.
@@ -79,9 +83,9 @@ _BLANK_RUN = re.compile(r"\n(?:[^\S\n]*+\n){3,}")
 def clean(text: str) -> Cleaned:
     """Canonical form of a pasted trace; see the module docstring."""
     repairs: list[str] = []
-    if len(text) > MAX_CHARS:
-        text = text[:MAX_CHARS]
-        repairs.append("cut to 256 KiB")
+    if len(text) > HEAD_CHARS + TAIL_CHARS:
+        text = _middle_cut(text)
+        repairs.append(f"read its first {HEAD_CHARS // 1024} KiB and last {TAIL_CHARS // 1024} KiB")
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
         repairs.append("CRLF line ends")
@@ -114,6 +118,15 @@ def clean(text: str) -> Cleaned:
         if repair:
             repairs.append(repair)
     return Cleaned(text, tuple(repairs))
+
+
+def _middle_cut(text: str) -> str:
+    """The first HEAD_CHARS and last TAIL_CHARS of ``text``, each cut at a line end, a line between them."""
+    head, tail = text[:HEAD_CHARS], text[-TAIL_CHARS:]
+    # A cut inside a line would leave half a frame; a text with no line ends is cut as it is.
+    head = head[: head.rfind("\n") + 1] or head
+    tail = tail[tail.find("\n") + 1 :] or tail
+    return head + "...\n" + tail
 
 
 # Where a frame or a traceback's parts start, when a form or a chat client

@@ -1051,3 +1051,27 @@ def test_coredumpctls_indented_stack_is_read():
     assert (blink.crash_type, blink.frames[0]) == ("SIGABRT", "marktree_intersect_pair")
     # ThinLTO's promoted local keeps its name without its .llvm.<hash> suffix.
     assert _sign("neovim/neovim#9554").frames[1] == "tui_raw_line"
+
+
+def _fixture(name: str) -> str:
+    return (Path(__file__).parents[1] / "traces" / name).read_text()
+
+
+def test_a_trace_too_long_to_read_whole_keeps_its_first_and_last_lines():
+    # Python prints the innermost frames and the exception last: a recursion printed without
+    # "[Previous line repeated]" (a pure-Python frame that differs each time, or an old Python)
+    # runs past any cap, and cutting its end lost the exception (python/cpython#103272's frames).
+    lines = _fixture("python/recursion.txt").split("\n")
+    head, frame = "\n".join(lines[:3]) + "\n", "\n".join(lines[3:6]) + "\n"  # the recursing frame, three lines
+    whole = head + frame * (400 * 1024 // len(frame)) + "RecursionError: maximum recursion depth exceeded\n"
+    signature = signatures.compute(kind="crash", trace_text=whole, target="t")
+    assert (signature.crash_type, signature.frames[0]) == ("RecursionError", "conf/__init__.py:__getattr__")
+    assert f"read its first {extract.HEAD_CHARS // 1024} KiB and last {extract.TAIL_CHARS // 1024} KiB" in (
+        signature.repairs
+    )
+    # A Go program prints the panicking goroutine first, then every other: a dump of thousands.
+    go = _fixture("go/concurrent_map_writes.txt")
+    others = "\n\ngoroutine 7 [chan receive]:\nmain.worker(0xc420)\n\t/tmp/x/w.go:12 +0x4d\n" * 5000
+    assert signatures.compute(kind="crash", trace_text=go + others, target="t").digest == (
+        signatures.compute(kind="crash", trace_text=go, target="t").digest
+    )
