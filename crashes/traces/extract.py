@@ -109,8 +109,9 @@ def clean(text: str) -> Cleaned:
         _strip_log_prefixes,
         _strip_list_markers,
         _dedent,
-        _render_json_diagnostics,
         _unwrap,
+        # After unwrapping: a JSON line a terminal cut is whole again.
+        _render_json_diagnostics,
         _strip_trailing_blanks,
     )
     for step in steps:
