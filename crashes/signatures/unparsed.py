@@ -38,6 +38,8 @@ STOCK_LINES = re.compile(
     r"send (?:a |the |us )?(?:redacted |full )?crash report|"
     # A compiler driver saying its frontend died (swift's, clang's): any crash of the frontend prints it.
     r"(?:compile|frontend) command failed (?:due to signal|with exit code)|"
+    # A build tool saying a step failed (ninja, make, Xcode's build system): it names the step, never the bug.
+    r"^\s*ninja: build stopped|^\s*g?make(?:\[\d+\])?: \*\*\* |^\s*FAILED: |failed with a nonzero exit code|"
     # Valgrind's banner, printed by every run of the tool.
     r"\b(?:memcheck|helgrind|drd), a (?:memory|thread) error detector|"
     # A shell reporting that the command it ran died ("x.sh: line 6: 5518 Segmentation fault  cmd",

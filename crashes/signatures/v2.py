@@ -65,7 +65,10 @@ from crashes.traces.text import mask_message
 # diagnostics (cargo, RLS) are read as the text they render; a file named without a leading slash
 # (src/x.rs, test.py) is masked in compilers' messages as an absolute path is; a panic raised
 # inside Rust's standard library (libcore/option.rs) is no frame; early Rust's twenty-digit symbol
-# hashes and ThinLTO's .llvm.<hash> suffixes are dropped; coredumpctl's indented stacks are read.
+# hashes and ThinLTO's .llvm.<hash> suffixes are dropped; coredumpctl's indented stacks are read;
+# an LLVM stack dump pasted from frame 0 without its head is read; a build tool's "ninja: build
+# stopped", "make: ***" or "FAILED:" line is stock; a trace too long to read whole keeps its
+# first and last lines, not its first 256 KiB.
 VERSION = 6
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

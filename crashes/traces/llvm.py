@@ -47,12 +47,43 @@ def recognize(text: str) -> bool:
         1 for line in text.split("\n") if parse_frame(line) is not None
     ) >= 3:
         return True
+    if _headless(text):
+        return True
     # (A wrap may have cut the word itself: ": Asserti" / "on `x' failed.")
     if "Assertion" not in text and not ("' failed" in text and ": A" in text):
         return False
     lines, joined = _assertion_lines(text)
     whole = "\n".join(lines) if joined else text
     return bool(_assertion(lines) or find_lines(whole, _MAC_ASSERTION, 1, "Assertion failed"))
+
+
+# A stack dump pasted without its head (the assertion, "Stack dump:", the signal handlers): frame
+# lines in LLVM's forms, "#21 0x… swift::runSILPasses(…) (/usr/bin/swift-frontend+0x…)" or, on
+# macOS, "4  swift-frontend  0x… swift::Foo::bar(…) + 12". gdb's and the sanitizers' frames say
+# "0x… in f", and a crash report's header would have named the macOS form.
+# The run must start at frame 0: a paste that starts further down holds only the outer frames (the
+# driver's, the pass manager's), which every crash of the compiler shares.
+_HEADLESS_FRAME = re.compile(
+    r"^\s*(?:#(?P<hash>\d{1,4})\s+0x[0-9a-fA-F]{1,16} (?!in )|(?P<index>\d{1,4})\s+\S{1,200}\s+0x[0-9a-fA-F]{1,16} )\S"
+)
+_HEADLESS_FRAMES = 3
+
+
+@per_text
+def _headless(text: str) -> bool:
+    """Whether ``text`` holds a stack dump's frames from frame 0 on, of C++ code, with no other mark of LLVM."""
+    if "::" not in text or "0x" not in text:
+        return False
+    run = 0
+    for line in text.split("\n"):
+        frame = _HEADLESS_FRAME.match(line[:MAX_LINE])
+        if frame and (run or (frame["hash"] or frame["index"]) == "0"):
+            run += 1
+            if run >= _HEADLESS_FRAMES and "::" in line:
+                return True
+        elif line.strip():
+            run = 0
+    return False
 
 
 def _frames(lines: list[str]) -> tuple[Frame, ...]:
@@ -234,6 +265,9 @@ def parse(text: str) -> ParsedTrace:
     elif fatal:
         crash_type = f"LLVM ERROR: {mask_message(fatal[0]['error'], 160)}"
         message = fatal[0]["error"].strip()
+    elif not any(marker in text for marker in _MARKERS) and _headless(text):
+        crash_type = "crash (stack dump only)"  # the head, which said what failed, was not pasted
+        message = ""
     else:
         crash_type = "SEGV"
         message = ""

@@ -1075,3 +1075,19 @@ def test_a_trace_too_long_to_read_whole_keeps_its_first_and_last_lines():
     assert signatures.compute(kind="crash", trace_text=go + others, target="t").digest == (
         signatures.compute(kind="crash", trace_text=go, target="t").digest
     )
+
+
+def test_a_stack_dump_pasted_from_frame_0_without_its_head_is_read():
+    # swift#85116: the reporter pasted the frames only, from frame 0 (macOS's form): the abort's
+    # frames are skipped and the type checker's function that aborted keys it.
+    swift = _sign("swiftlang/swift#85116")
+    assert (swift.trace_format, swift.frames[0]) == ("llvm", "ExprRewriter::coerceToType")
+    # swift#86147 pasted frames 21 on: the pass manager's and driver's, which every crash shares.
+    assert _sign("swiftlang/swift#86147").frames == ()
+
+
+def test_a_build_tools_failure_line_is_no_identity():
+    # ladybird#1101 ends with ninja's "build stopped: subcommand failed", as every failed build does.
+    signature = _sign("LadybirdBrowser/ladybird#1101")
+    assert "ninja" not in signature.message
+    assert "no identifying line: a bucket of its own" in signature.repairs
