@@ -75,6 +75,9 @@ PIECES = (
     "0   lib  0x1 f + 1 (a.c:1)\n",
     "thread 1 panic: ",
     "/a/b.zig:1:2: 0x1 in f (x)\n",
+    # cleo's rendering (Poetry): a class name, a message and an "at" line.
+    "\n  ValueError\n\n  m\n\n  at a.py:1 in f\n",
+    "  1  a.py:1 in f\n",
     "&lt;",
     "0x0",
     ":",
@@ -136,6 +139,10 @@ def shapes(size: int) -> dict[str, str]:
         "Valgrind-like headlines with no stack": _grow("Thread #1: x\n", size - 60)
         + "==1== Invalid read of size 4\n==1==    at 0x1: f (a.c:1)\n",
         "names with many ' as '": "==1== Invalid read of size 4\n" + _grow("at 0x1: <1" + "a as " * 395 + "\n", size),
+        "cleo at lines with no exception above": _grow("  m\n\n  at a.py:1 in " + "f" * 200 + "\n", size),
+        "cleo frames": "  ValueError\n\n  m\n\n"
+        + _grow("  1  a.py:1 in f\n      1│ x\n", size - 40)
+        + "\n  at a.py:1 in f\n",
         "Zig lines that are no frame": "thread 1 panic: x\n" + _grow("a.zig:1:2: 0x1 in " + "f" * 300 + "\n", size),
     }
     for path in sorted((ROOT / "tests" / "traces").glob("*/*.txt")):

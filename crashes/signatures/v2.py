@@ -68,7 +68,8 @@ from crashes.traces.text import mask_message
 # hashes and ThinLTO's .llvm.<hash> suffixes are dropped; coredumpctl's indented stacks are read;
 # an LLVM stack dump pasted from frame 0 without its head is read; a build tool's "ninja: build
 # stopped", "make: ***" or "FAILED:" line is stock; a trace too long to read whole keeps its
-# first and last lines, not its first 256 KiB.
+# first and last lines, not its first 256 KiB; a Python exception as cleo renders it (Poetry) is
+# read as its traceback.
 VERSION = 6
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -15,6 +15,7 @@ from dataclasses import replace
 from crashes.model import Frame, ParsedTrace
 from crashes.traces import (
     apple,
+    cleo,
     dotnet,
     extract,
     faulthandler,
@@ -35,12 +36,15 @@ from crashes.traces import (
 # specific come first. A sanitizer report often sits inside libFuzzer output
 # and names the real error; so does Valgrind's first error in whatever the
 # program printed as it died; atheris prints a Python traceback inside
-# libFuzzer output; rustc's and Go's ICEs say "internal compiler error" as
-# GCC's do, so they are tried before GCC; LLVM's stack dump after every
-# other compiler that may embed LLVM (and before a macOS crash report, whose
-# assertion, when it has one, names the bug better than its crashed thread);
-# gdb's generic frames near the end.
-REGISTRY = (sanitizer, valgrind, python, libfuzzer, rust, go, zig, jvm, dotnet, gcc, llvm, apple, gdb, faulthandler)
+# libFuzzer output (and cleo, for Poetry, renders one its own way); rustc's
+# and Go's ICEs say "internal compiler error" as GCC's do, so they are tried
+# before GCC; LLVM's stack dump after every other compiler that may embed
+# LLVM (and before a macOS crash report, whose assertion, when it has one,
+# names the bug better than its crashed thread); gdb's generic frames near
+# the end.
+REGISTRY = (
+    sanitizer, valgrind, python, cleo, libfuzzer, rust, go, zig, jvm, dotnet, gcc, llvm, apple, gdb, faulthandler
+)  # fmt: skip
 
 __all__ = ["Frame", "ParsedTrace", "REGISTRY", "parse"]
 
