@@ -271,13 +271,13 @@ def _dedent(text: str) -> tuple[str, str]:
 # A compiler's diagnostic as a JSON line (rustc --error-format=json, cargo's
 # --message-format=json, which editors and RLS run): the ICE's text and its
 # bug's location are inside, as the "rendered" string a terminal would print.
-_JSON_DIAGNOSTIC = re.compile(r'^[ \t]*\{"(?=[^\n]*"rendered":)[^\n]*\}[ \t]*$', re.M)
+_JSON_DIAGNOSTIC = re.compile(r'^[ \t]*\{(?=[^\n]*"rendered":)"[^\n]*\}[ \t]*$', re.M)
 
 
 def _rendered(line: str) -> str | None:
     try:
         record = json.loads(line)
-    except ValueError:  # cut by the paste, or not JSON after all
+    except (ValueError, RecursionError):  # cut by the paste, not JSON after all, or nested to exhaust the parser
         return None
     if not isinstance(record, dict):
         return None

@@ -1091,3 +1091,15 @@ def test_a_build_tools_failure_line_is_no_identity():
     signature = _sign("LadybirdBrowser/ladybird#1101")
     assert "ninja" not in signature.message
     assert "no identifying line: a bucket of its own" in signature.repairs
+
+
+def test_a_json_line_nested_to_exhaust_the_parser_is_left_as_it_was():
+    # Hostile text: valid JSON, with a "rendered" key, nested deeper than Python's json can read.
+    nested = '{"rendered": "x", "a": ' + "[" * 50_000 + "]" * 50_000 + "}"
+    assert extract.clean(nested).text == nested
+    assert signatures.compute(kind="crash", trace_text=nested, target="t").method == "message"
+
+
+def test_a_json_diagnostic_whose_first_key_is_rendered_is_read():
+    line = '{"rendered":"error: internal compiler error: src/a.rs:1:2: no type for node\\n","level":"error"}'
+    assert extract.clean(line).text == "error: internal compiler error: src/a.rs:1:2: no type for node"
