@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from crashes.frames import MAX_FRAMES
 from crashes.model import Frame, ParsedTrace
 from crashes.traces.text import MAX_LINE, per_text
 
@@ -81,7 +82,7 @@ def parse(text: str) -> ParsedTrace:
     # The numbered frames printed above this exception (and below any earlier one's "at" line).
     for line in reversed(lines[:at]):
         line = line[:MAX_LINE]
-        if _AT.match(line):
+        if _AT.match(line) or len(frames) >= MAX_FRAMES:
             break
         numbered = _NUMBERED.match(line)
         if numbered:
