@@ -125,7 +125,7 @@ _INNERMOST_ANGLES = re.compile(r"<[^<>]*>")
 _TRAIT_IMPL = re.compile(r"<([^<>]+?) as [^<>]+>")
 _SYMBOL_OFFSET = re.compile(r"\+0x[0-9a-fA-F]{1,16}$")
 # GCC's clones (.isra.0, .constprop.1, .part.2, .cold) and ThinLTO's promoted locals (.llvm.5756000633998662627).
-_COMPILER_SUFFIX = re.compile(r"\.(isra|constprop|part|cold|lto_priv|localalias|llvm)(\.\d+)*|\.\d+$")
+_COMPILER_SUFFIX = re.compile(r"\.(isra|constprop|part|cold|lto_priv|localalias)(\.\d+)*|\.llvm\.\d+$|\.\d+$")
 _GO_FUNC_SUFFIX = re.compile(r"\.func\d+(\.\d+)*|\.gowrap\d+|\.deferwrap\d+|(?<=\.init)\.\d+$")
 # A vendored copy is the same code: github.com/a/b/vendor/github.com/c/d.F -> github.com/c/d.F.
 _GO_VENDOR = re.compile(r"^.*/vendor/")

@@ -66,7 +66,8 @@ from crashes.traces.text import mask_message
 # (src/x.rs, test.py) is masked in compilers' messages as an absolute path is; a panic raised
 # inside Rust's standard library (libcore/option.rs) is no frame; early Rust's twenty-digit symbol
 # hashes and ThinLTO's .llvm.<hash> suffixes are dropped; coredumpctl's indented stacks are read;
-# an LLVM stack dump pasted from frame 0 without its head is read; a build tool's "ninja: build
+# a C++ stack dump pasted from frame 0 without its head is read (format stack-dump, keyed within
+# its target); a build tool's "ninja: build
 # stopped", "make: ***" or "FAILED:" line is stock; a trace too long to read whole keeps its
 # first and last lines, not its first 256 KiB; a Python exception as cleo renders it (Poetry) is
 # read as its traceback.

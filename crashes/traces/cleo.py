@@ -26,8 +26,12 @@ _AT = re.compile(r"^\s{0,8}at (?P<file>\S[^\n]{0,500}?):(?P<line>\d{1,9}) in (?P
 _NUMBERED = re.compile(
     r"^\s{0,8}(?P<index>\d{1,4})\s{1,4}(?P<file>\S[^\n]{0,500}?):(?P<line>\d{1,9}) in (?P<function>[\w<>.]{1,200})\s*$"
 )
-# The exception's class name, alone on its line (cleo prints the bare class name).
-_TYPE = re.compile(r"^\s{0,8}(?P<type>[A-Z][\w]{0,100}(?:\.[A-Za-z_]\w{0,100}){0,10})\s*$")
+# The exception's class name, alone on its line (cleo prints the bare class name): a CamelCase name
+# (SolveFailure) or one ending as exceptions do (KeyError, SystemExit), not a capitalised word ("Log").
+_TYPE = re.compile(
+    r"^\s{0,8}(?P<type>(?:[A-Za-z_]\w{0,100}\.){0,10}"
+    r"(?:[A-Z][a-z0-9_]{0,100}[A-Z]\w{0,100}|\w{0,100}(?:Error|Exception|Warning|Exit|Interrupt|Iteration)))\s*$"
+)
 # Lines of the message between the class name and "at": cleo wraps long ones.
 _MESSAGE_LINES = 12
 
@@ -54,21 +58,25 @@ def _last_exception(text: str) -> tuple[str, str, int, list[str]] | None:
 
 
 def _exception_above(lines: list[str], at: int) -> tuple[str, str] | None:
-    """The class name and message just above an ``at`` line: ``Type``, blank, message lines, blank."""
-    above = [line.strip() for line in lines[max(0, at - _MESSAGE_LINES - 3) : at]]
-    if len(above) < 4 or above[-1]:
-        return None
-    # Up from the blank above "at": the message, then a blank, then the class name.
-    end = len(above) - 1
-    start = end
-    while start > 0 and above[start - 1]:
-        start -= 1
-    if start == end or start < 2 or above[start - 1]:
-        return None
-    kind = _TYPE.match(above[start - 2])
-    if kind is None:
-        return None
-    return kind["type"], " ".join(above[start:end])
+    """The class name and message above an ``at`` line: blank, ``Type``, blank, message, blank(s).
+
+    A message ending in a newline leaves a second blank line above ``at``, and one of several
+    paragraphs has blank lines inside: the class name is the nearest line above, alone between
+    blank lines, that names a class.
+    """
+    window = [line[:MAX_LINE].strip() for line in lines[max(0, at - _MESSAGE_LINES - 4) : at]]
+    end = len(window)
+    while end and not window[end - 1]:
+        end -= 1
+    if end == len(window):
+        return None  # no blank line between the message and "at"
+    for index in range(end - 1, -1, -1):
+        alone = index + 1 < len(window) and not window[index + 1] and (index == 0 or not window[index - 1])
+        kind = _TYPE.match(window[index]) if alone else None
+        if kind is not None:
+            message = " ".join(line for line in window[index + 2 : end] if line)
+            return kind["type"], message
+    return None
 
 
 def parse(text: str) -> ParsedTrace:

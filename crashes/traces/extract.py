@@ -127,7 +127,8 @@ def _middle_cut(text: str) -> str:
     # A cut inside a line would leave half a frame; a text with no line ends is cut as it is.
     head = head[: head.rfind("\n") + 1] or head
     tail = tail[tail.find("\n") + 1 :] or tail
-    return head + "...\n" + tail
+    # A line no cut-line join takes for the rest of a name ("..." is one: [\w<>.]).
+    return head + "[cut]\n" + tail
 
 
 # Where a frame or a traceback's parts start, when a form or a chat client
@@ -284,7 +285,12 @@ def _rendered(line: str) -> str | None:
     if isinstance(record.get("message"), dict):  # cargo wraps rustc's record: {"reason": …, "message": {…}}
         record = record["message"]
     rendered = record.get("rendered")
-    return rendered.rstrip("\n") if isinstance(rendered, str) and rendered.strip() else None
+    if not isinstance(rendered, str) or not rendered.strip():
+        return None
+    # What the text itself went through: colours (cargo's --message-format=json-diagnostic-rendered-ansi),
+    # CR line ends, and a lone surrogate a \ud800 escape decodes to, which no database stores.
+    rendered = _ANSI.sub("", rendered).replace("\r\n", "\n").replace("\r", "\n")
+    return rendered.encode("utf-8", "replace").decode("utf-8").rstrip("\n")
 
 
 def _render_json_diagnostics(text: str) -> tuple[str, str]:

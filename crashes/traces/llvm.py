@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from crashes.model import Frame, ParsedTrace
+from crashes.traces import apple
 from crashes.traces.native_frames import parse_frame
 from crashes.traces.text import CUT_LINES, MAX_LINE, find_lines, mask_message, per_text
 
@@ -47,7 +48,7 @@ def recognize(text: str) -> bool:
         1 for line in text.split("\n") if parse_frame(line) is not None
     ) >= 3:
         return True
-    if _headless(text):
+    if _headless(text) and not apple.recognize(text):
         return True
     # (A wrap may have cut the word itself: ": Asserti" / "on `x' failed.")
     if "Assertion" not in text and not ("' failed" in text and ": A" in text):
@@ -60,7 +61,10 @@ def recognize(text: str) -> bool:
 # A stack dump pasted without its head (the assertion, "Stack dump:", the signal handlers): frame
 # lines in LLVM's forms, "#21 0x… swift::runSILPasses(…) (/usr/bin/swift-frontend+0x…)" or, on
 # macOS, "4  swift-frontend  0x… swift::Foo::bar(…) + 12". gdb's and the sanitizers' frames say
-# "0x… in f", and a crash report's header would have named the macOS form.
+# "0x… in f"; a macOS crash report (its header, a thread's "Crashed") is apple's. Nothing in such a
+# paste says it is a compiler's, so it is a format of its own, keyed within its target as a
+# program's crash is: any C++ program's backtrace_symbols() prints the same lines.
+HEADLESS_FORMAT = "stack-dump"
 # The run must start at frame 0: a paste that starts further down holds only the outer frames (the
 # driver's, the pass manager's), which every crash of the compiler shares.
 _HEADLESS_FRAME = re.compile(
@@ -266,8 +270,10 @@ def parse(text: str) -> ParsedTrace:
         crash_type = f"LLVM ERROR: {mask_message(fatal[0]['error'], 160)}"
         message = fatal[0]["error"].strip()
     elif not any(marker in text for marker in _MARKERS) and _headless(text):
-        crash_type = "crash (stack dump only)"  # the head, which said what failed, was not pasted
-        message = ""
+        # The head, which said what failed, was not pasted.
+        return ParsedTrace(
+            format=HEADLESS_FORMAT, crash_type="crash (stack dump only)", frames=frames, language="native"
+        )
     else:
         crash_type = "SEGV"
         message = ""

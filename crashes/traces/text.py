@@ -29,10 +29,11 @@ _PATH = re.compile(r"(?=[A-Za-z]:[\\/]|[\\/])(?:[A-Za-z]:)?(?:[\\/][\w.+@-]{1,10
 # input as much as an absolute path is. Known source, object and data extensions only, so that
 # module.attr and Class.method stay; one-letter ones but C's are too often a name's last part.
 _FILE_NAME = re.compile(
-    r"(?<![\w.+@/\\-])[\w+@-][\w.+@/\\-]{0,200}?\."
+    r"(?<![\w.+@/\\-])(?!(?:self|this|Self)\.)[\w+@-][\w.+@/\\-]{0,200}?\."
     r"(?:rs|py|pyi|pyx|c|h|cc|cpp|cxx|hh|hpp|hxx|mm|go|java|kt|kts|scala|cs|fs|js|mjs|cjs|jsx|ts|tsx|zig|swift|"
     r"rb|php|lua|hs|ml|dart|jl|cr|nim|dfy|sol|wasm|wat|ll|bc|asm|so|dylib|dll|exe|toml|json|yaml|yml|xml|html|"
-    r"txt|md|ini|cfg|lock|proto|sql|csv|sh)(?![\w-])"
+    # Not a field or method of an object (self.cfg.is_some(), self.lock(), Node.js is a name).
+    r"txt|md|ini|proto|sql|csv|sh)(?![\w-]|\.\w|\()"
 )
 _NUMBER = re.compile(r"\d+(?!x\?)")  # not the 0 of a masked 0x?
 # rustc names a crate with its hash, which changes with every build: bevy_inspector_egui[4c35]::x.
@@ -104,10 +105,11 @@ def mask_message(message: str, limit: int = 200, quoted: bool = True) -> str:
     message = _CRATE_HASH.sub("", message)
     if quoted:
         message = _QUOTED.sub("'?'", message)
-    if "/" in message or "\\" in message:
-        message = _PATH.sub("<path>", message)
+    # File names first: a relative path (src/a/b.rs) is one, whole; an absolute one is left to _PATH.
     if quoted and "." in message:
         message = _FILE_NAME.sub("<path>", message)
+    if "/" in message or "\\" in message:
+        message = _PATH.sub("<path>", message)
     message = _NUMBER.sub("N", message)
     # Runs of blanks as one space, ends stripped: str.split() knows the same blanks as re's \s.
     return " ".join(message.split())[:limit]

@@ -46,7 +46,22 @@ def test_a_crash_rendered_by_cleo_signs_as_its_cpython_traceback_does():
     assert cleo.digest == traceback.digest
 
 
-def test_a_class_name_and_message_without_the_at_line_is_not_cleos():
-    # Prose that happens to hold an "at FILE:N in F" line with no exception above it.
-    parsed = parse("Build log\n\n  at setup.py:12 in main\n")
-    assert parsed is None or parsed.format != "python"
+def test_an_at_line_with_no_class_name_above_it_is_not_cleos():
+    # Prose that happens to hold an "at FILE:N in F" line, its paragraphs laid out as cleo's are.
+    for prose in ("Build log\n\n  at setup.py:12 in main\n", "Log\n\n  not a class\n\n  at setup.py:12 in main\n"):
+        parsed = parse(prose)
+        assert parsed is None or parsed.format != "python"
+
+
+def test_a_message_ending_in_a_newline_or_in_paragraphs_is_read_whole():
+    # Poetry's "The Poetry configuration is invalid:" ends its message with a newline: two blank
+    # lines above "at" (as in ublue-os/website#488); a message of paragraphs has blank lines inside.
+    invalid = (
+        "  RuntimeError\n\n  The Poetry configuration is invalid:\n    - Additional properties are not allowed\n"
+        "\n\n  at ~/.local/lib/python3.11/site-packages/poetry/core/factory.py:43 in create_poetry\n"
+    )
+    parsed = parse(invalid)
+    assert (parsed.crash_type, parsed.frames[0].function) == ("RuntimeError", "create_poetry")
+    assert parsed.message == "The Poetry configuration is invalid: - Additional properties are not allowed"
+    paragraphs = parse("  ValueError\n\n  first\n\n  second\n\n  at a/b.py:3 in f\n")
+    assert (paragraphs.crash_type, paragraphs.message) == ("ValueError", "first second")

@@ -30,9 +30,9 @@ def reference_mask(message: str, limit: int = 200, quoted: bool = True) -> str:
     message = _CRATE_HASH.sub("", message)
     if quoted:
         message = text._QUOTED.sub("'?'", message)
-    message = _PATH.sub("<path>", message)
     if quoted:  # v6's file names, taken as they are (no faster form)
         message = text._FILE_NAME.sub("<path>", message)
+    message = _PATH.sub("<path>", message)
     message = text._NUMBER.sub("N", message)
     return _SPACE.sub(" ", message).strip()[:limit]
 

@@ -1081,7 +1081,7 @@ def test_a_stack_dump_pasted_from_frame_0_without_its_head_is_read():
     # swift#85116: the reporter pasted the frames only, from frame 0 (macOS's form): the abort's
     # frames are skipped and the type checker's function that aborted keys it.
     swift = _sign("swiftlang/swift#85116")
-    assert (swift.trace_format, swift.frames[0]) == ("llvm", "ExprRewriter::coerceToType")
+    assert (swift.trace_format, swift.frames[0]) == ("stack-dump", "ExprRewriter::coerceToType")
     # swift#86147 pasted frames 21 on: the pass manager's and driver's, which every crash shares.
     assert _sign("swiftlang/swift#86147").frames == ()
 
@@ -1103,3 +1103,46 @@ def test_a_json_line_nested_to_exhaust_the_parser_is_left_as_it_was():
 def test_a_json_diagnostic_whose_first_key_is_rendered_is_read():
     line = '{"rendered":"error: internal compiler error: src/a.rs:1:2: no type for node\\n","level":"error"}'
     assert extract.clean(line).text == "error: internal compiler error: src/a.rs:1:2: no type for node"
+
+
+def test_a_macos_crash_report_is_not_read_as_a_headless_stack_dump():
+    # clangd#186 is a crash report (its header, a crashed thread): apple's, whatever its frames look like.
+    assert _sign("clangd/clangd#186").trace_format == "apple-crash"
+    # A headless dump says nothing of being a compiler's: it is keyed within its target.
+    assert _sign("swiftlang/swift#85116", "a").digest != _sign("swiftlang/swift#85116", "b").digest
+
+
+def test_only_thinlto_s_numbered_suffix_is_dropped():
+    from crashes.frames import normalize_function
+
+    assert normalize_function("codegen.llvm.FuncGen.genBody", "native") == "codegen.llvm.FuncGen.genBody"
+    assert normalize_function("tui_raw_line.llvm.5756000633998662627", "native") == "tui_raw_line"
+
+
+def test_the_middle_cut_of_a_long_trace_joins_no_name():
+    # The line put where the middle was cut is no rest of a name a cut-line join could take: the same
+    # recursion signs alike whichever line ends the terminal used.
+    frame = '  File "/app/conf/__init__.py", line 57, in __getattr__\n    self._setup(name)\n'
+    body = "Traceback (most recent call last):\n" + frame * (300 * 1024 // len(frame)) + "RecursionError: x\n"
+    lf, crlf = (signatures.compute(kind="crash", trace_text=t, target="t") for t in (body, body.replace("\n", "\r\n")))
+    assert lf.frames == ("conf/__init__.py:__getattr__",) and lf.digest == crlf.digest
+
+
+def test_a_rendered_diagnostic_is_cleaned_as_the_text_is():
+    # rust-analyzer asks cargo for json-diagnostic-rendered-ansi: colours inside the JSON string.
+    plain = '{"rendered":"error: internal compiler error: src/a.rs:1:2: no type for node `x`\\n"}'
+    coloured = plain.replace("error: internal", "\\u001b[1m\\u001b[31merror\\u001b[0m: internal")
+    assert extract.clean(coloured).text == extract.clean(plain).text
+    # A lone surrogate escaped in the JSON would reach the database, which refuses it.
+    lone = extract.clean('{"rendered":"error: internal compiler error: \\ud800 boom\\n"}').text
+    assert lone.encode("utf-8") and "\ud800" not in lone
+
+
+def test_file_names_are_masked_whole_and_fields_are_not():
+    from crashes.traces.text import mask_message
+
+    assert mask_message("index out of range in src/a/b.rs and fmt/mod.rs") == "index out of range in <path> and <path>"
+    assert (
+        mask_message("assertion failed: self.cfg.is_some() in lib.rs")
+        == "assertion failed: self.cfg.is_some() in <path>"
+    )
