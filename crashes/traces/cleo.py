@@ -17,7 +17,7 @@ import re
 
 from crashes.frames import MAX_FRAMES
 from crashes.model import Frame, ParsedTrace
-from crashes.traces.text import MAX_LINE, per_text
+from crashes.traces.text import MAX_LINE, join_cut_lines, per_text
 
 FORMAT = "python"
 # Where the exception was raised; cleo's only frame line without a number.
@@ -42,18 +42,23 @@ def recognize(text: str) -> bool:
 
 
 @per_text
-def _last_exception(text: str) -> tuple[str, str, int, list[str]] | None:
-    """(type, message, index of its ``at`` line, lines) of the last exception rendered, or None."""
+def _last_exception(text: str) -> tuple[str, str, int, list[str], int] | None:
+    """(type, message, index of its ``at`` line, lines, cut lines joined) of the last exception, or None."""
     if " in " not in text or "at " not in text:
         return None
-    lines = text.split("\n")
+    # An "at" line is often longer than a terminal: one it cut is joined back while that makes it whole.
+    lines, joined = join_cut_lines(
+        text.split("\n"),
+        lambda line: line.lstrip().startswith("at ") and not _AT.match(line[:MAX_LINE]),
+        lambda joined, _: bool(_AT.match(joined[:MAX_LINE])),
+    )
     found = None
     for index, line in enumerate(lines):
         # The cheap test first: a hostile text is a quarter of a million lines.
         if "at " in line and " in " in line and _AT.match(line[:MAX_LINE]):
             exception = _exception_above(lines, index)
             if exception is not None:
-                found = (*exception, index, lines)
+                found = (*exception, index, lines, joined)
     return found
 
 
@@ -61,8 +66,8 @@ def _exception_above(lines: list[str], at: int) -> tuple[str, str] | None:
     """The class name and message above an ``at`` line: blank, ``Type``, blank, message, blank(s).
 
     A message ending in a newline leaves a second blank line above ``at``, and one of several
-    paragraphs has blank lines inside: the class name is the nearest line above, alone between
-    blank lines, that names a class.
+    paragraphs has blank lines inside: the class name is the nearest line above, followed by a
+    blank line, that names an exception class.
     """
     window = [line[:MAX_LINE].strip() for line in lines[max(0, at - _MESSAGE_LINES - 4) : at]]
     end = len(window)
@@ -71,8 +76,8 @@ def _exception_above(lines: list[str], at: int) -> tuple[str, str] | None:
     if end == len(window):
         return None  # no blank line between the message and "at"
     for index in range(end - 1, -1, -1):
-        alone = index + 1 < len(window) and not window[index + 1] and (index == 0 or not window[index - 1])
-        kind = _TYPE.match(window[index]) if alone else None
+        # Followed by a blank line; what is above it may be anything (a shell prompt, a build's output).
+        kind = _TYPE.match(window[index]) if index + 1 < len(window) and not window[index + 1] else None
         if kind is not None:
             message = " ".join(line for line in window[index + 2 : end] if line)
             return kind["type"], message
@@ -84,7 +89,7 @@ def parse(text: str) -> ParsedTrace:
     found = _last_exception(text)
     if found is None:
         return ParsedTrace(format=FORMAT, crash_type="", language="python")
-    crash_type, message, at, lines = found
+    crash_type, message, at, lines, joined = found
     raised = _AT.match(lines[at][:MAX_LINE])
     frames = [_frame(raised)]
     # The numbered frames printed above this exception (and below any earlier one's "at" line).
@@ -95,7 +100,14 @@ def parse(text: str) -> ParsedTrace:
         numbered = _NUMBERED.match(line)
         if numbered:
             frames.append(_frame(numbered))
-    return ParsedTrace(format=FORMAT, crash_type=crash_type, message=message, frames=tuple(frames), language="python")
+    return ParsedTrace(
+        format=FORMAT,
+        crash_type=crash_type,
+        message=message,
+        frames=tuple(frames),
+        language="python",
+        repairs=(f"{joined} cut 'at' lines joined",) if joined else (),
+    )
 
 
 def _frame(match: re.Match) -> Frame:

@@ -65,3 +65,12 @@ def test_a_message_ending_in_a_newline_or_in_paragraphs_is_read_whole():
     assert parsed.message == "The Poetry configuration is invalid: - Additional properties are not allowed"
     paragraphs = parse("  ValueError\n\n  first\n\n  second\n\n  at a/b.py:3 in f\n")
     assert (paragraphs.crash_type, paragraphs.message) == ("ValueError", "first second")
+
+
+def test_an_at_line_a_terminal_cut_is_joined_back():
+    # gatorgrade#117's "at" line is 99 columns: an 80-column terminal cuts it in two.
+    whole = dedup_records()["GatorEducator/gatorgrade#117"]["trace"]
+    cut = "\n".join(line[i : i + 80] for line in whole.split("\n") for i in range(0, max(len(line), 1), 80))
+    signed = signatures.compute(kind="crash", trace_text=cut, target="t")
+    assert signed.digest == signatures.compute(kind="crash", trace_text=whole, target="t").digest
+    assert "1 cut 'at' lines joined" in signed.repairs
