@@ -22,6 +22,9 @@ from crashes.traces.text import MAX_LINE, join_cut_lines, per_text
 FORMAT = "python"
 # Where the exception was raised; cleo's only frame line without a number.
 _AT = re.compile(r"^\s{0,8}at (?P<file>\S[^\n]{0,500}?):(?P<line>\d{1,9}) in (?P<function>[\w<>.]{1,200})\s*$")
+_AT_ANYWHERE = re.compile(r"^[ \t]{0,8}at \S[^\n]{0,500}?:\d{1,9} in [\w<>.]{1,200}[ \t]*$", re.M)
+# cleo prints the source around each frame's line after a box-drawing bar ("→  54│ …").
+_SOURCE_BAR = "\u2502"
 # A numbered frame of "Stack trace:" ("  11  ~/…/application.py:327 in run").
 _NUMBERED = re.compile(
     r"^\s{0,8}(?P<index>\d{1,4})\s{1,4}(?P<file>\S[^\n]{0,500}?):(?P<line>\d{1,9}) in (?P<function>[\w<>.]{1,200})\s*$"
@@ -46,12 +49,20 @@ def _last_exception(text: str) -> tuple[str, str, int, list[str], int] | None:
     """(type, message, index of its ``at`` line, lines, cut lines joined) of the last exception, or None."""
     if " in " not in text or "at " not in text:
         return None
-    # An "at" line is often longer than a terminal: one it cut is joined back while that makes it whole.
-    lines, joined = join_cut_lines(
-        text.split("\n"),
-        lambda line: line.lstrip().startswith("at ") and not _AT.match(line[:MAX_LINE]),
-        lambda joined, _: bool(_AT.match(joined[:MAX_LINE])),
-    )
+    # Most texts hold neither an "at … in F" line nor cleo's source bar: told at the engine's speed,
+    # before a line is split off (a JVM stack is all "at" lines, and comes after this format).
+    boxed = _SOURCE_BAR in text
+    if not boxed and not _AT_ANYWHERE.search(text):
+        return None
+    lines = text.split("\n")
+    joined = 0
+    if boxed:
+        # An "at" line is often longer than a terminal: one it cut is joined back while that makes it whole.
+        lines, joined = join_cut_lines(
+            lines,
+            lambda line: line.lstrip().startswith("at ") and not _AT.match(line[:MAX_LINE]),
+            lambda whole, _: bool(_AT.match(whole[:MAX_LINE])),
+        )
     found = None
     for index, line in enumerate(lines):
         # The cheap test first: a hostile text is a quarter of a million lines.
