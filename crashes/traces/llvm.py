@@ -43,10 +43,7 @@ def recognize(text: str) -> bool:
     """True for an LLVM tool's crash report, or a C assertion failure (glibc's or macOS's) of any program."""
     if any(marker in text for marker in _MARKERS):
         return True
-    # A stack dump whose head was cut off still shows LLVM's signal handlers.
-    if ("PrintStackTrace" in text or "SignalHandler" in text) and sum(
-        1 for line in text.split("\n") if parse_frame(line) is not None
-    ) >= 3:
+    if _signal_handlers(text):
         return True
     if _headless(text) and not apple.recognize(text):
         return True
@@ -88,6 +85,13 @@ def _headless(text: str) -> bool:
         elif line.strip():
             run = 0
     return False
+
+
+def _signal_handlers(text: str) -> bool:
+    """A stack dump whose head was cut off still shows LLVM's signal handlers: it is LLVM's."""
+    return ("PrintStackTrace" in text or "SignalHandler" in text) and sum(
+        1 for line in text.split("\n") if parse_frame(line) is not None
+    ) >= 3
 
 
 def _frames(lines: list[str]) -> tuple[Frame, ...]:
@@ -269,7 +273,7 @@ def parse(text: str) -> ParsedTrace:
     elif fatal:
         crash_type = f"LLVM ERROR: {mask_message(fatal[0]['error'], 160)}"
         message = fatal[0]["error"].strip()
-    elif not any(marker in text for marker in _MARKERS) and _headless(text):
+    elif not any(marker in text for marker in _MARKERS) and not _signal_handlers(text) and _headless(text):
         # The head, which said what failed, was not pasted.
         return ParsedTrace(
             format=HEADLESS_FORMAT, crash_type="crash (stack dump only)", frames=frames, language="native"

@@ -1146,3 +1146,9 @@ def test_file_names_are_masked_whole_and_fields_are_not():
         mask_message("assertion failed: self.cfg.is_some() in lib.rs")
         == "assertion failed: self.cfg.is_some() in <path>"
     )
+
+
+def test_a_headless_dump_showing_llvms_signal_handlers_stays_llvms():
+    # clangd#1614 starts at frame 0 with llvm::sys::PrintStackTrace: LLVM's, keyed as LLVM's crashes are.
+    clangd = _sign("clangd/clangd#1614")
+    assert (clangd.trace_format, clangd.crash_type) == ("llvm", "SEGV")
