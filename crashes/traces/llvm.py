@@ -87,6 +87,7 @@ def _headless(text: str) -> bool:
     return False
 
 
+@per_text
 def _signal_handlers(text: str) -> bool:
     """A stack dump whose head was cut off still shows LLVM's signal handlers: it is LLVM's."""
     return ("PrintStackTrace" in text or "SignalHandler" in text) and sum(
