@@ -5,8 +5,11 @@ Starts the dashboard (manage.py runserver) on a fresh PostgreSQL database
 DATABASE_URL's database, `<name>_bench`, so that runs against different
 databases do not share it), then:
 
-1. posts findings in bulk batches of 500 over HTTP with 100 buckets in the
-   database, and again with 100,000; prints findings per second for each;
+1. starts the web server as `make run` does (gunicorn, fuzzweb.devstack's
+   worker count: 4 on two cores), posts findings in bulk batches of 500
+   over HTTP from as many clients at once as it has workers (engines report
+   from several campaign workers), with 100 buckets in the database, and
+   again with 100,000; prints findings per second for each;
 2. times bucketing one crash: fuzzweb (signature + indexed lookup) against
    FuzzManager's matching of the same crash against 10,000 signatures.
 
@@ -35,6 +38,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -186,30 +190,38 @@ def _seed_buckets(count: int) -> None:
         cursor.execute(f"ANALYZE {connection.ops.quote_name(Bucket._meta.db_table)}")
 
 
-def _post_all(url: str, token: str, findings: list[dict]) -> float:
+def _post_batch(url: str, token: str, batch: list[dict]) -> None:
+    body = json.dumps({"findings": batch}).encode()
+    request = urllib.request.Request(
+        url + "api/v1/findings/bulk",
+        data=body,
+        headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"},
+    )
+    with urllib.request.urlopen(request, timeout=300) as response:  # noqa: S310 - our own server
+        answer = json.loads(response.read())
+        assert answer["stored"] == len(batch), answer
+
+
+def _post_all(url: str, token: str, findings: list[dict], clients: int) -> float:
+    """Findings per second, posted in batches by ``clients`` at once (engines report from several workers)."""
+    batches = [findings[start : start + BATCH] for start in range(0, len(findings), BATCH)]
     started = time.perf_counter()
-    for start in range(0, len(findings), BATCH):
-        body = json.dumps({"findings": findings[start : start + BATCH]}).encode()
-        request = urllib.request.Request(
-            url + "api/v1/findings/bulk",
-            data=body,
-            headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"},
-        )
-        with urllib.request.urlopen(request, timeout=300) as response:  # noqa: S310 - our own server
-            answer = json.loads(response.read())
-            assert answer["stored"] == len(findings[start : start + BATCH]), answer
+    with ThreadPoolExecutor(clients) as pool:
+        for posted in [pool.submit(_post_batch, url, token, batch) for batch in batches]:
+            posted.result()
     return len(findings) / (time.perf_counter() - started)
 
 
-def _throughput(server: str, token: str, corpus, buckets: int, count: int, rng) -> float:
+def _throughput(server: str, token: str, corpus, buckets: int, count: int, rng, clients: int) -> float:
     from django.db import connection
 
     _seed_buckets(buckets)
     with connection.cursor() as cursor:
         cursor.execute("VACUUM ANALYZE triage_bucket")
         cursor.execute("VACUUM ANALYZE triage_finding")
-    _post_all(server, token, _findings(corpus, 200, rng))  # warm up the server process
-    rate = _post_all(server, token, _findings(corpus, count, rng))
+    # Warm up every server process (each answers one batch at a time).
+    _post_all(server, token, _findings(corpus, 200 * clients, rng), clients)
+    rate = _post_all(server, token, _findings(corpus, count, rng), clients)
     print(f"  {buckets:>7} buckets: {rate:8.0f} findings/s over {count} findings")
     return rate
 
@@ -342,10 +354,15 @@ def main() -> int:
     role_set(user=user, role=TRIAGER_GROUP)
     token = api_token_create(user=user, name="bench", scope=Scope.INGEST)[1]
 
+    from fuzzweb.devstack import web_command, web_worker_count
+
     port = _free_port()
+    # The web server as `make run` starts it, with as many clients posting at once as it has workers.
+    clients = web_worker_count(env)
     server = subprocess.Popen(
-        [sys.executable, str(ROOT / "manage.py"), "runserver", "--noreload", f"127.0.0.1:{port}"],
+        web_command(host="127.0.0.1", port=str(port), web_workers=clients),
         env={**env, "LOG_LEVEL": "WARNING"},
+        cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -358,7 +375,7 @@ def main() -> int:
             except OSError:
                 time.sleep(0.1)
         corpus = _corpus()
-        print(f"bulk API, batches of {BATCH}, one client, runserver, PostgreSQL:")
+        print(f"bulk API, batches of {BATCH}, {clients} clients at once, gunicorn with {clients} workers, PostgreSQL:")
         # Interleaved and best of two: the machine's own noise (autovacuum,
         # other processes) is not what is being measured.
         # Quick mode (make test) only shows the bench still runs: one pass each, and 10,000 buckets
@@ -366,7 +383,7 @@ def main() -> int:
         many = 10_000 if options.quick else 100_000
         runs = {100: [], many: []}
         for buckets in (100, many) if options.quick else (100, many, 100, many):
-            runs[buckets].append(_throughput(base, token, corpus, buckets, count, rng))
+            runs[buckets].append(_throughput(base, token, corpus, buckets, count, rng, clients))
         small, large = max(runs[100]), max(runs[many])
         hostile_ms = _hostile_request(base, token)
     finally:

@@ -14,6 +14,7 @@ released, add a new algorithm version rather than editing these.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from crashes.model import Frame
@@ -132,6 +133,7 @@ _GO_VENDOR = re.compile(r"^.*/vendor/")
 
 
 # "__mh_execute_header": what a stripped macOS binary's every address symbolises to.
+_BRACKETS = {"(": re.compile(r"[()]"), "<": re.compile(r"[<>]")}
 _NAMELESS = {"", "??", "???", "<unknown>", "<unknown function>", "__mh_execute_header"}
 # Names every program has: only the target says which program's they are.
 _AMBIGUOUS = {"main", "main.main", "<module>", "__main__", "run", "start", "_start", "main.init", "WinMain", "wmain"}
@@ -141,27 +143,27 @@ def _strip_balanced(text: str, opening: str, closing: str) -> str:
     """Drop every balanced ``opening ... closing`` group, nested ones included, in one pass.
 
     An unmatched ``opening`` (a name cut off mid-template) is kept with
-    everything after it, as a regex substitution would have kept it.
+    everything after it, as a regex substitution would have kept it. Only
+    the brackets are visited: names are mostly text between them.
     """
     if opening not in text:
         return text
     kept: list[str] = []
     depth = 0
-    pending: list[str] = []  # text inside groups not yet closed
-    for char in text:
-        if char == opening:
-            depth += 1
-            pending.append(char)
-        elif char == closing and depth:
-            depth -= 1
-            pending.append(char)
+    outside = 0  # where the text outside any group resumes
+    group = 0  # where the outermost open group began
+    for found in _BRACKETS[opening].finditer(text):
+        if found[0] == opening:
             if depth == 0:
-                pending.clear()
+                kept.append(text[outside : found.start()])
+                group = found.start()
+            depth += 1
         elif depth:
-            pending.append(char)
-        else:
-            kept.append(char)
-    return "".join(kept) + "".join(pending)
+            depth -= 1
+            if depth == 0:
+                outside = found.end()
+    kept.append(text[group:] if depth else text[outside:])
+    return "".join(kept)
 
 
 def _unwrap_impl(name: str) -> str:
@@ -192,7 +194,18 @@ def normalize_path(path: str) -> str:
 
 
 def normalize_function(name: str, language: str) -> str:
-    """The stable part of a printed function name."""
+    """The stable part of a printed function name.
+
+    Remembered for names of ordinary length: a target's crashes pass through
+    the same functions again and again, and each name costs a dozen regular
+    expressions. A hostile, longer one is normalised afresh and not kept.
+    """
+    if len(name) > MAX_NAME:
+        return _normalize_function(name, language)
+    return _normalize_function_cached(name, language)
+
+
+def _normalize_function(name: str, language: str) -> str:
     name = name.strip()
     if language in ("native", "rust"):
         # rustc's own crates carry a hash in brackets: std[5204e9590b4985ef].
@@ -231,6 +244,9 @@ def normalize_function(name: str, language: str) -> str:
     if language == "dotnet":
         name = _DOTNET_SUFFIX.sub(r"\1", name)
     return name.strip(" .:")
+
+
+_normalize_function_cached = functools.lru_cache(maxsize=16_384)(_normalize_function)
 
 
 def frame_key(frame: Frame, language: str, name: str | None = None, target: str = "") -> str | None:

@@ -71,6 +71,22 @@ def web_worker_count(env: dict[str, str]) -> int:
     return min(4, 2 * (os.cpu_count() or 1) + 1)
 
 
+def web_command(*, host: str, port: str, web_workers: int) -> tuple[str, ...]:
+    """The dashboard's web server as `make run` starts it (bench/ingest.py measures the same one)."""
+    # Gunicorn, not runserver: several requests at once (a campaign page polls while
+    # another page loads) and no development-only server facing a browser. Static
+    # files need nothing more: WhiteNoise serves them inside the app (settings.py).
+    return (
+        sys.executable, "-m", "gunicorn", "fuzzweb.wsgi:application",
+        "--bind", f"{host}:{port}", "--workers", str(web_workers),
+        "--graceful-timeout", str(WEB_GRACE_SECONDS),
+        # Its control socket would sit in the home directory, shared by every gunicorn of this account.
+        "--no-control-socket",
+        # Both logs to standard output and error, which the supervisor points at web.log.
+        "--access-logfile", "-", "--error-logfile", "-",
+    )  # fmt: skip
+
+
 def processes(
     *,
     host: str,
@@ -81,18 +97,7 @@ def processes(
     reduce_queues: list[str],
 ) -> list[Process]:
     """Everything `make run` keeps running besides Redis, in start order, each with its log file."""
-    # Gunicorn, not runserver: several requests at once (a campaign page polls while
-    # another page loads) and no development-only server facing a browser. Static
-    # files need nothing more: WhiteNoise serves them inside the app (settings.py).
-    web = (
-        sys.executable, "-m", "gunicorn", "fuzzweb.wsgi:application",
-        "--bind", f"{host}:{port}", "--workers", str(web_workers),
-        "--graceful-timeout", str(WEB_GRACE_SECONDS),
-        # Its control socket would sit in the home directory, shared by every gunicorn of this account.
-        "--no-control-socket",
-        # Both logs to standard output and error, which the supervisor points at web.log.
-        "--access-logfile", "-", "--error-logfile", "-",
-    )  # fmt: skip
+    web = web_command(host=host, port=port, web_workers=web_workers)
     listed = [Process("web", "web", web, "web.log", False)]
     for number in range(1, campaign_workers + 1):
         name = f"worker-campaigns-{number}"

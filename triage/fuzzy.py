@@ -13,6 +13,8 @@ likely duplicates (triage.lookalike).
 
 from __future__ import annotations
 
+from django.db import connection
+
 from crashes import similarity
 from triage.models import Bucket, Method, Status
 
@@ -35,27 +37,59 @@ def bucket_shape(bucket: Bucket) -> similarity.Shape:
     )
 
 
-def bucket_fuzzy_candidates(bucket: Bucket, *, exclude: set[int]) -> list[Bucket]:
-    """Buckets of the same target, kind and format sharing a lookup key with ``bucket``, by index."""
-    keys = list(bucket.fuzzy_keys or ())
-    if not keys:
-        return []
+# Every field bucket_shape reads: a deferred one is a query per candidate.
+_SHAPE_FIELDS = ("pk", "kind", "method", "trace_format", "crash_type", "key_frames", "fuzzy_frames", "fuzzy_keys")
+
+
+def _candidates(bucket: Bucket):
+    """Buckets of ``bucket``'s target, kind and format sharing a lookup key with it, most recently hit first."""
     candidates = Bucket.objects.filter(
         kind=bucket.kind,
         target=bucket.target,
         duplicate_of__isnull=True,
         restricted_to__isnull=True,
-        fuzzy_keys__has_any_keys=keys,
-    )
+        fuzzy_keys__has_any_keys=list(bucket.fuzzy_keys),
+    ).exclude(pk=bucket.pk)
     if bucket.fuzzy_frames:
         # Frames are compared within a format; a report with none, by its message, with any.
         candidates = candidates.filter(trace_format=bucket.trace_format)
-    return list(
-        candidates.exclude(pk__in=exclude)
-        # Every field bucket_shape reads: a deferred one is a query per candidate.
-        .only("pk", "kind", "method", "trace_format", "crash_type", "key_frames", "fuzzy_frames", "fuzzy_keys")
-        .order_by("-last_seen")[:CANDIDATES]
-    )
+    return candidates.only(*_SHAPE_FIELDS).order_by("-last_seen")
+
+
+def buckets_fuzzy_candidates(buckets: list[Bucket], *, spare: int = 0) -> dict[int, list[Bucket]]:
+    """For each of ``buckets``, its candidates (:func:`_candidates`), by index: never a scan.
+
+    At most ``CANDIDATES + spare`` each: the caller drops the ones it has
+    merged since, ``spare`` at most. On PostgreSQL, one statement for the
+    whole batch (a lateral join, each side by the GIN index) and one to load
+    the candidates: a batch opens dozens of buckets, and a query each cost
+    more than scoring them. Elsewhere (the SQLite of ``make run``), a query each.
+    """
+    asked = [bucket for bucket in buckets if bucket.fuzzy_keys]
+    limit = CANDIDATES + spare
+    if connection.vendor != "postgresql":
+        return {bucket.pk: list(_candidates(bucket)[:limit]) for bucket in asked}
+    if not asked:
+        return {}
+    table = Bucket._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT fresh.id, found.id FROM {table} AS fresh CROSS JOIN LATERAL ("  # noqa: S608 - the model's table
+            f"  SELECT other.id, other.last_seen FROM {table} AS other"
+            "   WHERE other.kind = fresh.kind AND other.target = fresh.target AND other.id <> fresh.id"
+            "   AND other.duplicate_of_id IS NULL AND other.restricted_to_id IS NULL"
+            "   AND other.fuzzy_keys ?| ARRAY(SELECT jsonb_array_elements_text(fresh.fuzzy_keys))"
+            "   AND (fresh.fuzzy_frames = '[]'::jsonb OR other.trace_format = fresh.trace_format)"
+            "   ORDER BY other.last_seen DESC LIMIT %s"
+            ") AS found WHERE fresh.id = ANY(%s) ORDER BY fresh.id, found.last_seen DESC",
+            [limit, [bucket.pk for bucket in asked]],
+        )
+        pairs = cursor.fetchall()
+    loaded = Bucket.objects.only(*_SHAPE_FIELDS).in_bulk({other for _, other in pairs})
+    found: dict[int, list[Bucket]] = {bucket.pk: [] for bucket in asked}
+    for fresh, other in pairs:
+        found[fresh].append(loaded[other])
+    return found
 
 
 def buckets_fuzzy_join(*, bucket_ids: list[int]) -> dict[int, int]:
@@ -75,9 +109,12 @@ def buckets_fuzzy_join(*, bucket_ids: list[int]) -> dict[int, int]:
         restricted_to__isnull=True,
     ).exclude(fuzzy_keys=[])
     thresholds: dict[str, float] = {}
-    for bucket in fresh.order_by("pk"):
+    fresh = list(fresh.order_by("pk"))
+    # Each is asked with the others of the batch still unmerged; the ones merged meanwhile are dropped below.
+    candidates_of = buckets_fuzzy_candidates(fresh, spare=min(len(fresh), CANDIDATES))
+    for bucket in fresh:
         shape = bucket_shape(bucket)
-        candidates = bucket_fuzzy_candidates(bucket, exclude={bucket.pk, *joined})
+        candidates = [other for other in candidates_of.get(bucket.pk, ()) if other.pk not in joined][:CANDIDATES]
         if not candidates:
             continue
         if bucket.target not in thresholds:

@@ -13,6 +13,7 @@ import hashlib
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.db import IntegrityError, connection, models, transaction
 from django.db.models import Case, F, Value, When
@@ -241,10 +242,22 @@ def _insert_findings(rows: list[Finding]) -> list[Finding]:
         copy_sql = f"COPY {connection.ops.quote_name(table)} ({columns}) FROM STDIN"
         with connection.wrap_database_errors, cursor.cursor.copy(copy_sql) as copy:
             for row in rows:
-                copy.write_row([f.get_db_prep_save(getattr(row, f.attname), connection) for f in fields])
+                copy.write_row([_copy_value(f, getattr(row, f.attname)) for f in fields])
     for row in rows:
         row._state.adding = False
     return rows
+
+
+# Values psycopg writes exactly as Django would prepare them (Django's preparation
+# of these is the identity on PostgreSQL); the rest (JSON, choices' enums) go
+# through the field. A 500-row batch has 15,000 values: this is most of COPY's cost.
+_PLAIN_TYPES = frozenset({str, int, bool, type(None), bytes})
+
+
+def _copy_value(field, value):
+    if type(value) in _PLAIN_TYPES or (type(value) is datetime and value.tzinfo is not None):
+        return value
+    return field.get_db_prep_save(value, connection)
 
 
 def buckets_by_signature(digests: list[str]) -> dict[tuple[str, int], tuple[int, int]]:

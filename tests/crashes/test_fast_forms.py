@@ -172,3 +172,47 @@ def test_trait_impls_unwrap_as_the_whole_name_expression_did(parts):
     unwrap = frames._TRAIT_IMPL.sub
     got = name if " as " not in name else frames._INNERMOST_ANGLES.sub(lambda m: unwrap(r"\1", m[0]), name)
     assert got == expected
+
+
+def reference_strip_balanced(text: str, opening: str, closing: str) -> str:
+    """v6's balanced-group removal as it was recorded: one character at a time."""
+    if opening not in text:
+        return text
+    kept, pending, depth = [], [], 0
+    for char in text:
+        if char == opening:
+            depth += 1
+            pending.append(char)
+        elif char == closing and depth:
+            depth -= 1
+            pending.append(char)
+            if depth == 0:
+                pending.clear()
+        elif depth:
+            pending.append(char)
+        else:
+            kept.append(char)
+    return "".join(kept) + "".join(pending)
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(st.sampled_from(["(", ")", "<", ">", "a", "::", " ", "<>", "()", "é"]), max_size=40))
+def test_balanced_groups_are_dropped_as_one_character_at_a_time_did(parts):
+    from crashes import frames
+
+    name = "".join(parts)
+    for opening, closing in (("(", ")"), ("<", ">")):
+        assert frames._strip_balanced(name, opening, closing) == reference_strip_balanced(name, opening, closing)
+
+
+def test_function_names_are_remembered_only_when_of_ordinary_length():
+    from crashes import frames
+
+    frames._normalize_function_cached.cache_clear()
+    name = "std::vector<int>::push_back(int const&)"
+    assert frames.normalize_function(name, "native") == frames._normalize_function(name, "native")
+    assert frames.normalize_function(name, "native") == "std::vector::push_back"
+    assert frames._normalize_function_cached.cache_info().hits == 1
+    hostile = "f<" * (frames.MAX_NAME // 2 + 1)
+    assert frames.normalize_function(hostile, "native") == frames._normalize_function(hostile, "native")
+    assert frames._normalize_function_cached.cache_info().currsize == 1
