@@ -134,3 +134,21 @@ def test_concurrent_ingest_of_the_same_testcases_loses_nothing():
     assert Finding.objects.count() == 50
     assert sum(Finding.objects.values_list("hit_count", flat=True)) == 200
     assert Bucket.objects.get().hit_count == 200
+
+
+def test_copy_stores_every_kind_of_value_as_the_orm_would():
+    # COPY writes plain values as they are and the rest (JSON, choices) through their fields.
+    binary = bytes(range(256))
+    stored = findings_ingest(
+        submissions=[
+            make_finding(versions={"python": "3.11.7", "build": "é\u2003"}, metadata={"seed": 7, "tags": ["a"]}),
+            make_finding(function="other", testcase="", testcase_bytes=binary, testcase_language="binary"),
+        ]
+    ).findings
+    first, second = (Finding.objects.get(pk=finding.pk) for finding in stored)
+    assert first.versions == {"python": "3.11.7", "build": "é\u2003"}
+    assert first.metadata == {"seed": 7, "tags": ["a"]} and first.backends == []
+    assert first.origin == "fuzzer" and first.replay_allowed is True and first.testcase_bytes is None
+    assert first.created_at == stored[0].created_at and first.created_at.tzinfo is not None
+    assert bytes(second.testcase_bytes) == binary and second.testcase_size == 256
+    assert second.signature == stored[1].signature and second.hit_count == 1
