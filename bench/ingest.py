@@ -1,9 +1,9 @@
 """Ingest throughput through the bulk API, and bucketing cost against FuzzManager.
 
-Starts the dashboard (manage.py runserver) on a fresh PostgreSQL database
-`fuzzweb_bench` (on the server of DATABASE_URL, default local; named after
-DATABASE_URL's database, `<name>_bench`, so that runs against different
-databases do not share it), then:
+Migrates a fresh PostgreSQL database `fuzzweb_bench` (on the server of
+DATABASE_URL, default local; named after DATABASE_URL's database,
+`<name>_bench`, so that runs against different databases do not share it),
+then:
 
 1. starts the web server as `make run` does (gunicorn, fuzzweb.devstack's
    worker count: 4 on two cores), posts findings in bulk batches of 500

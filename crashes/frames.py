@@ -133,10 +133,13 @@ _GO_VENDOR = re.compile(r"^.*/vendor/")
 
 
 # "__mh_execute_header": what a stripped macOS binary's every address symbolises to.
-_BRACKETS = {"(": re.compile(r"[()]"), "<": re.compile(r"[<>]")}
 _NAMELESS = {"", "??", "???", "<unknown>", "<unknown function>", "__mh_execute_header"}
 # Names every program has: only the target says which program's they are.
 _AMBIGUOUS = {"main", "main.main", "<module>", "__main__", "run", "start", "_start", "main.init", "WinMain", "wmain"}
+
+
+# Both brackets of a pair, found at the engine's speed by _strip_balanced.
+_BRACKETS = {("(", ")"): re.compile(r"[()]"), ("<", ">"): re.compile(r"[<>]")}
 
 
 def _strip_balanced(text: str, opening: str, closing: str) -> str:
@@ -152,7 +155,7 @@ def _strip_balanced(text: str, opening: str, closing: str) -> str:
     depth = 0
     outside = 0  # where the text outside any group resumes
     group = 0  # where the outermost open group began
-    for found in _BRACKETS[opening].finditer(text):
+    for found in _BRACKETS[(opening, closing)].finditer(text):
         if found[0] == opening:
             if depth == 0:
                 kept.append(text[outside : found.start()])

@@ -74,6 +74,7 @@ def buckets_fuzzy_candidates(buckets: list[Bucket], *, spare: int = 0) -> dict[i
     table = Bucket._meta.db_table
     with connection.cursor() as cursor:
         cursor.execute(
+            # _candidates' conditions, per bucket of the batch (the ORM has no lateral join).
             f"SELECT fresh.id, found.id FROM {table} AS fresh CROSS JOIN LATERAL ("  # noqa: S608 - the model's table
             f"  SELECT other.id, other.last_seen FROM {table} AS other"
             "   WHERE other.kind = fresh.kind AND other.target = fresh.target AND other.id <> fresh.id"
