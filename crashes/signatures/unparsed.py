@@ -11,6 +11,8 @@ that says what went wrong; a report with none gets a bucket of its own
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from dataclasses import dataclass
 
 from crashes.traces.text import lines_of, mask_message
 
@@ -138,9 +140,33 @@ def identity_line(text: str) -> str:
     """The masked line of ``text`` that best says what failed, or "" when no line does.
 
     The first line that reports a failure, is not a stock sentence, and
-    keeps enough words once masked to tell one crash from another.
+    keeps enough words once masked to tell one crash from another. Where the
+    crash handler names its own site in fields below it (:func:`site_fields`),
+    the site follows, and the message is the one the fields belong to.
     """
     lines = list(lines_of(text, MAX_LINES))
+    candidates = _candidates(lines)
+    first = next(candidates, None)
+    site = site_fields(lines, first[0] + 1, first[0] + 1 + _FIELDS_BELOW) if first else None
+    if site is None:
+        # CoreCLR's "ASSERT FAILED" says nothing; its "Expression:" field, above any other line, does.
+        early = site_fields(lines, 0, first[0] if first else len(lines))
+        if early is not None and early.what:
+            return f"{early.what} | at {early.where}"
+        return first[1] if first else ""
+    # "Assert analysing 'main.c3' at row 3, col 10." then the assert and its fields: the line
+    # just above the fields is the one they describe.
+    chosen = first
+    for index, masked in candidates:
+        if index >= site.at:
+            break
+        chosen = (index, masked)
+    what = site.what or (chosen[1] if chosen else "")
+    return f"{what} | at {site.where}" if what else ""
+
+
+def _candidates(lines: list[str]) -> Iterator[tuple[int, str]]:
+    """``(index, masked line)`` of each line that could be the identity, in order."""
     refused: set[str] = set()  # a line printed again (a log, a hostile paste) is read once
     for index, line in enumerate(lines):
         stripped = _INLINE_CODE.sub("", _LEADING_MARKUP.sub("", line.strip()))
@@ -159,8 +185,60 @@ def identity_line(text: str) -> str:
         if _GENERIC_FRAME.match(stripped) or _NUMBERED_FRAME.match(stripped):
             continue
         # A sentence's full stop is how one reporter copied it, not part of what failed.
-        return masked.rstrip(" .!") + _ir_instruction(lines[index + 1 : index + 3])
-    return ""
+        yield index, masked.rstrip(" .!") + _ir_instruction(lines[index + 1 : index + 3])
+
+
+# A crash handler that names where it gave up in fields of its own (c3c's "- Function:
+# sema_cast(...)" and "- Source file: /src/compiler/sema_expr.c:803"; CoreCLR's "ASSERT FAILED"
+# with "Expression:", "Location:" and "Function:"; "File: x.cpp Line: 121" under a JIT assert).
+# Its message is often stock ("Should be unreachable"), and the site is what tells such crashes
+# apart. Not "In function:": LLVM names the compiled program's function there, not its own.
+_FIELD = re.compile(
+    r"^[\s*\u2022-]{0,8}(?P<label>(?i:source file|file|location|function|func|method|expression|assertion))"
+    r"\s*:\s*(?P<value>\S[^\n]{0,300})$"
+)
+# A site's file has its line: "x.c:803", "x.cpp(155)", "x.cpp Line: 121".
+_FILE_VALUE = re.compile(
+    r"^(?P<path>[^\s:()]{1,300}\.\w{1,5}|[A-Za-z]:[^\s:()]{1,300}\.\w{1,5})(?::\d+|\(\d+\)|\s+line:?\s*\d+)", re.I
+)
+_FUNCTION_VALUE = re.compile(r"^(?P<name>[A-Za-z_$~][\w:.<>~$]{1,200})\s*(?:\(|$)")
+# How far below the message its fields may start, and how many lines they may span.
+_FIELDS_BELOW = 8
+_FIELDS_SPAN = 6
+
+
+@dataclass(frozen=True)
+class Site:
+    at: int  # the index of the first field's line
+    where: str  # "function (file)", "function" or "file": the line number moves between builds
+    what: str  # the masked expression or assertion the fields name, if any
+
+
+def site_fields(lines: list[str], start: int, stop: int) -> Site | None:
+    """The site a crash handler printed as fields starting between ``lines[start]`` and ``lines[stop]``."""
+    for index in range(start, min(len(lines), stop)):
+        if ":" in lines[index] and _FIELD.match(lines[index]):
+            break
+    else:
+        return None
+    function = file = what = ""
+    for line in lines[index : index + _FIELDS_SPAN]:
+        field = _FIELD.match(line)
+        if field is None:
+            continue
+        label, value = field["label"].lower(), field["value"].strip().strip("`'\"")
+        if label in ("function", "func", "method") and not function:
+            named = _FUNCTION_VALUE.match(value)
+            function = named["name"] if named else ""
+        elif label in ("source file", "file", "location") and not file:
+            located = _FILE_VALUE.match(value)
+            file = located["path"].replace("\\", "/").rsplit("/", 1)[-1] if located else ""
+        elif label in ("expression", "assertion") and not what:
+            what = mask_message(value, 200, quoted=False)
+    if not (function or file):
+        return None
+    where = f"{function} ({file})" if function and file else function or file
+    return Site(at=index, where=where, what=what)
 
 
 # LLVM's IR verifier prints each failed check followed by the instruction that failed it; one check

@@ -70,8 +70,10 @@ from crashes.traces.text import mask_message
 # its target); a build tool's "ninja: build
 # stopped", "make: ***" or "FAILED:" line is stock; a trace too long to read whole keeps its
 # first and last lines, not its first 256 KiB; a Python exception as cleo renders it (Poetry) is
-# read as its traceback.
-VERSION = 6
+# read as its traceback. 7: a crash handler's own site fields below its message (c3c's "Function:"
+# and "Source file:", CoreCLR's "ASSERT FAILED" with "Expression:", "Location:", "Function:") join
+# an unparsed report's identity line, without the line number.
+VERSION = 7
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
 SIMILARITY_FRAMES = 8

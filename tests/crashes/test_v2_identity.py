@@ -1152,3 +1152,46 @@ def test_a_headless_dump_showing_llvms_signal_handlers_stays_llvms():
     # clangd#1614 starts at frame 0 with llvm::sys::PrintStackTrace: LLVM's, keyed as LLVM's crashes are.
     clangd = _sign("clangd/clangd#1614")
     assert (clangd.trace_format, clangd.crash_type) == ("llvm", "SEGV")
+
+
+def test_a_crash_handlers_own_site_fields_tell_apart_crashes_that_share_a_stock_message():
+    # c3c prints "Should be unreachable" for every unreachable branch, then "- Function:" and
+    # "- Source file:": #2131, #3477, #1797 and #2398 are four bugs, each filed on its own.
+    ids = ["c3lang/c3c#2131", "c3lang/c3c#3477", "c3lang/c3c#1797", "c3lang/c3c#2398"]
+    assert all('"Should be unreachable"' in RECORDS[i]["trace"] for i in ids)
+    signed = [_sign(i) for i in ids]
+    assert len({s.digest for s in signed}) == 4
+    assert signed[0].message.endswith("| at sema_cast_ident_rvalue (sema_expr.c)")
+    # The line number and the checkout's directory are not part of it: one assert in one
+    # function stays one identity (c3c#1824 at compiler_internal.h:2930, #2044 at :2893).
+    assert _sign("c3lang/c3c#1824").digest == _sign("c3lang/c3c#2044").digest
+
+
+def test_the_fields_describe_the_message_just_above_them_not_a_preamble():
+    # c3c#2706 first says where in the user's file it was ("Assert analysing 'main.c3' at row 3,
+    # col 10."), then the assert its fields belong to.
+    signature = _sign("c3lang/c3c#2706")
+    assert "analysing" not in signature.message
+    assert signature.message == (
+        '⚠️ The compiler encountered an unexpected error: "Violated assert: !decl->is_template" '
+        "| at unit_register_global_decl (context.c)"
+    )
+
+
+def test_coreclrs_assert_is_keyed_by_its_expression_and_site_not_by_the_dump_log():
+    # dotnet/runtime#129724: "ASSERT FAILED" then Expression, Location and Function fields, then
+    # createdump's log, which every crash of the runtime prints.
+    signature = _sign("dotnet/runtime#129724")
+    assert "createdump" not in signature.message
+    assert signature.message.endswith("| at DoJITFailFast (jithelpers.cpp)")
+    assert "About to FailFast" in signature.message
+
+
+def test_llvms_in_function_field_names_the_compiled_program_and_is_no_site():
+    # Halide#8341: "LLVM ERROR: Cannot select: …" and "In function: Convolve", the user's pipeline.
+    from crashes.signatures.unparsed import identity_line, site_fields
+
+    text = RECORDS["halide/Halide#8341"]["trace"]
+    assert "In function: Convolve" in text
+    assert site_fields(text.split("\n"), 0, 100) is None
+    assert "Convolve" not in identity_line(text)
