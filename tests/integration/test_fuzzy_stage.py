@@ -164,3 +164,34 @@ def test_one_bug_arriving_several_times_in_one_batch_ends_in_one_bucket():
     assert len(stored) == 3 and BucketMove.objects.filter(by_fuzzy_match=True).count() == 3
     assert {final_bucket_id(item.finding.bucket_id) for item in stored} == {first}
     assert Bucket.objects.filter(duplicate_of__isnull=True).count() == 1
+
+
+def test_the_per_bucket_query_finds_what_the_batched_one_finds():
+    # make run's SQLite asks _candidates once per bucket; PostgreSQL asks one lateral query for
+    # the batch. The two state one rule twice: they must find the same buckets, in the same order.
+    from django.contrib.auth import get_user_model
+
+    from triage.fuzzy import _candidates, buckets_fuzzy_candidates
+
+    for index in range(4):
+        _bucket([FRAMES[0], f"Other{index}.Caller(X x)", f"Other{index}.Main(Y y)"])
+    _bucket([FRAMES[0], "Elsewhere.Caller(X x)"], target="another target")
+    merged_away = Bucket.objects.get(pk=_bucket([FRAMES[0], "Merged.Caller(X x)", "Merged.Main(Y y)"]))
+    hidden = Bucket.objects.get(pk=_bucket([FRAMES[0], "Hidden.Caller(X x)", "Hidden.Main(Y y)"]))
+    Bucket.objects.filter(pk=merged_away.pk).update(duplicate_of=Bucket.objects.order_by("pk").first())
+    owner = get_user_model().objects.create_user("restricted-owner")
+    Bucket.objects.filter(pk=hidden.pk).update(restricted_to=owner)
+    # A message-only report is compared across formats; the rest within theirs.
+    message_only = _bucket([], target="dafny")
+    fresh = [_bucket([FRAMES[0], f"Fresh{n}.Caller(X x)", f"Fresh{n}.Main(Y y)"]) for n in range(2)]
+    buckets = list(Bucket.objects.filter(pk__in=[*fresh, message_only]))
+
+    batched = buckets_fuzzy_candidates(buckets)
+    assert batched, "no bucket had lookup keys: the comparison below would be empty"
+    for bucket in buckets:
+        if bucket.pk in batched:
+            assert [b.pk for b in batched[bucket.pk]] == [b.pk for b in _candidates(bucket)[:50]], bucket.pk
+    found = {pk for candidates in batched.values() for pk in (b.pk for b in candidates)}
+    assert merged_away.pk not in found and hidden.pk not in found
+    assert not Bucket.objects.filter(pk__in=found, target="another target").exists()
+    assert len(batched[fresh[0]]) >= 4
