@@ -72,7 +72,9 @@ from crashes.traces.text import mask_message
 # first and last lines, not its first 256 KiB; a Python exception as cleo renders it (Poetry) is
 # read as its traceback. 7: a crash handler's own site fields below its message (c3c's "Function:"
 # and "Source file:", CoreCLR's "ASSERT FAILED" with "Expression:", "Location:", "Function:") join
-# an unparsed report's identity line, without the line number.
+# an unparsed report's identity line, without the line number; GCC's .c sources renamed .cc in
+# GCC 12 are one file; GCC's recog ICEs (unrecognizable insn, insn not satisfying its constraints)
+# keep the shape of the instruction printed above them.
 VERSION = 7
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

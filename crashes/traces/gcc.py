@@ -22,7 +22,50 @@ _ICE = re.compile(r"^(?:.*?: )?internal compiler error: (?P<error>.+)$")
 _IN_AT = re.compile(r"in (?P<function>[\w:~<>]+)(?:,| \(?[^,]*\)?,) at (?P<file>[\w./+-]+?)(?::\d+)?\s*$")
 _FRAME = re.compile(r"^\s*0x[0-9a-fA-F]+\s+(?P<function>\S.*?)\s*$")
 _SOURCE = re.compile(r"^\s+(?P<file>\S+?):(?P<line>\d+)\s*$")
+# GCC 12 renamed its C sources to C++ ones (recog.c became recog.cc, 2022): one file, whichever
+# release printed it.
+_RENAMED_SOURCE = re.compile(r"\.c$")
 _PASS = re.compile(r"^during (?P<pass>.+ pass: \S+)")
+
+
+# A back end with no pattern for an instruction fails in recog's checks, whatever the bug: what
+# tells these ICEs apart is the instruction it printed before ("error: unrecognizable insn:"
+# then "(insn 277 276 278 48 (set (reg:SI 205) (const_int 2048 [0x800])) …").
+_INSN_CHECKS = frozenset({"extract_insn", "extract_constrain_insn"})
+_INSN_HEAD = re.compile(r"^\s*\((?:insn|jump_insn|call_insn|debug_insn)\b")
+# An RTL expression's code and mode, its flags (/v, /u/c) and operands left out: they name the
+# program's registers and values, not the pattern the back end lacks.
+_RTL_CODE = re.compile(r"\((?P<code>[a-z_]{2,30})(?:/[a-z])*(?::(?P<mode>[A-Z][A-Z0-9]{0,7}))?")
+_INSN_LINES = 6
+_INSN_CODES = 6
+# How far above the ICE line the instruction may be printed (the pass line and blank lines between).
+_INSN_ABOVE = 40
+
+
+def _insn_shape(lines: list[str], ice: int) -> str:
+    """`` [set reg:SI const_int]``: the instruction printed above the ICE line, as codes and modes."""
+    for start in range(ice - 1, max(-1, ice - _INSN_ABOVE), -1):
+        if _INSN_HEAD.match(lines[start][:MAX_LINE]):
+            break
+    else:
+        return ""
+    dump = " ".join(line[:MAX_LINE] for line in lines[start : start + _INSN_LINES])
+    pattern = _first_operand(dump, dump.index("(") + 1)
+    codes = [f"{m['code']}:{m['mode']}" if m["mode"] else m["code"] for m in _RTL_CODE.finditer(pattern)]
+    return f" [{' '.join(codes[:_INSN_CODES])}]" if codes else ""
+
+
+def _first_operand(dump: str, start: int) -> str:
+    """The insn's pattern: its first parenthesised operand, not the location and notes after it."""
+    opening = dump.find("(", start)
+    if opening < 0:
+        return ""
+    depth = 0
+    for position in range(opening, len(dump)):
+        depth += {"(": 1, ")": -1}.get(dump[position], 0)
+        if depth == 0:
+            return dump[opening : position + 1]
+    return dump[opening:]  # cut short by the paste: what there is of it
 
 
 def recognize(text: str) -> bool:
@@ -57,8 +100,11 @@ def parse(text: str) -> ParsedTrace:
         # "tree check: expected tree_list, have identifier_node in foo, at tree.h:3411" keeps its check.
         head = error[: in_at.start()].strip()
         crash_type = (
-            f"internal compiler error: {mask_message(head, 80) + ' ' if head else ''}in {site}, at {in_at['file']}"
+            f"internal compiler error: {mask_message(head, 80) + ' ' if head else ''}in {site}, "
+            f"at {_RENAMED_SOURCE.sub('.cc', in_at['file'])}"
         )
+        if site in _INSN_CHECKS:
+            crash_type += _insn_shape(lines, index)
     else:
         crash_type = f"internal compiler error: {mask_message(error, 120)}"
     frames: list[Frame] = []
