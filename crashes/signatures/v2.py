@@ -74,7 +74,10 @@ from crashes.traces.text import mask_message
 # and "Source file:", CoreCLR's "ASSERT FAILED" with "Expression:", "Location:", "Function:") join
 # an unparsed report's identity line, without the line number; GCC's .c sources renamed .cc in
 # GCC 12 are one file; GCC's recog ICEs (unrecognizable insn, insn not satisfying its constraints)
-# keep the shape of the instruction printed above them.
+# keep the shape of the instruction printed above them; a crash headline a terminal cut inside its
+# marker ("internal compiler" / " error:") is rejoined; GCC's ICE line cut in its file or on the
+# blank after its comma, and its frames cut in their arguments, are read whole; glibc's assertion
+# head cut in its line number or before "Assertion" keeps its function.
 VERSION = 7
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -110,6 +110,8 @@ def clean(text: str) -> Cleaned:
         _strip_list_markers,
         _dedent,
         _unwrap,
+        # After unwrapping, which needs several cut lines: one cut headline is evidence enough.
+        _join_cut_markers,
         # After unwrapping: a JSON line a terminal cut is whole again.
         _render_json_diagnostics,
         _strip_trailing_blanks,
@@ -365,6 +367,63 @@ def _unwrap(text: str) -> tuple[str, str]:
     if wrapped < 2 or (lengths[width] < _MIN_WRAPPED_LINES and wrapped < lengths[width]):
         return text, ""
     return "\n".join(joined), f"{wrapped} lines unwrapped at column {width}"
+
+
+# The words a crash's headline opens with, which parsers and identity lines are found by. A short
+# paste has too few full-width lines for _unwrap to trust, but a line of at least MIN_WRAP_WIDTH
+# whose end and the next line's start make one of these only when put together was cut there
+# ("…/Linear_cell_complex_base.h:279:40: internal compiler" / " error: in cp_parser_template_id…").
+_MARKERS = (
+    "internal compiler error",
+    "panicked at",
+    "Traceback (most recent call last)",
+    "AddressSanitizer",
+    "Assertion `",
+    "Assertion failed",
+    "LLVM ERROR",
+    "UNREACHABLE executed",
+    "Exception in thread",
+    "Unhandled exception",
+    "fatal error:",
+    "runtime error:",
+)
+# How much of each side of a cut a marker can span.
+_MARKER_SPAN = max(map(len, _MARKERS))
+
+
+def _join_cut_markers(text: str) -> tuple[str, str]:
+    """Join a line to the next where a terminal cut a crash marker in two (see :data:`_MARKERS`)."""
+    if "\n" not in text:
+        return text, ""
+    lines = text.split("\n")
+    joined: list[str] = []
+    cut_at = -1  # index in joined of a line just extended: a marker cut twice is not joined again
+    for line in lines:
+        before = joined[-1] if joined else ""
+        if len(joined) - 1 != cut_at and len(before) >= MIN_WRAP_WIDTH and line and _spans_cut(before, line):
+            joined[-1] = before + line
+            cut_at = len(joined) - 1
+        else:
+            joined.append(line)
+    count = len(lines) - len(joined)
+    return (
+        ("\n".join(joined), f"{count} crash headline{'s' * (count > 1)} rejoined where a terminal cut it")
+        if count
+        else (text, "")
+    )
+
+
+def _spans_cut(before: str, after: str) -> bool:
+    """True when a marker runs from the end of ``before`` into the start of ``after``."""
+    tail, head = before[-_MARKER_SPAN:], after[:_MARKER_SPAN]
+    window = tail + head
+    for marker in _MARKERS:
+        position = window.find(marker)
+        while position != -1:
+            if position < len(tail) < position + len(marker):
+                return True
+            position = window.find(marker, position + 1)
+    return False
 
 
 # Blanks at a line's end: a terminal's padding or an editor's leftovers, never part of a frame.

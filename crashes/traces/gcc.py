@@ -15,11 +15,13 @@ import re
 
 from crashes.model import Frame, ParsedTrace
 from crashes.traces.extract import MIN_WRAP_WIDTH
-from crashes.traces.text import CUT_LINES, MAX_LINE, find_lines, mask_message
+from crashes.traces.text import CUT_LINES, MAX_LINE, find_lines, join_cut_lines, mask_message
 
 FORMAT = "gcc-ice"
 _ICE = re.compile(r"^(?:.*?: )?internal compiler error: (?P<error>.+)$")
-_IN_AT = re.compile(r"in (?P<function>[\w:~<>]+)(?:,| \(?[^,]*\)?,) at (?P<file>[\w./+-]+?)(?::\d+)?\s*$")
+# GCC's own sources all have an extension: "at gimplify" is "at gimplify.cc:3058" cut by a terminal.
+# A blank a terminal cut on is stripped with the line's end: "in tree_to_uhwi," / "at tree.h:4519".
+_IN_AT = re.compile(r"in (?P<function>[\w:~<>]+)(?:,| \(?[^,]*\)?,) ?at (?P<file>[\w./+-]+?\.\w+)(?::\d+)?\s*$")
 _FRAME = re.compile(r"^\s*0x[0-9a-fA-F]+\s+(?P<function>\S.*?)\s*$")
 _SOURCE = re.compile(r"^\s+(?P<file>\S+?):(?P<line>\d+)\s*$")
 # GCC 12 renamed its C sources to C++ ones (recog.c became recog.cc, 2022): one file, whichever
@@ -108,7 +110,18 @@ def parse(text: str) -> ParsedTrace:
     else:
         crash_type = f"internal compiler error: {mask_message(error, 120)}"
     frames: list[Frame] = []
-    following = lines[index + 1 :]
+    # A frame a terminal cut in its arguments ("0x10026f8 f(std::pair<unsigned int," / " std::vector<…>&&)")
+    # goes on until its parentheses close, on lines that are not a frame's source or another frame.
+    following, _ = join_cut_lines(
+        lines[index + 1 :],
+        starts=lambda line: (
+            len(line) >= MIN_WRAP_WIDTH
+            and line.count("(") > line.count(")")
+            and _FRAME.match(line[:MAX_LINE]) is not None
+        ),
+        whole=lambda joined, _next: joined.count("(") <= joined.count(")"),
+        goes_on=lambda line: bool(line) and not line.startswith("\t") and not _FRAME.match(line[:MAX_LINE]),
+    )
     for position, line in enumerate(following):
         match = _FRAME.match(line[:MAX_LINE])
         if not match:

@@ -194,6 +194,9 @@ def _join_cut_word(lines: list[str]) -> list[str]:
             head = next(head for head in reversed(_WORD_HEADS) if line.endswith(head))
             if lines[index + 1].startswith(_ASSERTION_WORD[len(head) :]):
                 return [*lines[:index], line + lines[index + 1], *lines[index + 2 :]]
+        # Cut on the blank, which went with the line's end: "helpers.c:89: try_leave:" / "Assertion `…".
+        if line.endswith(":") and lines[index + 1].startswith(_ASSERTION_WORD[2:]):
+            return [*lines[:index], line + " " + lines[index + 1], *lines[index + 2 :]]
     return lines
 
 
@@ -212,9 +215,11 @@ def _join_cut_assertion(lines: list[str]) -> tuple[list[str], int]:
             continue
         start = index
         if glibc and not _LINE_NUMBER.search(line, 0, line.find(": Assertion `")):
-            # The head (program, file:line, function) went to the lines before.
+            # The head (program, file:line, function) went to the lines before, its "file:line: "
+            # maybe cut too ("…/STLExtras.h:48" / "3: decltype(auto) …"): looked for in the pieces joined.
             for back in range(index - 1, max(-1, index - 1 - CUT_LINES), -1):
-                if _LINE_NUMBER.search(lines[back][:MAX_LINE]):
+                head = "".join(piece[:MAX_LINE] for piece in lines[back:index])
+                if _LINE_NUMBER.search(head + line[: line.find(": Assertion `")]):
                     start = back
                     break
         joined = "".join(lines[start : index + 1])

@@ -923,10 +923,6 @@ def test_addresses_printed_without_0x_are_masked():
     )
 
 
-def _hard_wrap(text: str, width: int) -> str:
-    return "\n".join(line[i : i + width] for line in text.split("\n") for i in range(0, max(len(line), 1), width))
-
-
 @pytest.mark.parametrize(
     ("record_id", "width"),
     [
@@ -982,6 +978,53 @@ def test_a_gcc_ice_line_a_terminal_cut_keeps_its_site(record_id, width):
     wrapped = _hard_wrap(RECORDS[record_id]["trace"], width)
     signed = signatures.compute(kind="crash", trace_text=wrapped, target="t")
     assert (signed.crash_type, signed.frames[0]) == (_sign(record_id).crash_type, _sign(record_id).frames[0])
+
+
+@pytest.mark.parametrize(
+    ("record_id", "width", "cut"),
+    [
+        # Cut inside the marker itself: "…base.h:279:40: internal compiler" / " error: in cp_parser_template_id…"
+        ("CGAL/cgal#6295", 80, "internal compiler\n error"),
+        ("uxlfoundation/oneDNN#834", 80, "internal com\npiler error"),
+        # Cut inside the file: "at gimplify" / ".cc:3058" (no GCC source lacks an extension)
+        ("capnproto/capnproto#1949", 80, "at gimplify\n.cc"),
+        # Cut on the blank after the comma, stripped with the line's end: "in tree_to_uhwi," / "at tree.h:4519"
+        ("intel/intel-graphics-compiler#132/c1", 80, "tree_to_uhwi, \nat tree.h"),
+        # A frame cut in its arguments: "build_import_mapping(std::pair<unsigned int," / " std::vector<…"
+        ("Rust-GCC/gccrs#4618", 80, "unsigned int,\n std::vector"),
+    ],
+)
+def test_a_gcc_ice_a_terminal_cut_in_its_marker_file_or_frames_signs_as_the_whole_one(record_id, width, cut):
+    wrapped = _hard_wrap(RECORDS[record_id]["trace"], width)
+    assert cut in wrapped
+    assert signatures.compute(kind="crash", trace_text=wrapped, target="t").digest == _sign(record_id).digest
+
+
+@pytest.mark.parametrize(
+    ("record_id", "cut"),
+    [
+        # glibc's "file:line: " cut in its line number: "…/STLExtras.h:48" / "3: decltype(auto) …"
+        ("iree-org/iree#19509", "STLExtras.h:48\n3: "),
+        ("intel/llvm#10129", "SpecConstants.cpp:5\n06: "),
+        # Cut on the blank before "Assertion", which went with the line's end
+        ("neovim/neovim#8058", "try_leave: \nAssertion `"),
+    ],
+)
+def test_a_glibc_assertion_whose_head_a_terminal_cut_keeps_its_function(record_id, cut):
+    wrapped = _hard_wrap(RECORDS[record_id]["trace"], 80)
+    assert cut in wrapped
+    signed = signatures.compute(kind="crash", trace_text=wrapped, target="t")
+    assert signed.frames[0].startswith("site ") and signed.digest == _sign(record_id).digest
+
+
+def test_a_marker_is_rejoined_only_across_a_cut_line():
+    from crashes.traces.extract import clean
+
+    cut = "x" * 70 + " internal compiler\n error: in f, at g.cc:3"
+    assert "internal compiler error: in f" in clean(cut).text
+    # A short line is no cut: the same words on two lines of a sentence stay apart.
+    short = "the compiler reported an internal compiler\n error: in f, at g.cc:3"
+    assert clean(short).text == short
 
 
 @pytest.mark.parametrize("record_id", ["bpftrace/bpftrace#2366", "WebAssembly/wabt#1117"])
