@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from crashes.traces.extract import MIN_WRAP_WIDTH
 from crashes.traces.text import lines_of, mask_message
 
 # Lines every crash of a tool prints, whatever the bug: never an identity.
@@ -140,29 +141,40 @@ def identity_line(text: str) -> str:
     """The masked line of ``text`` that best says what failed, or "" when no line does.
 
     The first line that reports a failure, is not a stock sentence, and
-    keeps enough words once masked to tell one crash from another. Where the
-    crash handler names its own site in fields below it (:func:`site_fields`),
-    the site follows, and the message is the one the fields belong to.
+    keeps enough words once masked to tell one crash from another; but
+    where a crash handler names its own site in fields (:func:`site_fields`)
+    just below such a line, or on it, that line and its site, whatever came
+    before: the fields mark the crash's own message among a log's lines.
     """
     lines = list(lines_of(text, MAX_LINES))
     candidates = _candidates(lines)
-    first = next(candidates, None)
-    site = site_fields(lines, first[0] + 1, first[0] + 1 + _FIELDS_BELOW) if first else None
-    if site is None:
-        # CoreCLR's "ASSERT FAILED" says nothing; its "Expression:" field, above any other line, does.
-        early = site_fields(lines, 0, first[0] if first else len(lines))
-        if early is not None and early.what:
-            return f"{early.what} | at {early.where}"
-        return first[1] if first else ""
-    # "Assert analysing 'main.c3' at row 3, col 10." then the assert and its fields: the line
-    # just above the fields is the one they describe.
-    chosen = first
+    # Most texts have no fields: then the first line is the answer, and no other is masked.
+    last_field = next((i for i in range(len(lines) - 1, -1, -1) if ":" in lines[i] and _FIELD.match(lines[i])), -1)
+    first = None
     for index, masked in candidates:
-        if index >= site.at:
+        first = first or (index, masked)
+        if index > last_field:
             break
-        chosen = (index, masked)
-    what = site.what or (chosen[1] if chosen else "")
-    return f"{what} | at {site.where}" if what else ""
+        # From the line itself: a CoreCLR "Expression: …" field may be the line that reports the failure.
+        site = site_fields(lines, index, index + 1 + _FIELDS_BELOW)
+        if site is None:
+            continue
+        # "Assert analysing 'main.c3' at row 3, col 10." then the assert and its fields: the line
+        # just above the fields is the one they describe.
+        chosen = (index, masked) if index < site.at else None
+        for later in candidates:
+            if later[0] >= site.at:
+                break
+            chosen = later
+        what = site.what or (chosen[1] if chosen else "")
+        if what:
+            return f"{what} | at {site.where}"
+        break
+    # CoreCLR's "ASSERT FAILED" says nothing; its "Expression:" field, above any other line, does.
+    early = site_fields(lines, 0, first[0] if first else len(lines))
+    if early is not None and early.what:
+        return f"{early.what} | at {early.where}"
+    return first[1] if first else ""
 
 
 def _candidates(lines: list[str]) -> Iterator[tuple[int, str]]:
@@ -193,13 +205,17 @@ def _candidates(lines: list[str]) -> Iterator[tuple[int, str]]:
 # with "Expression:", "Location:" and "Function:"; "File: x.cpp Line: 121" under a JIT assert).
 # Its message is often stock ("Should be unreachable"), and the site is what tells such crashes
 # apart. Not "In function:": LLVM names the compiled program's function there, not its own.
+# Not "Method:" either: a web log's "Method: GET" names a request.
 _FIELD = re.compile(
-    r"^[\s*\u2022-]{0,8}(?P<label>(?i:source file|file|location|function|func|method|expression|assertion))"
-    r"\s*:\s*(?P<value>\S[^\n]{0,300})$"
+    r"^[\s*\u2022-]{0,8}(?P<label>(?i:source file|file|location|function|func|expression|assertion))"
+    r"\s*:\s*(?P<value>\S[^\n]{0,300})"
 )
-# A site's file has its line: "x.c:803", "x.cpp(155)", "x.cpp Line: 121".
+# A site's file is a source file, with its line: "x.c:803", "x.cpp(155)", "x.cpp Line: 121" (not
+# "config.yaml:12", a user's input).
 _FILE_VALUE = re.compile(
-    r"^(?P<path>[^\s:()]{1,300}\.\w{1,5}|[A-Za-z]:[^\s:()]{1,300}\.\w{1,5})(?::\d+|\(\d+\)|\s+line:?\s*\d+)", re.I
+    r"^(?P<path>(?:[A-Za-z]:)?[^\s:()]{0,300}\.(?:c|cc|cpp|cxx|c\+\+|h|hh|hpp|hxx|inc|def|m|mm|rs|go|zig|c3|d|nim|"
+    r"swift|java|kt|cs|fs|py|pyx|js|ts|ml|hs|s|asm))(?::\d+|\(\d+\)|\s+line:?\s*\d+)",
+    re.I,
 )
 _FUNCTION_VALUE = re.compile(r"^(?P<name>[A-Za-z_$~][\w:.<>~$]{1,200})\s*(?:\(|$)")
 # How far below the message its fields may start, and how many lines they may span.
@@ -222,16 +238,20 @@ def site_fields(lines: list[str], start: int, stop: int) -> Site | None:
     else:
         return None
     function = file = what = ""
-    for line in lines[index : index + _FIELDS_SPAN]:
-        field = _FIELD.match(line)
+    for at in range(index, min(len(lines), index + _FIELDS_SPAN)):
+        field = _FIELD.match(lines[at])
         if field is None:
             continue
         label, value = field["label"].lower(), field["value"].strip().strip("`'\"")
-        if label in ("function", "func", "method") and not function:
+        if label in ("function", "func") and not function:
             named = _FUNCTION_VALUE.match(value)
-            function = named["name"] if named else ""
+            # Code, not a word in capitals ("Function: NONE").
+            function = named["name"] if named and not named["name"].isupper() else ""
         elif label in ("source file", "file", "location") and not file:
             located = _FILE_VALUE.match(value)
+            if located is None and len(lines[at]) >= MIN_WRAP_WIDTH and at + 1 < len(lines):
+                # A long path a terminal cut: "…/src/compiler/sema_e" / "xpr.c:803".
+                located = _FILE_VALUE.match(value + lines[at + 1].strip())
             file = located["path"].replace("\\", "/").rsplit("/", 1)[-1] if located else ""
         elif label in ("expression", "assertion") and not what:
             what = mask_message(value, 200, quoted=False)

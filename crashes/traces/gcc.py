@@ -37,24 +37,46 @@ _INSN_CHECKS = frozenset({"extract_insn", "extract_constrain_insn"})
 _INSN_HEAD = re.compile(r"^\s*\((?:insn|jump_insn|call_insn|debug_insn)\b")
 # An RTL expression's code and mode, its flags (/v, /u/c) and operands left out: they name the
 # program's registers and values, not the pattern the back end lacks.
-_RTL_CODE = re.compile(r"\((?P<code>[a-z_]{2,30})(?:/[a-z])*(?::(?P<mode>[A-Z][A-Z0-9]{0,7}))?")
+# Modes as GCC names them: SI, V2DI, VNx4SI (SVE), CC_FP.
+_RTL_CODE = re.compile(r"\((?P<code>[a-z_]{2,30})(?:/[a-z])*(?::(?P<mode>[A-Z][A-Za-z0-9_]{0,9}))?")
+# A MEM's attributes, "[1 MEM[(int *)p_2(D)]+0 S4 A32]", name the program's types and variables.
+_ATTRIBUTES_OPEN = re.compile(r"\[\s?\d")
 _INSN_LINES = 6
 _INSN_CODES = 6
-# How far above the ICE line the instruction may be printed (the pass line and blank lines between).
+# How far above the ICE line the instruction's first line may be (its own lines, the pass line,
+# blank lines).
 _INSN_ABOVE = 40
 
 
 def _insn_shape(lines: list[str], ice: int) -> str:
     """`` [set reg:SI const_int]``: the instruction printed above the ICE line, as codes and modes."""
-    for start in range(ice - 1, max(-1, ice - _INSN_ABOVE), -1):
+    for start in range(ice - 1, max(-1, ice - 1 - _INSN_ABOVE), -1):
         if _INSN_HEAD.match(lines[start][:MAX_LINE]):
             break
     else:
         return ""
-    dump = " ".join(line[:MAX_LINE] for line in lines[start : start + _INSN_LINES])
-    pattern = _first_operand(dump, dump.index("(") + 1)
+    # Not past the ICE line: an instruction the paste cut short must not read the backtrace's "(char const*".
+    dump = " ".join(line[:MAX_LINE] for line in lines[start : min(start + _INSN_LINES, ice)])
+    pattern = _without_attributes(_first_operand(dump, dump.index("(") + 1))
     codes = [f"{m['code']}:{m['mode']}" if m["mode"] else m["code"] for m in _RTL_CODE.finditer(pattern)]
     return f" [{' '.join(codes[:_INSN_CODES])}]" if codes else ""
+
+
+def _without_attributes(pattern: str) -> str:
+    """``pattern`` without its MEMs' attribute brackets (nested ones included); a vector's ``[…]`` stays."""
+    kept, depth, position = [], 0, 0
+    for found in _ATTRIBUTES_OPEN.finditer(pattern):
+        if found.start() < position:
+            continue  # inside a bracket already skipped
+        kept.append(pattern[position : found.start()])
+        depth, position = 0, found.start()
+        while position < len(pattern):
+            depth += {"[": 1, "]": -1}.get(pattern[position], 0)
+            position += 1
+            if depth == 0:
+                break
+    kept.append(pattern[position:])
+    return "".join(kept)
 
 
 def _first_operand(dump: str, start: int) -> str:

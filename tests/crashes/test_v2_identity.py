@@ -1232,6 +1232,43 @@ def test_coreclrs_assert_is_keyed_by_its_expression_and_site_not_by_the_dump_log
     assert "About to FailFast" in signature.message
 
 
+def test_the_site_fields_win_however_far_down_the_crash_message_is():
+    from crashes.signatures.unparsed import identity_line
+
+    text = RECORDS["c3lang/c3c#2131"]["trace"]
+    alone = identity_line(text)
+    assert alone.endswith("| at sema_cast_ident_rvalue (sema_expr.c)")
+    # A log's own failure line before it, near or far, takes nothing over.
+    for gap in (0, 9, 30):
+        logged = "Job 12 failed on the second attempt of compiling mylib\n" + "build step\n" * gap + text
+        assert identity_line(logged) == alone
+    # Nor does a terminal cutting the long "Source file:" path at 80 columns.
+    assert identity_line(_hard_wrap(text, 80)) == alone
+
+
+def test_coreclrs_expression_field_gives_one_identity_whatever_precedes_it():
+    from crashes.signatures.unparsed import identity_line
+
+    assert_block = (
+        'ASSERT FAILED\n\tExpression: !"Unexpected error in stub generation"\n'
+        "\tLocation:   /src/coreclr/vm/stubgen.cpp:943\n\tFunction:   ILStubLinker::Emit\n"
+    )
+    alone = identity_line(assert_block)
+    assert alone.endswith("| at ILStubLinker::Emit (stubgen.cpp)")
+    assert identity_line("Test Interop/StubGen failed in 3s\n" + assert_block) == alone
+
+
+def test_fields_of_ordinary_log_output_name_no_site():
+    from crashes.signatures.unparsed import identity_line
+
+    # A request's method and a configuration file are no crash site.
+    assert identity_line("Error: request to backend failed with status 500\nMethod: GET\n") == (
+        identity_line("Error: request to backend failed with status 500\nMethod: POST\n")
+    )
+    assert " | at " not in identity_line("Error: loading settings failed\nFile: /etc/app/config.yaml:12\n")
+    assert " | at " not in identity_line("Assertion failed in checker\nFunction: NONE\n")
+
+
 def test_llvms_in_function_field_names_the_compiled_program_and_is_no_site():
     # Halide#8341: "LLVM ERROR: Cannot select: …" and "In function: Convolve", the user's pipeline.
     from crashes.signatures.unparsed import identity_line, site_fields
@@ -1271,6 +1308,17 @@ def test_an_instructions_shape_ignores_its_registers_flags_location_and_notes():
         for dump in (one, two)
     }
     assert shapes == {"internal compiler error: in extract_insn, at recog.cc [set reg:SI const_int]"}
-    # Cut short by the paste: what there is of it.
-    cut = gcc.parse(f"(insn 1 2 3 4 (set (mem:DI (plus:SI (reg:SI 2)\n{ice}").crash_type
+    # Cut short by the paste: what there is of it, not the backtrace's "(char const*" after the ICE line.
+    backtrace = "0x619df0 _fatal_insn(char const*, rtx_def const*)\n0x619e12 extract_insn(rtx_insn*)"
+    cut = gcc.parse(f"(insn 1 2 3 4 (set (mem:DI (plus:SI (reg:SI 2)\n{ice}\n{backtrace}").crash_type
     assert cut.endswith("[set mem:DI plus:SI reg:SI]")
+    # A MEM's attributes name the program's types ("(int *)p_2"), however GCC prints them.
+    for attributes in ("[1 MEM[(int *)p_2(D)]+0 S4 A32]", "[1 *p_2(D)+0 S4 A32]", "[2 MEM[(struct foo *)q]+8 S4 A32]"):
+        dump = f"(insn 5 4 6 2 (set (mem:SI (reg/f:DI 100) {attributes})\n (reg:SI 101)) -1\n (nil))"
+        assert gcc.parse(f"{dump}\n{ice}").crash_type.endswith("[set mem:SI reg:DI reg:SI]")
+    # Modes are read whole: SVE's VNx4SI and VNx2DI are two, CC_FP is not CC.
+    sve = [
+        gcc.parse(f"(insn 5 4 6 2 (set (reg:{mode} 100) (reg:CC_FP 7)) -1 (nil))\n{ice}").crash_type
+        for mode in ("VNx4SI", "VNx2DI")
+    ]
+    assert sve[0].endswith("[set reg:VNx4SI reg:CC_FP]") and sve[0] != sve[1]
