@@ -169,7 +169,7 @@ def test_one_bug_arriving_several_times_in_one_batch_ends_in_one_bucket():
 def test_the_per_bucket_query_finds_what_the_batched_one_finds():
     # make run's SQLite asks _candidates once per bucket; PostgreSQL asks one lateral query for
     # the batch. The two state one rule twice: they must find the same buckets, in the same order.
-    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
 
     from triage.fuzzy import _candidates, buckets_fuzzy_candidates
 
@@ -179,8 +179,8 @@ def test_the_per_bucket_query_finds_what_the_batched_one_finds():
     merged_away = Bucket.objects.get(pk=_bucket([FRAMES[0], "Merged.Caller(X x)", "Merged.Main(Y y)"]))
     hidden = Bucket.objects.get(pk=_bucket([FRAMES[0], "Hidden.Caller(X x)", "Hidden.Main(Y y)"]))
     Bucket.objects.filter(pk=merged_away.pk).update(duplicate_of=Bucket.objects.order_by("pk").first())
-    owner = get_user_model().objects.create_user("restricted-owner")
-    Bucket.objects.filter(pk=hidden.pk).update(restricted_to=owner)
+    embargo = Group.objects.create(name="embargoed reporters")
+    Bucket.objects.filter(pk=hidden.pk).update(restricted_to=embargo)
     # A message-only report is compared across formats; the rest within theirs.
     message_only = _bucket([], target="dafny")
     fresh = [_bucket([FRAMES[0], f"Fresh{n}.Caller(X x)", f"Fresh{n}.Main(Y y)"]) for n in range(2)]
