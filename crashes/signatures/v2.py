@@ -77,7 +77,8 @@ from crashes.traces.text import mask_message
 # keep the shape of the instruction printed above them; a crash headline a terminal cut inside its
 # marker ("internal compiler" / " error:") is rejoined; GCC's ICE line cut in its file or on the
 # blank after its comma, and its frames cut in their arguments, are read whole; glibc's assertion
-# head cut in its line number or before "Assertion" keeps its function.
+# head cut in its line number or before "Assertion" keeps its function; a quote or a log indented
+# as a whole (a code block in a reply) is unquoted after its indentation.
 VERSION = 7
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

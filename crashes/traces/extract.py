@@ -109,6 +109,10 @@ def clean(text: str) -> Cleaned:
         _strip_log_prefixes,
         _strip_list_markers,
         _dedent,
+        # A quote or a log indented as a whole (a code block or a list item in a reply): the
+        # indentation hid its markers from the first pass.
+        _unquote,
+        _strip_log_prefixes,
         _unwrap,
         # After unwrapping, which needs several cut lines: one cut headline is evidence enough.
         _join_cut_markers,
@@ -118,7 +122,7 @@ def clean(text: str) -> Cleaned:
     )
     for step in steps:
         text, repair = step(text)
-        if repair:
+        if repair and repair not in repairs:
             repairs.append(repair)
     return Cleaned(text, tuple(repairs))
 

@@ -1322,3 +1322,14 @@ def test_an_instructions_shape_ignores_its_registers_flags_location_and_notes():
         for mode in ("VNx4SI", "VNx2DI")
     ]
     assert sve[0].endswith("[set reg:VNx4SI reg:CC_FP]") and sve[0] != sve[1]
+
+
+def test_a_quote_indented_as_a_whole_is_unquoted_after_the_indentation():
+    # NixOS/security#74: a mail reply quoting ASan's report, the whole of it indented four blanks.
+    signature = _sign("NixOS/security#74")
+    assert RECORDS["NixOS/security#74"]["trace"].startswith("    On Wed")
+    assert signature.trace_format == "sanitizer" and signature.frames[0] == "atomic_compare_exchange_strong"
+    # A quoted report pasted again as a code block signs as the quoted one.
+    for record_id in ("rustls/rustls#1971", "lutris/lutris#2833"):
+        block = "\n".join("    " + line for line in RECORDS[record_id]["trace"].split("\n"))
+        assert signatures.compute(kind="crash", trace_text=block, target="t").digest == _sign(record_id).digest
