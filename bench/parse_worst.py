@@ -144,6 +144,11 @@ def shapes(size: int) -> dict[str, str]:
         + _grow("  1  a.py:1 in f\n      1│ x\n", size - 40)
         + "\n  at a.py:1 in f\n",
         "Zig lines that are no frame": "thread 1 panic: x\n" + _grow("a.zig:1:2: 0x1 in " + "f" * 300 + "\n", size),
+        # Cut sanitizer frames go on at column 0; here, after each one, nothing but such lines.
+        "sanitizer frames cut": "==1==ERROR: AddressSanitizer: SEGV\n"
+        + _grow("    #0 0x1 in " + "f" * 80 + "\n" + ("x" * 79 + "\n") * 20, size),
+        "GCC frames cut in their arguments": "a.c:1:1: internal compiler error: Segmentation fault\n"
+        + _grow("0x1 f(" + "a, " * 30 + "\n" + ("b" * 79 + "\n") * 5, size),
     }
     for path in sorted((ROOT / "tests" / "traces").glob("*/*.txt")):
         text = path.read_text()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from crashes.model import Frame
+from crashes.traces.extract import MIN_WRAP_WIDTH
 from crashes.traces.text import MAX_LINE
 
 # ThreadSanitizer leaves the address out: "#0 xmalloc /sol/src/util.c:198 (sol+0x45b8e7)".
@@ -51,14 +52,48 @@ def parse_frame(line: str) -> Frame | None:
     return Frame(function=rest.strip(), module=module)
 
 
+# How a whole frame line ends: its module "(…+0x1a)", a call's ")", a source "file.c:12" or "file.c:12:5".
+_WHOLE_FRAME_END = re.compile(r"(?:\)|:\d+(?::\d+)?)\s*$")
+# A long C++ frame wrapped by a mail client at 72 columns runs to four or five lines.
+_MOST_PIECES = 6
+# A frame cut before its function, at any width (a mail client wraps at a word): "#1 0x41da34 in".
+_NAMELESS = re.compile(r"#\d+\s+(?:0x[0-9a-fA-F]+\s+)?in\s*$")
+
+
+def _cut_rest(frame_line: str, line: str) -> bool:
+    """True when ``line`` is the rest of ``frame_line``, a frame a terminal cut.
+
+    The frame is as long as a terminal is wide (or stops at "in", before its function) and
+    does not end as a frame ends; the rest
+    starts at column 0 (or after the one blank the cut fell on) and is no frame of its own.
+    """
+    return (
+        (len(frame_line) >= MIN_WRAP_WIDTH or _NAMELESS.search(frame_line[-40:]) is not None)
+        and not _WHOLE_FRAME_END.search(frame_line[-40:])
+        and bool(line.strip())
+        and (not line[:1].isspace() or not line[1:2].isspace())
+        and not line.lstrip().startswith("#")
+    )
+
+
 def first_stack(lines: list[str], start: int = 0) -> tuple[tuple[Frame, ...], int]:
     """The first run of ``#N`` frames at or after ``start``; return it and where it ended."""
     frames: list[Frame] = []
     index = start
+    last = ""  # the last frame's line, as joined so far
+    pieces = 0  # lines joined to it: a hostile text of a frame and a million lines is read once
     while index < len(lines):
         frame = parse_frame(lines[index])
         if frame is not None:
             frames.append(frame)
+            last, pieces = lines[index][:MAX_LINE], 0
+        elif frames and pieces < _MOST_PIECES and _cut_rest(last, lines[index]):
+            pieces += 1
+            # "#0 0x7f2 in __interceptor_memmove …/sanitizer_common_intercepto" / "rs.inc:773"
+            # A cut before the function fell on the blank after "in", which went with the line's end.
+            blank = " " if _NAMELESS.search(last[-40:]) else ""
+            last = (last + blank + lines[index])[:MAX_LINE]
+            frames[-1] = parse_frame(last) or frames[-1]
         elif frames:
             break
         index += 1

@@ -1324,11 +1324,40 @@ def test_an_instructions_shape_ignores_its_registers_flags_location_and_notes():
     assert sve[0].endswith("[set reg:VNx4SI reg:CC_FP]") and sve[0] != sve[1]
 
 
+@pytest.mark.parametrize("record_id", ["nginx/njs#595", "php/php-src#21245"])
+@pytest.mark.parametrize("width", [80, 120])
+def test_a_sanitizer_frame_a_terminal_cut_goes_on_with_the_frames_after_it(record_id, width):
+    # "#0 0x7f23 in __interceptor_memmove …/sanitizer_common_intercepto" / "rs.inc:773": the stack
+    # used to end at the cut, keyed on the cut frame alone.
+    wrapped = _hard_wrap(RECORDS[record_id]["trace"], width)
+    assert signatures.compute(kind="crash", trace_text=wrapped, target="t").digest == _sign(record_id).digest
+
+
+def test_a_frame_that_ends_as_frames_end_is_never_joined_to_the_next_line():
+    from crashes.traces.native_frames import first_stack
+
+    lines = [
+        "    #0 0x55d2e1f3b2a8 llvm::sys::PrintStackTrace(llvm::raw_ostream&, int) (/usr/bin/clang+0x2c4e2a8)",
+        "clang: error: clang frontend command failed with exit code 134 (use -v to see invocation)",
+    ]
+    frames, end = first_stack(lines)
+    assert len(frames) == 1 and frames[0].module == "/usr/bin/clang" and end == 1
+
+
 def test_a_quote_indented_as_a_whole_is_unquoted_after_the_indentation():
     # NixOS/security#74: a mail reply quoting ASan's report, the whole of it indented four blanks.
-    signature = _sign("NixOS/security#74")
+    from crashes.traces.extract import clean
+
     assert RECORDS["NixOS/security#74"]["trace"].startswith("    On Wed")
-    assert signature.trace_format == "sanitizer" and signature.frames[0] == "atomic_compare_exchange_strong"
+    assert _sign("NixOS/security#74").trace_format == "sanitizer"
+    # Its mail client wrapped the frames at words ("#1 0x41da34 in" / "__asan::Allocator::…"): read whole.
+    frames = parse(clean(RECORDS["NixOS/security#74"]["trace"]).text).frames
+    assert [f.function.split("(")[0] for f in frames] == [
+        "atomic_compare_exchange_strong",
+        "__asan::Allocator::AtomicallySetQuarantineFlagIfAllocated",
+        "__asan::Allocator::Deallocate",
+    ]
+    assert frames[1].file.endswith("compiler-rt/lib/asan/asan_allocator.cc") and frames[1].line == 468
     # A quoted report pasted again as a code block signs as the quoted one.
     for record_id in ("rustls/rustls#1971", "lutris/lutris#2833"):
         block = "\n".join("    " + line for line in RECORDS[record_id]["trace"].split("\n"))
