@@ -79,7 +79,9 @@ from crashes.traces.text import mask_message
 # blank after its comma, and its frames cut in their arguments, are read whole; glibc's assertion
 # head cut in its line number or before "Assertion" keeps its function; a quote or a log indented
 # as a whole (a code block in a reply) is unquoted after its indentation; a sanitizer or symbolizer
-# frame a terminal or mail client cut goes on with its rest and the frames after it.
+# frame a terminal or mail client cut goes on with its rest and the frames after it; LLVM's
+# UNREACHABLE line cut in its file is read whole, and a shell prompt above it is no message; a
+# line a terminal padded with blanks that ends as a record ends is whole.
 VERSION = 7
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -366,7 +366,10 @@ def _unwrap(text: str) -> tuple[str, str]:
         else:
             joined.append(line)
         # A fragment wrapped again is full width too.
-        cut = len(line) >= width and not _RECORD_END.search(line[-120:])
+        # A record's end is read without the blanks a terminal padded the line with; one blank
+        # at the width is where a cut fell.
+        tail = line[-120:]
+        cut = len(line) >= width and not _RECORD_END.search(tail.rstrip() if tail.endswith("  ") else tail)
     # Two lines of one width happen by chance; two that each go on in the next line rarely do.
     if wrapped < 2 or (lengths[width] < _MIN_WRAPPED_LINES and wrapped < lengths[width]):
         return text, ""

@@ -16,8 +16,9 @@ import re
 
 from crashes.model import Frame, ParsedTrace
 from crashes.traces import apple
+from crashes.traces.extract import MIN_WRAP_WIDTH
 from crashes.traces.native_frames import parse_frame
-from crashes.traces.text import CUT_LINES, MAX_LINE, find_lines, mask_message, per_text
+from crashes.traces.text import CUT_LINES, MAX_LINE, find_lines, join_cut_lines, mask_message, per_text
 
 FORMAT = "llvm"
 _MARKERS = (
@@ -33,6 +34,8 @@ _LINE_NUMBER = re.compile(r":\d{1,9}: ")
 _MAC_ASSERTION = re.compile(
     r"^Assertion failed: \((?P<expr>.*)\), function (?P<function>[^,]+), file (?P<where>[^,]+),"
 )
+# A shell's prompt: "$ cmd", "% cmd", "user@host:~/src$ cmd", "PS C:\src> cmd".
+_PROMPT = re.compile(r"^(?:[$%#] |[\w.-]+@[\w.-]+[:~]|PS [A-Za-z]:\\[^>]{0,200}> )")
 _UNREACHABLE = re.compile(r"^UNREACHABLE executed at (?P<where>\S+?):\d+!?")
 _FATAL = re.compile(r"^(?:\S+: )?LLVM ERROR: (?P<error>.+)$")
 _UNSYMBOLIZED = re.compile(r"^\s*(?P<index>\d+)\s+(?P<module>\S+)\s+0x[0-9a-fA-F]+\s*(?P<function>.*)$")
@@ -251,6 +254,15 @@ def parse(text: str) -> ParsedTrace:
         text = "\n".join(lines)
     assertion = _assertion(lines) or find_lines(text, _MAC_ASSERTION, 1, "Assertion failed")
     unreachable = find_lines(text, _UNREACHABLE, 1, "UNREACHABLE")
+    if not unreachable and "UNREACHABLE executed at " in text:
+        # Cut by a terminal inside its file ("…/WebAssemblyCFG" / "Stackify.cpp:252!"): read with the next lines.
+        lines, _ = join_cut_lines(
+            lines,
+            starts=lambda line: line.startswith("UNREACHABLE executed at ") and len(line) >= MIN_WRAP_WIDTH,
+            whole=lambda joined, _next: _UNREACHABLE.match(joined[:MAX_LINE]) is not None,
+        )
+        text = "\n".join(lines)
+        unreachable = find_lines(text, _UNREACHABLE, 1, "UNREACHABLE")
     fatal = find_lines(text, _FATAL, 1, "LLVM ERROR")
     site = ""
     if assertion:
@@ -271,8 +283,11 @@ def parse(text: str) -> ParsedTrace:
     elif unreachable:
         where = unreachable[0]["where"].replace("\\", "/").rsplit("/", 1)[-1]
         index = next(i for i, line in enumerate(lines) if line.startswith("UNREACHABLE executed"))
-        # The message is the line before ("undeduced type in IR-generation").
+        # The message is the line before ("undeduced type in IR-generation"), unless that is the
+        # shell's prompt and command: llvm_unreachable() was given no message.
         said = lines[index - 1].strip() if index else ""
+        if _PROMPT.match(said):
+            said = ""
         crash_type = f"UNREACHABLE: {mask_message(said, 120)}"
         site = where
         message = said

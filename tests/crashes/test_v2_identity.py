@@ -1362,3 +1362,21 @@ def test_a_quote_indented_as_a_whole_is_unquoted_after_the_indentation():
     for record_id in ("rustls/rustls#1971", "lutris/lutris#2833"):
         block = "\n".join("    " + line for line in RECORDS[record_id]["trace"].split("\n"))
         assert signatures.compute(kind="crash", trace_text=block, target="t").digest == _sign(record_id).digest
+
+
+@pytest.mark.parametrize(
+    ("record_id", "form"),
+    [
+        # "UNREACHABLE executed at …/WebAssemblyCFG" / "Stackify.cpp:252!"
+        ("rustwasm/team#168/c1", lambda text: _hard_wrap(text, 80)),
+        # llvm_unreachable() with no message: the line before is the prompt, not a message.
+        ("rustwasm/team#168/c1", lambda text: "$ cargo build --target wasm32-unknown-unknown\n" + text),
+        # A terminal padding every line with blanks: a Go file line ending "+0x157   " is still whole.
+        ("golang/go#45693", lambda text: "\n".join(line + "   " for line in text.split("\n"))),
+        # One blank at the width is where a cut fell: "CharPos(0) " / "} to Loc { …".
+        ("rust-lang/rustfmt#1184", lambda text: _hard_wrap(text, 80)),
+    ],
+)
+def test_a_paste_keeps_its_signature_through_a_prompt_padding_or_a_cut(record_id, form):
+    pasted = form(RECORDS[record_id]["trace"])
+    assert signatures.compute(kind="crash", trace_text=pasted, target="t").digest == _sign(record_id).digest
