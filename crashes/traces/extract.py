@@ -439,5 +439,16 @@ _TRAILING_BLANKS = re.compile(r"(?<![ \t])[ \t]++$", re.M)
 
 
 def _strip_trailing_blanks(text: str) -> tuple[str, str]:
-    """Last, after :func:`_unwrap`: a line cut at a blank still shows its full width there."""
-    return _TRAILING_BLANKS.sub("", text), ""
+    """Last, after :func:`_unwrap`: a line cut at a blank still shows its full width there.
+
+    One blank ending a line as wide as a terminal is kept: it is where a cut fell, and the
+    parsers that join a cut line ("liveness: " / ".autotmp_538") need it between the pieces.
+    """
+
+    def strip(blanks: re.Match) -> str:
+        if blanks.group() != " ":
+            return ""
+        width = blanks.start() - (text.rfind("\n", 0, blanks.start()) + 1)
+        return " " if width + 1 >= MIN_WRAP_WIDTH else ""
+
+    return _TRAILING_BLANKS.sub(strip, text), ""

@@ -197,9 +197,9 @@ def _join_cut_word(lines: list[str]) -> list[str]:
             head = next(head for head in reversed(_WORD_HEADS) if line.endswith(head))
             if lines[index + 1].startswith(_ASSERTION_WORD[len(head) :]):
                 return [*lines[:index], line + lines[index + 1], *lines[index + 2 :]]
-        # Cut on the blank, which went with the line's end: "helpers.c:89: try_leave:" / "Assertion `…".
-        if line.endswith(":") and lines[index + 1].startswith(_ASSERTION_WORD[2:]):
-            return [*lines[:index], line + " " + lines[index + 1], *lines[index + 2 :]]
+        # Cut on the blank (kept at the line's end, or stripped): "helpers.c:89: try_leave: " / "Assertion `…".
+        if line.rstrip(" ").endswith(":") and lines[index + 1].startswith(_ASSERTION_WORD[2:]):
+            return [*lines[:index], line.rstrip(" ") + " " + lines[index + 1], *lines[index + 2 :]]
     return lines
 
 

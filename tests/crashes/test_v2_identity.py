@@ -1375,8 +1375,17 @@ def test_a_quote_indented_as_a_whole_is_unquoted_after_the_indentation():
         ("golang/go#45693", lambda text: "\n".join(line + "   " for line in text.split("\n"))),
         # One blank at the width is where a cut fell: "CharPos(0) " / "} to Loc { …".
         ("rust-lang/rustfmt#1184", lambda text: _hard_wrap(text, 80)),
+        # ...and it is kept for the parser that joins the pieces: "liveness: " / ".autotmp_538 (0xc42a…".
+        ("golang/go#19632", lambda text: _hard_wrap(text, 120)),
     ],
 )
 def test_a_paste_keeps_its_signature_through_a_prompt_padding_or_a_cut(record_id, form):
     pasted = form(RECORDS[record_id]["trace"])
     assert signatures.compute(kind="crash", trace_text=pasted, target="t").digest == _sign(record_id).digest
+
+
+def test_a_blank_a_cut_fell_on_is_kept_between_the_pieces():
+    # loongson-community/discussions#68 as posted: glibc's assertion line cut after "IntegerType; "
+    # at the paste's width; with the blank stripped, the pieces read "IntegerType;From".
+    signature = _sign("loongson-community/discussions#68")
+    assert signature.frames[0] == "site llvm::cast<IntegerType>"
