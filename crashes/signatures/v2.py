@@ -82,7 +82,8 @@ from crashes.traces.text import mask_message
 # frame a terminal or mail client cut goes on with its rest and the frames after it; LLVM's
 # UNREACHABLE line cut in its file is read whole, and a shell prompt above it is no message; a
 # line a terminal padded with blanks that ends as a record ends is whole; one blank ending a line
-# as wide as a terminal (where a cut fell) is kept for the parsers that join the pieces.
+# as wide as a terminal (where a cut fell) is kept for the parsers that join the pieces; a Go
+# function line cut in its arguments is joined when the paste cut its source line short too.
 VERSION = 7
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

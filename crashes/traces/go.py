@@ -182,7 +182,8 @@ def _join_cut_functions(lines: list[str]) -> list[str]:
         lambda joined, following: (
             joined.count("(") == joined.count(")")
             and bool(_FUNCTION.match(joined[:MAX_LINE]))
-            and bool(_SOURCE.match(following[:MAX_LINE]))
+            # Its source line, or what a paste cut short of it (tab-indented, "/home/jenkins/agent/workspace/bui").
+            and (bool(_SOURCE.match(following[:MAX_LINE])) or following.startswith("\t/"))
         ),
         goes_on=lambda line: bool(line.strip()) and (not line[:1].isspace() or bool(_ARGUMENTS_GO_ON.match(line))),
     )

@@ -929,6 +929,7 @@ def test_addresses_printed_without_0x_are_masked():
         ("jesseduffield/lazygit#4150", 120),  # cut inside a function's name: "….(*ConfirmationHelper)." / "wrapped…()"
         ("hashicorp/nomad#3326", 120),  # cut inside the arguments, going on after the blank the reporter's paste kept
         ("golang/go#53254", 80),  # a source line cut before the last digit of +0x837: the "7" starts no frame
+        ("pingcap/tidb#37603", 120),  # cut in its arguments, its source line cut short by the paste itself
     ],
 )
 def test_go_function_lines_a_terminal_cut_are_joined(record_id, width):
