@@ -63,6 +63,10 @@ FORMS = {
     "after a prompt": lambda text: "$ ./build.sh --release\n" + text,
     "CRLF": lambda text: text.replace("\n", "\r\n"),
     "padded lines": lambda text: _lines(text, lambda line: line + "   "),
+    # A browser's or terminal's copy leaving one blank at each line's end.
+    "a blank after each line": lambda text: _lines(text, lambda line: line + " "),
+    # A console padding every line to its width (Windows, tmux's copy mode).
+    "padded to 80": lambda text: _lines(text, lambda line: line.ljust(80)),
     "wrapped at 80": lambda text: _hard_wrap(text, 80),
     "wrapped at 120": lambda text: _hard_wrap(text, 120),
 }

@@ -81,9 +81,9 @@ from crashes.traces.text import mask_message
 # as a whole (a code block in a reply) is unquoted after its indentation; a sanitizer or symbolizer
 # frame a terminal or mail client cut goes on with its rest and the frames after it; LLVM's
 # UNREACHABLE line cut in its file is read whole, and a shell prompt above it is no message; a
-# line a terminal padded with blanks that ends as a record ends is whole; one blank ending a line
-# as wide as a terminal (where a cut fell) is kept for the parsers that join the pieces; a Go
-# function line cut in its arguments is joined when the paste cut its source line short too.
+# text whose lines mostly end in blanks (a console's padding, a copy's) is unwrapped without them,
+# and a line ending in two blanks is never a cut; a Go function line cut in its arguments is
+# joined when the paste cut its source line short too.
 VERSION = 7
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -77,6 +77,9 @@ class Cleaned:
     repairs: tuple[str, ...] = ()
 
 
+# A line a console padded, or a copy left a blank after: when most lines are, it is no cut's doing
+# (a terminal's cut falls on a blank now and then, not on most lines).
+_PADDED_LINE = re.compile(r"^[^\n]*\S[ \t]+$", re.M)
 _BLANK_RUN = re.compile(r"\n(?:[^\S\n]*+\n){3,}")
 
 
@@ -336,6 +339,10 @@ def _unwrap(text: str) -> tuple[str, str]:
     closing parenthesis, ``file:line:column``) is whole, since a cut falls
     exactly there by chance only.
     """
+    if _mostly(text, _PADDED_LINE):
+        # A console pads every line with blanks (to its width, or by a few), a copy leaves one
+        # after each: the cuts show as lines of the width once the padding is gone.
+        text = _TRAILING_BLANKS.sub("", text)
     lines = text.split("\n")
     if max(map(len, lines)) < MIN_WRAP_WIDTH:
         return text, ""
@@ -366,10 +373,8 @@ def _unwrap(text: str) -> tuple[str, str]:
         else:
             joined.append(line)
         # A fragment wrapped again is full width too.
-        # A record's end is read without the blanks a terminal padded the line with; one blank
-        # at the width is where a cut fell.
-        tail = line[-120:]
-        cut = len(line) >= width and not _RECORD_END.search(tail.rstrip() if tail.endswith("  ") else tail)
+        # A line ending in two blanks or more was padded, not cut; one blank at the width is where a cut fell.
+        cut = len(line) >= width and not line.endswith("  ") and not _RECORD_END.search(line[-120:])
     # Two lines of one width happen by chance; two that each go on in the next line rarely do.
     if wrapped < 2 or (lengths[width] < _MIN_WRAPPED_LINES and wrapped < lengths[width]):
         return text, ""
@@ -439,16 +444,5 @@ _TRAILING_BLANKS = re.compile(r"(?<![ \t])[ \t]++$", re.M)
 
 
 def _strip_trailing_blanks(text: str) -> tuple[str, str]:
-    """Last, after :func:`_unwrap`: a line cut at a blank still shows its full width there.
-
-    One blank ending a line as wide as a terminal is kept: it is where a cut fell, and the
-    parsers that join a cut line ("liveness: " / ".autotmp_538") need it between the pieces.
-    """
-
-    def strip(blanks: re.Match) -> str:
-        if blanks.group() != " ":
-            return ""
-        width = blanks.start() - (text.rfind("\n", 0, blanks.start()) + 1)
-        return " " if width + 1 >= MIN_WRAP_WIDTH else ""
-
-    return _TRAILING_BLANKS.sub(strip, text), ""
+    """Last, after :func:`_unwrap`: a line cut at a blank still shows its full width there."""
+    return _TRAILING_BLANKS.sub("", text), ""

@@ -164,6 +164,10 @@ _ARGUMENTS_GO_ON = re.compile(r"^ ?(?:0x[0-9a-f]|\d|\.\.\.|\{)")
 _FUNCTION_START = re.compile(r"^[A-Za-z_][\w./*()\[\]{}-]*[.(]")
 
 
+# The start of a source line, indented by a tab or by the blanks a paste turned it into.
+_SOURCE_CUT = re.compile(r"\s+(?:/|[A-Za-z]:[\\/])")
+
+
 def _join_cut_functions(lines: list[str]) -> list[str]:
     """Join a stack's function line that a hard wrap cut, whatever the width.
 
@@ -182,8 +186,8 @@ def _join_cut_functions(lines: list[str]) -> list[str]:
         lambda joined, following: (
             joined.count("(") == joined.count(")")
             and bool(_FUNCTION.match(joined[:MAX_LINE]))
-            # Its source line, or what a paste cut short of it (tab-indented, "/home/jenkins/agent/workspace/bui").
-            and (bool(_SOURCE.match(following[:MAX_LINE])) or following.startswith("\t/"))
+            # Its source line, or what a paste cut short of it (indented, "/home/jenkins/agent/workspace/bui").
+            and (bool(_SOURCE.match(following[:MAX_LINE])) or _SOURCE_CUT.match(following[:MAX_LINE]) is not None)
         ),
         goes_on=lambda line: bool(line.strip()) and (not line[:1].isspace() or bool(_ARGUMENTS_GO_ON.match(line))),
     )

@@ -34,8 +34,12 @@ _LINE_NUMBER = re.compile(r":\d{1,9}: ")
 _MAC_ASSERTION = re.compile(
     r"^Assertion failed: \((?P<expr>.*)\), function (?P<function>[^,]+), file (?P<where>[^,]+),"
 )
-# A shell's prompt: "$ cmd", "% cmd", "user@host:~/src$ cmd", "PS C:\src> cmd".
-_PROMPT = re.compile(r"^(?:[$%#] |[\w.-]+@[\w.-]+[:~]|PS [A-Za-z]:\\[^>]{0,200}> )")
+# A shell's prompt: "$ cmd", "% cmd", "❯ cmd", "user@host:~/src$ cmd", "(venv) user@host:~$ cmd",
+# "[user@host dir]$ cmd", "PS C:\src> cmd", "C:\src>cmd".
+_PROMPT = re.compile(
+    r"^(?:\([\w.-]{1,100}\) )?(?:[$%#\u276f\u279c] |\[[^\]\n]{1,200}\][$#] |[\w.-]+@[\w.-]+[:~ ]|"
+    r"(?:PS )?[A-Za-z]:\\[^>\n]{0,200}> ?)"
+)
 _UNREACHABLE = re.compile(r"^UNREACHABLE executed at (?P<where>\S+?):\d+!?")
 _FATAL = re.compile(r"^(?:\S+: )?LLVM ERROR: (?P<error>.+)$")
 _UNSYMBOLIZED = re.compile(r"^\s*(?P<index>\d+)\s+(?P<module>\S+)\s+0x[0-9a-fA-F]+\s*(?P<function>.*)$")

@@ -54,6 +54,8 @@ def parse_frame(line: str) -> Frame | None:
 
 # How a whole frame line ends: its module "(…+0x1a)", a call's ")", a source "file.c:12" or "file.c:12:5".
 _WHOLE_FRAME_END = re.compile(r"(?:\)|:\d+(?::\d+)?)\s*$")
+# What tells a rest with blanks in it from a sentence: code's punctuation.
+_CODE = re.compile(r"::|[()/*&<>]")
 # A long C++ frame wrapped by a mail client at 72 columns runs to four or five lines.
 _MOST_PIECES = 6
 # A frame cut before its function, at any width (a mail client wraps at a word): "#1 0x41da34 in".
@@ -64,20 +66,27 @@ def _cut_rest(frame_line: str, line: str) -> bool:
     """True when ``line`` is the rest of ``frame_line``, a frame a terminal cut.
 
     The frame is as long as a terminal is wide (or stops at "in", before its function) and
-    does not end as a frame ends; the rest
-    starts at column 0 (or after the one blank the cut fell on) and is no frame of its own.
+    does not end as a frame ends; the rest starts at column 0 (or after the one blank or tab
+    the cut fell on), is no frame of its own, and is a piece of code, not a sentence.
     """
+    rest = line.strip()
     return (
         (len(frame_line) >= MIN_WRAP_WIDTH or _NAMELESS.search(frame_line[-40:]) is not None)
         and not _WHOLE_FRAME_END.search(frame_line[-40:])
-        and bool(line.strip())
+        and bool(rest)
         and (not line[:1].isspace() or not line[1:2].isspace())
-        and not line.lstrip().startswith("#")
+        and not rest.startswith("#")
+        # One piece of a name or a path, or code ("void*, __sanitizer::Trace*) /tmp/…"); never
+        # prose after the stack ("The poc file is attached.").
+        and (" " not in rest or _CODE.search(rest) is not None)
     )
 
 
 def first_stack(lines: list[str], start: int = 0) -> tuple[tuple[Frame, ...], int]:
-    """The first run of ``#N`` frames at or after ``start``; return it and where it ended."""
+    """The first run of ``#N`` frames at or after ``start``; return it and where it ended.
+
+    A frame a terminal or mail client cut is read with its rest (:func:`_cut_rest`).
+    """
     frames: list[Frame] = []
     index = start
     last = ""  # the last frame's line, as joined so far

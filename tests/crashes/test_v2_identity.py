@@ -1376,8 +1376,13 @@ def test_a_quote_indented_as_a_whole_is_unquoted_after_the_indentation():
         ("golang/go#45693", lambda text: "\n".join(line + "   " for line in text.split("\n"))),
         # One blank at the width is where a cut fell: "CharPos(0) " / "} to Loc { …".
         ("rust-lang/rustfmt#1184", lambda text: _hard_wrap(text, 80)),
-        # ...and it is kept for the parser that joins the pieces: "liveness: " / ".autotmp_538 (0xc42a…".
-        ("golang/go#19632", lambda text: _hard_wrap(text, 120)),
+        # A browser's copy leaving one blank at each line's end: no line is cut there.
+        ("spyder-ide/spyder#22811", lambda text: "\n".join(line + " " for line in text.split("\n"))),
+        # A report hard-wrapped as posted (at 152), pasted again with every line padded: the cuts
+        # still show once the padding is gone.
+        ("dafny-lang/dafny#4823", lambda text: "\n".join(line + "   " for line in text.split("\n"))),
+        # A console padding every line to 80: "goroutine 1 [running]:" and its padding is not cut.
+        ("golang/go#45693", lambda text: "\n".join(line.ljust(80) for line in text.split("\n"))),
     ],
 )
 def test_a_paste_keeps_its_signature_through_a_prompt_padding_or_a_cut(record_id, form):
@@ -1385,8 +1390,14 @@ def test_a_paste_keeps_its_signature_through_a_prompt_padding_or_a_cut(record_id
     assert signatures.compute(kind="crash", trace_text=pasted, target="t").digest == _sign(record_id).digest
 
 
-def test_a_blank_a_cut_fell_on_is_kept_between_the_pieces():
-    # loongson-community/discussions#68 as posted: glibc's assertion line cut after "IntegerType; "
-    # at the paste's width; with the blank stripped, the pieces read "IntegerType;From".
-    signature = _sign("loongson-community/discussions#68")
-    assert signature.frames[0] == "site llvm::cast<IntegerType>"
+def test_prose_after_a_stack_cut_mid_frame_is_no_part_of_its_last_frame():
+    from crashes.traces.native_frames import first_stack
+
+    lines = [
+        "    #0 0x4f3c2a in png_read_row /src/libpng/pngread.c:123:5",
+        "    #1 0x4f1000 in LLVMFuzzerTestOneInput /src/libpng/contrib/oss-fuzz/libpng_read_fuzzer.cc",
+        "The poc file is attached.",
+    ]
+    frames, _ = first_stack(lines)
+    assert [f.function for f in frames] == ["png_read_row", "LLVMFuzzerTestOneInput"]
+    assert frames[1].file.endswith("libpng_read_fuzzer.cc")
