@@ -83,7 +83,8 @@ from crashes.traces.text import mask_message
 # UNREACHABLE line cut in its file is read whole, and a shell prompt above it is no message; a
 # text whose lines mostly end in blanks (a console's padding, a copy's) is unwrapped without them,
 # and a line ending in two blanks is never a cut; a Go function line cut in its arguments is
-# joined when the paste cut its source line short too.
+# joined when the paste cut its source line short too; a list item's marker and indentation are
+# undone before the fences, quotes and inline code inside it.
 VERSION = 7
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

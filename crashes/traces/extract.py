@@ -105,6 +105,10 @@ def clean(text: str) -> Cleaned:
     # would make every later step read each one. One pass, before them (not shown as a repair).
     text = _BLANK_RUN.sub("\n\n\n", text)
     steps = (
+        # A list item holding a fenced, quoted or inline-code paste ("- ```", "- > thread …"): the
+        # item's marker and indentation first, or the markers inside it are not at a line's start.
+        _strip_list_markers,
+        _dedent,
         _drop_fences,
         _unquote,
         _strip_inline_code,

@@ -1378,6 +1378,11 @@ def test_a_quote_indented_as_a_whole_is_unquoted_after_the_indentation():
         ("rust-lang/rustfmt#1184", lambda text: _hard_wrap(text, 80)),
         # A browser's copy leaving one blank at each line's end: no line is cut there.
         ("spyder-ide/spyder#22811", lambda text: "\n".join(line + " " for line in text.split("\n"))),
+        # A list item holding a fence, a quote or inline code: "- ```", "- > thread …", "- `internal …`".
+        *(
+            (record_id, lambda text: "- " + text.replace("\n", "\n  "))
+            for record_id in ("rustwasm/team#168/c1", "antonWetzel/typst-languagetool#55", "msys2/MINGW-packages#4409")
+        ),
         # A report hard-wrapped as posted (at 152), pasted again with every line padded: the cuts
         # still show once the padding is gone.
         ("dafny-lang/dafny#4823", lambda text: "\n".join(line + "   " for line in text.split("\n"))),
