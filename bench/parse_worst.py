@@ -147,6 +147,7 @@ def shapes(size: int) -> dict[str, str]:
         # Cut sanitizer frames go on at column 0; here, after each one, nothing but such lines.
         "sanitizer frames cut": "==1==ERROR: AddressSanitizer: SEGV\n"
         + _grow("    #0 0x1 in " + "f" * 80 + "\n" + ("x" * 79 + "\n") * 20, size),
+        "MSVC assertion lines with no file": _grow("Assertion failed: " + "x, " * 60 + "\n", size),
         "GCC frames cut in their arguments": "a.c:1:1: internal compiler error: Segmentation fault\n"
         + _grow("0x1 f(" + "a, " * 30 + "\n" + ("b" * 79 + "\n") * 5, size),
     }

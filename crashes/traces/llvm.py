@@ -40,6 +40,10 @@ _PROMPT = re.compile(
     r"^(?:\([\w.-]{1,100}\) )?(?:[$%#\u276f\u279c] |\[[^\]\n]{1,200}\][$#] |[\w.-]+@[\w.-]+[:~ ]|"
     r"(?:PS )?[A-Za-z]:\\[^>\n]{0,200}> ?)"
 )
+# MSVC's C runtime: "Assertion failed: expr, file S:\\src\\ASTContext.cpp, line 1317" (no function).
+_MSVC_ASSERTION = re.compile(
+    r"^`?Assertion failed: (?P<expr>[^(\n].{0,1000}?), file (?P<where>[^\n]{1,300}?), line \d{1,9}\b"
+)
 _UNREACHABLE = re.compile(r"^UNREACHABLE executed at (?P<where>\S+?):\d+!?")
 _FATAL = re.compile(r"^(?:\S+: )?LLVM ERROR: (?P<error>.+)$")
 _UNSYMBOLIZED = re.compile(r"^\s*(?P<index>\d+)\s+(?P<module>\S+)\s+0x[0-9a-fA-F]+\s*(?P<function>.*)$")
@@ -59,7 +63,11 @@ def recognize(text: str) -> bool:
         return False
     lines, joined = _assertion_lines(text)
     whole = "\n".join(lines) if joined else text
-    return bool(_assertion(lines) or find_lines(whole, _MAC_ASSERTION, 1, "Assertion failed"))
+    return bool(
+        _assertion(lines)
+        or find_lines(whole, _MAC_ASSERTION, 1, "Assertion failed")
+        or find_lines(whole, _MSVC_ASSERTION, 1, "Assertion failed")
+    )
 
 
 # A stack dump pasted without its head (the assertion, "Stack dump:", the signal handlers): frame
@@ -171,6 +179,11 @@ _TEMPLATE_ARGUMENTS = re.compile(r"<[^<>]{0,200}>")
 _TEMPLATE_TO = re.compile(r"\[(?:with )?\w{1,20} = (?P<to>[^,;\]]{1,200})")
 
 
+def _groups(match: dict | re.Match) -> set[str]:
+    """The fields an assertion's match has (glibc's dict, macOS's or MSVC's match)."""
+    return set(match) if isinstance(match, dict) else set(match.re.groupindex)
+
+
 def _assertion(lines: list[str]) -> list[dict]:
     """glibc's ``file:line: function: Assertion `expr' failed.``, split by hand (no backtracking over the line)."""
     for line in lines:
@@ -256,7 +269,11 @@ def parse(text: str) -> ParsedTrace:
     frames = _frames(lines)
     if joined:
         text = "\n".join(lines)
-    assertion = _assertion(lines) or find_lines(text, _MAC_ASSERTION, 1, "Assertion failed")
+    assertion = (
+        _assertion(lines)
+        or find_lines(text, _MAC_ASSERTION, 1, "Assertion failed")
+        or find_lines(text, _MSVC_ASSERTION, 1, "Assertion failed")
+    )
     unreachable = find_lines(text, _UNREACHABLE, 1, "UNREACHABLE")
     if not unreachable and "UNREACHABLE executed at " in text:
         # Cut by a terminal inside its file ("…/WebAssemblyCFG" / "Stackify.cpp:252!"): read with the next lines.
@@ -272,8 +289,11 @@ def parse(text: str) -> ParsedTrace:
     if assertion:
         match = assertion[0]
         crash_type = f"Assertion `{match['expr'].strip()}' failed"
-        site = function_name(match["function"])
-        if _HELPER_SITE.search(site):
+        site = function_name(match["function"]) if "function" in _groups(match) else ""
+        if "function" not in _groups(match):
+            # MSVC's assert names no function: its file (without the line) is the site.
+            site = match["where"].replace("\\", "/").rsplit("/", 1)[-1]
+        elif _HELPER_SITE.search(site):
             # With no frames to decide, what the caller asked the helper for is all that tells two apart:
             # ``llvm::cast(From *) [To = llvm::MDNode, From = llvm::Metadata]`` -> ``llvm::cast<llvm::MDNode>``.
             wanted = _TEMPLATE_TO.search(match["function"]) if isinstance(match, dict) else None

@@ -1406,3 +1406,17 @@ def test_prose_after_a_stack_cut_mid_frame_is_no_part_of_its_last_frame():
     frames, _ = first_stack(lines)
     assert [f.function for f in frames] == ["png_read_row", "LLVMFuzzerTestOneInput"]
     assert frames[1].file.endswith("libpng_read_fuzzer.cc")
+
+
+@pytest.mark.parametrize(
+    ("record_id", "site"),
+    [
+        ("swiftlang/swift#68380/c1", "site ASTContext.cpp"),  # swift-ide-test on Windows, then LLVM's stack dump
+        ("KhronosGroup/glslang#4339", "site Types.h"),  # pasted alone, as inline code
+    ],
+)
+def test_msvcs_assertion_is_read_with_its_file_as_the_site(record_id, site):
+    # "Assertion failed: expr, file S:\\…\\ASTContext.cpp, line 1317": MSVC's C runtime names no function.
+    signature = _sign(record_id)
+    assert signature.trace_format == "llvm" and signature.frames[0] == site
+    assert signature.crash_type.startswith("Assertion `") and signature.crash_type.endswith("' failed")
