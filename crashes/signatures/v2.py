@@ -85,7 +85,8 @@ from crashes.traces.text import mask_message
 # and a line ending in two blanks is never a cut; a Go function line cut in its arguments is
 # joined when the paste cut its source line short too; a list item's marker and indentation are
 # undone before the fences, quotes and inline code inside it; MSVC's assertion ("Assertion failed:
-# expr, file F, line N") is read, its file the site.
+# expr, file F, line N") is read, its file the site; an ICE line pasted without rustc's "error: "
+# is rustc's when the text has rustc's marks and none of GCC's.
 VERSION = 7
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

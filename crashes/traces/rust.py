@@ -122,7 +122,26 @@ def recognize(text: str) -> bool:
     ):
         return True
     # "error: internal compiler error: …" opening a line is rustc's way; gcc and go put a location first.
-    return bool(find_lines(text, _ICE, 1, "internal compiler error"))
+    return bool(find_lines(text, _ICE, 1, "internal compiler error")) or _bare_rustc_ice(text)
+
+
+# An ICE line pasted without its "error: " (a CI annotation's "test (nightly)internal compiler error: …")
+# is rustc's when the text bears rustc's marks and none of GCC's.
+_BARE_ICE = re.compile(r"^.{0,200}?internal compiler error: (?P<message>.+)$")
+_RUSTC_MARKS = re.compile(r"DefId\(|delay_span_bug|compiler/rustc_|librustc|query stack during panic|\brustc \d+\.\d+")
+_GCC_MARKS = re.compile(
+    r"during (?:RTL|GIMPLE|IPA) pass|Please submit a full bug report|-freport-bug|\bcc1(?:plus)?\b|"
+    r", at [\w/.-]+\.\w+:\d+"
+)
+
+
+@per_text
+def _bare_rustc_ice(text: str) -> bool:
+    return (
+        _RUSTC_MARKS.search(text) is not None
+        and _GCC_MARKS.search(text) is None
+        and bool(find_lines(text, _BARE_ICE, 1, "internal compiler error"))
+    )
 
 
 _AT_START = re.compile(r"^\s+at \S")
@@ -290,6 +309,8 @@ def parse(text: str) -> ParsedTrace:
     if hooked:
         panic_file, panic_line, message = hooked
     ice_messages = [m["message"].strip() for m in find_lines(text, _ICE, 8, "internal compiler error")]
+    if not ice_messages and _bare_rustc_ice(text):
+        ice_messages = [m["message"].strip() for m in find_lines(text, _BARE_ICE, 8, "internal compiler error")]
     delayed = find_lines(text, _DELAYED_AT, 1, "delayed at")
     queries = [m["query"] for m in find_lines(text, _QUERY, 3, "#")]
     frames = list(_backtrace(lines))

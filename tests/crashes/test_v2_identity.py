@@ -1420,3 +1420,12 @@ def test_msvcs_assertion_is_read_with_its_file_as_the_site(record_id, site):
     signature = _sign(record_id)
     assert signature.trace_format == "llvm" and signature.frames[0] == site
     assert signature.crash_type.startswith("Assertion `") and signature.crash_type.endswith("' failed")
+
+
+def test_an_ice_line_without_its_error_prefix_is_rustcs_when_only_rustcs_marks_are_there():
+    # cargo-dist#105: a GitHub Actions annotation ("test (ubuntu-latest, nightly)internal compiler
+    # error: …") with rustc's delay_span_bug and DefIds, and nothing of GCC's.
+    signature = _sign("axodotdev/cargo-dist#105")
+    assert signature.trace_format == "rustc-ice" and signature.crash_type.startswith("ICE: broken MIR in Item(")
+    # gccrs, GCC's own Rust front end, stays GCC's: its ICE names Rust's types, not rustc's marks.
+    assert _sign("Rust-GCC/gccrs#4618").trace_format == "gcc-ice"
