@@ -86,7 +86,8 @@ from crashes.traces.text import mask_message
 # joined when the paste cut its source line short too; a list item's marker and indentation are
 # undone before the fences, quotes and inline code inside it; MSVC's assertion ("Assertion failed:
 # expr, file F, line N") is read, its file the site; an ICE line pasted without rustc's "error: "
-# is rustc's when the text has rustc's marks and none of GCC's.
+# is rustc's when the text has rustc's marks and none of GCC's (and no location or tool's name
+# before it); a one-line Markdown fence keeps the text inside it.
 VERSION = 7
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

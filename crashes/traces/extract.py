@@ -172,12 +172,22 @@ def _restore_line_breaks(text: str) -> tuple[str, str]:
 def _drop_fences(text: str) -> tuple[str, str]:
     if "```" not in text and "~~~" not in text:
         return text, ""
-    kept, dropped = _FENCE_LINE.subn("", text)
+    kept, dropped = _FENCE_LINE.subn(_fence_kept, text)
     if not dropped:
         return text, ""
     if kept.endswith("\n") and _FENCE_LINE.fullmatch(text, text.rfind("\n") + 1):
         kept = kept[:-1]  # the last line was a fence: no line follows the newline before it
     return kept, "Markdown code fences removed"
+
+
+def _fence_kept(fence: re.Match) -> str:
+    """What a fence line leaves: nothing, or the text of a one-line fence ("```clang: … failed.```")."""
+    line = fence.group()
+    opening = line.find("```") if "```" in line else line.find("~~~")
+    inside = line[opening + 3 :].rstrip()
+    if len(inside) > 3 and inside.endswith(line[opening : opening + 3]) and " " in inside:
+        return line[:opening] + inside[:-3] + ("\n" if line.endswith("\n") else "")
+    return ""
 
 
 # Zero-width, so counting them builds no copies of the lines. Possessive (*+),

@@ -41,8 +41,10 @@ _PROMPT = re.compile(
     r"(?:PS )?[A-Za-z]:\\[^>\n]{0,200}> ?)"
 )
 # MSVC's C runtime: "Assertion failed: expr, file S:\\src\\ASTContext.cpp, line 1317" (no function).
+# (Not macOS's "Assertion failed: (expr), function f, file F, line N.", whose expression may open the same way.)
 _MSVC_ASSERTION = re.compile(
-    r"^`?Assertion failed: (?P<expr>[^(\n].{0,1000}?), file (?P<where>[^\n]{1,300}?), line \d{1,9}\b"
+    r"^`?Assertion failed: (?![^\n]{0,1000}\), function )(?P<expr>[^\n]{1,1000}?), file (?P<where>[^,\n]{1,300}), "
+    r"line \d{1,9}\b"
 )
 _UNREACHABLE = re.compile(r"^UNREACHABLE executed at (?P<where>\S+?):\d+!?")
 _FATAL = re.compile(r"^(?:\S+: )?LLVM ERROR: (?P<error>.+)$")

@@ -127,7 +127,8 @@ def recognize(text: str) -> bool:
 
 # An ICE line pasted without its "error: " (a CI annotation's "test (nightly)internal compiler error: …")
 # is rustc's when the text bears rustc's marks and none of GCC's.
-_BARE_ICE = re.compile(r"^.{0,200}?internal compiler error: (?P<message>.+)$")
+# No colon before it: gcc and go put a location or a tool's name there ("./a.go:5:6: ", "crab1: ").
+_BARE_ICE = re.compile(r"^[^:\n]{0,200}?internal compiler error: (?P<message>.+)$")
 _RUSTC_MARKS = re.compile(r"DefId\(|delay_span_bug|compiler/rustc_|librustc|query stack during panic|\brustc \d+\.\d+")
 _GCC_MARKS = re.compile(
     r"during (?:RTL|GIMPLE|IPA) pass|Please submit a full bug report|-freport-bug|\bcc1(?:plus)?\b|"

@@ -1429,3 +1429,34 @@ def test_an_ice_line_without_its_error_prefix_is_rustcs_when_only_rustcs_marks_a
     assert signature.trace_format == "rustc-ice" and signature.crash_type.startswith("ICE: broken MIR in Item(")
     # gccrs, GCC's own Rust front end, stays GCC's: its ICE names Rust's types, not rustc's marks.
     assert _sign("Rust-GCC/gccrs#4618").trace_format == "gcc-ice"
+
+
+def test_a_located_ice_line_stays_its_compilers_whatever_rustc_words_are_near():
+    # A Go ICE ("./a.go:5:6: internal compiler error: …") or gccrs's ("crab1: internal compiler error")
+    # in a text that also prints a rustc version stays Go's or GCC's: a location or a tool's name first.
+    go = RECORDS["golang/go#45693"]["trace"] + "\nrustc 1.70.0 (90c541806 2023-05-31)\n"
+    assert signatures.compute(kind="crash", trace_text=go, target="t").trace_format == "go-ice"
+    gccrs = "crab1: internal compiler error: Segmentation fault\nnote: rustc 1.49.0 and DefId(0:3) in the input\n"
+    assert signatures.compute(kind="crash", trace_text=gccrs, target="t").trace_format != "rustc-ice"
+
+
+def test_msvcs_assertion_may_open_with_a_parenthesis_and_macos_form_stays_macos():
+    from crashes.traces import parse
+
+    msvc = parse(
+        'Assertion failed: (!Node || ResNo < N) && "Invalid result", file D:\\llvm\\SelectionDAGNodes.h, line 1150'
+    )
+    assert msvc.crash_type == 'Assertion `(!Node || ResNo < N) && "Invalid result"\' failed'
+    assert msvc.site == "SelectionDAGNodes.h"
+    mac = parse("Assertion failed: (x > 0), function frob, file a.c, line 3.")
+    assert mac.site == "frob"
+
+
+def test_a_one_line_fence_keeps_the_text_inside_it():
+    # intel/llvm#8719: the whole assertion line fenced on one line, "```clang++: …' failed.```".
+    assert _sign("intel/llvm#8719").crash_type == "Assertion `idx < size()' failed"
+    from crashes.traces.extract import clean
+
+    assert (
+        clean("```rust\nthread 'main' panicked at src/a.rs:1:1:\n```").text == "thread 'main' panicked at src/a.rs:1:1:"
+    )
