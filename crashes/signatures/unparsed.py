@@ -10,12 +10,13 @@ that says what went wrong; a report with none gets a bucket of its own
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from crashes.traces.extract import MIN_WRAP_WIDTH
-from crashes.traces.text import lines_of, mask_message
+from crashes.traces.text import file_name, lines_of, mask_message
 
 # Lines every crash of a tool prints, whatever the bug: never an identity.
 STOCK_LINES = re.compile(
@@ -147,16 +148,21 @@ def identity_line(text: str) -> str:
     before: the fields mark the crash's own message among a log's lines.
     """
     lines = list(lines_of(text, MAX_LINES))
+    # The field lines, found once. Most texts have none: then the first line is the answer, and
+    # no other is masked.
+    fields = [index for index, line in enumerate(lines) if ":" in line and _FIELD.match(line)]
     candidates = _candidates(lines)
-    # Most texts have no fields: then the first line is the answer, and no other is masked.
-    last_field = next((i for i in range(len(lines) - 1, -1, -1) if ":" in lines[i] and _FIELD.match(lines[i])), -1)
     first = None
     for index, masked in candidates:
         first = first or (index, masked)
-        if index > last_field:
+        # The first field on the line itself (a CoreCLR "Expression: …" field may be the line that
+        # reports the failure) or close below it.
+        below = bisect.bisect_left(fields, index)
+        if below == len(fields):
             break
-        # From the line itself: a CoreCLR "Expression: …" field may be the line that reports the failure.
-        site = site_fields(lines, index, index + 1 + _FIELDS_BELOW)
+        if fields[below] > index + _FIELDS_BELOW:
+            continue
+        site = site_fields(lines, fields[below], fields[below] + 1)
         if site is None:
             continue
         # "Assert analysing 'main.c3' at row 3, col 10." then the assert and its fields: the line
@@ -171,7 +177,8 @@ def identity_line(text: str) -> str:
             return f"{what} | at {site.where}"
         break
     # CoreCLR's "ASSERT FAILED" says nothing; its "Expression:" field, above any other line, does.
-    early = site_fields(lines, 0, first[0] if first else len(lines))
+    above = fields and fields[0] < (first[0] if first else len(lines))
+    early = site_fields(lines, fields[0], fields[0] + 1) if above else None
     if early is not None and early.what:
         return f"{early.what} | at {early.where}"
     return first[1] if first else ""
@@ -252,7 +259,7 @@ def site_fields(lines: list[str], start: int, stop: int) -> Site | None:
             if located is None and len(lines[at]) >= MIN_WRAP_WIDTH and at + 1 < len(lines):
                 # A long path a terminal cut: "…/src/compiler/sema_e" / "xpr.c:803".
                 located = _FILE_VALUE.match(value + lines[at + 1].strip())
-            file = located["path"].replace("\\", "/").rsplit("/", 1)[-1] if located else ""
+            file = file_name(located["path"]) if located else ""
         elif label in ("expression", "assertion") and not what:
             what = mask_message(value, 200, quoted=False)
     if not (function or file):

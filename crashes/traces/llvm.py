@@ -18,7 +18,15 @@ from crashes.model import Frame, ParsedTrace
 from crashes.traces import apple
 from crashes.traces.extract import MIN_WRAP_WIDTH
 from crashes.traces.native_frames import parse_frame
-from crashes.traces.text import CUT_LINES, MAX_LINE, find_lines, join_cut_lines, mask_message, per_text
+from crashes.traces.text import (
+    CUT_LINES,
+    MAX_LINE,
+    file_name,
+    find_lines,
+    join_cut_lines,
+    mask_message,
+    per_text,
+)
 
 FORMAT = "llvm"
 _MARKERS = (
@@ -291,11 +299,10 @@ def parse(text: str) -> ParsedTrace:
     if assertion:
         match = assertion[0]
         crash_type = f"Assertion `{match['expr'].strip()}' failed"
-        site = function_name(match["function"]) if "function" in _groups(match) else ""
         if "function" not in _groups(match):
             # MSVC's assert names no function: its file (without the line) is the site.
-            site = match["where"].replace("\\", "/").rsplit("/", 1)[-1]
-        elif _HELPER_SITE.search(site):
+            site = file_name(match["where"])
+        elif _HELPER_SITE.search(site := function_name(match["function"])):
             # With no frames to decide, what the caller asked the helper for is all that tells two apart:
             # ``llvm::cast(From *) [To = llvm::MDNode, From = llvm::Metadata]`` -> ``llvm::cast<llvm::MDNode>``.
             wanted = _TEMPLATE_TO.search(match["function"]) if isinstance(match, dict) else None
@@ -307,7 +314,7 @@ def parse(text: str) -> ParsedTrace:
             site = unqualified(site)
         message = (match["line"] if isinstance(match, dict) else match.group(0)).strip()
     elif unreachable:
-        where = unreachable[0]["where"].replace("\\", "/").rsplit("/", 1)[-1]
+        where = file_name(unreachable[0]["where"])
         index = next(i for i, line in enumerate(lines) if line.startswith("UNREACHABLE executed"))
         # The message is the line before ("undeduced type in IR-generation"), unless that is the
         # shell's prompt and command: llvm_unreachable() was given no message.

@@ -62,6 +62,11 @@ def forget_texts() -> None:
         kept.cache_clear()
 
 
+def file_name(path: str) -> str:
+    """A path's last component, whichever system's separators it was printed with."""
+    return path.replace("\\", "/").rsplit("/", 1)[-1]
+
+
 def lines_of(text: str, limit: int | None = None) -> Iterator[str]:
     """The first ``limit`` lines of ``text`` (all by default), each cut to :data:`MAX_LINE` characters."""
     for number, line in enumerate(text.split("\n")):
