@@ -87,8 +87,10 @@ from crashes.traces.text import mask_message
 # undone before the fences, quotes and inline code inside it; MSVC's assertion ("Assertion failed:
 # expr, file F, line N") is read, its file the site; an ICE line pasted without rustc's "error: "
 # is rustc's when the text has rustc's marks and none of GCC's (and no location or tool's name
-# before it); a one-line Markdown fence keeps the text inside it.
-VERSION = 7
+# before it); a one-line Markdown fence keeps the text inside it. 8: one rustc source file is one
+# site however its path was printed (compiler/rustc_x/…, /rustc/<hash>/compiler/rustc_x/…, and
+# before 2020 src/librustc_x/…); the item path in rustc's DefId(0:5 ~ crate::item) is masked.
+VERSION = 8
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
 SIMILARITY_FRAMES = 8

@@ -213,16 +213,27 @@ _UNSYMBOLISED = re.compile(r"(?:0x[0-9a-fA-F]+\s*-?\s*)?(?:<unknown>)?$")
 
 
 _VERSIONED_CRATE = re.compile(r"-\d+\.\d+[\w.+-]*$")
+# rustc's own sources, however they were printed: relative to the checkout (a panic's location
+# since 1.73, an ICE line's bug!() location), under /rustc/<hash>/ (a delayed bug's note, older
+# panics), or in the pre-2020 layout (src/librustc_x/…). One file must be one site in every form.
+_RUSTC_SOURCE = re.compile(
+    r"(?:^|/)compiler/(?P<crate>rustc_\w+/.+)$|(?:^|/)src/(?P<old>lib(?:rustc|syntax)\w*/.+)$|^(?P<bare>librustc\w*/.+)$"
+)
 
 
 def _strip_dir(path: str) -> str:
     """A source path without where it was checked out or which version it was.
 
-    ``/rustc/<hash>/compiler/rustc_x/src/y.rs`` -> ``compiler/rustc_x/src/y.rs``;
+    ``/rustc/<hash>/compiler/rustc_x/src/y.rs`` and ``compiler/rustc_x/src/y.rs``
+    -> ``rustc_x/src/y.rs``; ``/rustc/<hash>/src/librustc/ty/context.rs`` and
+    ``src/librustc/ty/context.rs`` -> ``librustc/ty/context.rs``;
     ``~/.cargo/registry/src/index-hash/zip-0.5.6/src/read.rs`` -> ``zip/src/read.rs``;
     ``src/main.rs`` stays.
     """
     path = path.replace("\\", "/")
+    rustc = _RUSTC_SOURCE.search(path)
+    if rustc:
+        return rustc["crate"] or rustc["old"] or rustc["bare"]
     for anchor in ("/compiler/", "/src/librustc", "/library/", "/src/lib"):
         index = path.find(anchor)
         if index > 0:

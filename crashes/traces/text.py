@@ -39,6 +39,9 @@ _NUMBER = re.compile(r"\d+(?!x\?)")  # not the 0 of a masked 0x?
 # rustc names a crate with its hash, which changes with every build: bevy_inspector_egui[4c35]::x.
 # Opening on the bracket (a literal the engine finds fast), its word character checked behind it.
 _CRATE_HASH = re.compile(r"\[(?<=\w\[)[0-9a-f]{4,16}\](?=::)")
+# rustc prints an item of the program it compiles as DefId(0:12 ~ crate::module::{closure#0}): the
+# path is the reporter's code, named as a quoted name would be (its numbers are masked below).
+_DEF_PATH = re.compile(r"(DefId\([\d:]{1,30} ~ )[^\s()]{1,300}")
 
 
 def per_text(function: Callable[[str], T]) -> Callable[[str], T]:
@@ -108,6 +111,8 @@ def mask_message(message: str, limit: int = 200, quoted: bool = True) -> str:
     message = _HEX.sub("0x?", message)
     message = _BARE_HEX.sub("0x?", message)
     message = _CRATE_HASH.sub("", message)
+    if "DefId(" in message:
+        message = _DEF_PATH.sub(r"\1?", message)
     if quoted:
         message = _QUOTED.sub("'?'", message)
     # File names first: a relative path (src/a/b.rs) is one, whole; an absolute one is left to _PATH.
