@@ -90,7 +90,8 @@ def _reports_failure(line: str) -> bool:
 
 # Messages that name a kind of crash, not a bug: alone they must not bucket.
 GENERIC_MESSAGES = re.compile(
-    r"(?i)^(?:ice: )?(?:internal compiler error: )?(?:panic: )?(?:runtime error: )?(?:"
+    # A rustc ICE whose only message was a stock one ("unexpected panic") is left with none: "ICE:".
+    r"(?i)^ice:$|^(?:ice: )?(?:internal compiler error: )?(?:panic: )?(?:runtime error: )?(?:"
     r"invalid memory address or nil pointer dereference|index out of range.*|slice bounds out of range.*|"
     # Rust's std: the same stock panics
     r"index out of bounds.*|range (?:start |end )?index .* out of range.*|"

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from crashes.frames import is_ignored
 from crashes.model import Frame, ParsedTrace
 from crashes.traces import apple
 from crashes.traces.extract import MIN_WRAP_WIDTH
@@ -307,7 +308,9 @@ def parse(text: str) -> ParsedTrace:
             # ``llvm::cast(From *) [To = llvm::MDNode, From = llvm::Metadata]`` -> ``llvm::cast<llvm::MDNode>``.
             wanted = _TEMPLATE_TO.search(match["function"]) if isinstance(match, dict) else None
             plain = _TEMPLATE_ARGUMENTS.sub("", site)
-            site = f"{plain}<{wanted['to'].strip()}>" if wanted and not frames else ""
+            # (Frames of the C library's abort path alone, a paste cut below __assert_fail, decide nothing.)
+            deciding = any(not is_ignored(frame, "native") for frame in frames)
+            site = f"{plain}<{wanted['to'].strip()}>" if wanted and not deciding else ""
         else:
             # macOS's assert names the bare function (``__func__``), glibc's the qualified one:
             # one assertion in one function is one site, whichever C library printed it.

@@ -35,6 +35,7 @@ _FILE_NAME = re.compile(
     # Not a field or method of an object (self.cfg.is_some(), self.lock(), Node.js is a name).
     r"txt|md|ini|proto|sql|csv|sh)(?![\w-]|\.\w|\()"
 )
+_PATH_HEAD = re.compile(r"(?<![\w.+@-])[\w.+@-]{1,100}<path>")
 _NUMBER = re.compile(r"\d+(?!x\?)")  # not the 0 of a masked 0x?
 # rustc names a crate with its hash, which changes with every build: bevy_inspector_egui[4c35]::x.
 # Opening on the bracket (a literal the engine finds fast), its word character checked behind it.
@@ -120,6 +121,10 @@ def mask_message(message: str, limit: int = 200, quoted: bool = True) -> str:
         message = _FILE_NAME.sub("<path>", message)
     if "/" in message or "\\" in message:
         message = _PATH.sub("<path>", message)
+        # A relative path (jerryscript/jerry-core/x.cpp) is masked from its first slash on: its first
+        # directory is the checkout's name, and goes with the rest.
+        if "<path>" in message:
+            message = _PATH_HEAD.sub("<path>", message)
     message = _NUMBER.sub("N", message)
     # Runs of blanks as one space, ends stripped: str.split() knows the same blanks as re's \s.
     return " ".join(message.split())[:limit]

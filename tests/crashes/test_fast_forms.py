@@ -1,4 +1,4 @@
-"""Faster forms of v4's text rules agree exactly with the plain expressions v4 was recorded with.
+"""Faster forms of v4's text rules (with the rules added since) agree exactly with the plain expressions v4 was recorded with.
 
 The path and crate-hash expressions were rewritten to let the engine skip positions where no
 match can start, runs of blanks are collapsed by ``str.split`` instead of ``\\s+``, and the
@@ -21,6 +21,8 @@ from crashes.traces import text
 _PATH = re.compile(r"(?:[A-Za-z]:)?(?:[\\/][\w.+@-]{1,100}){2,}[\\/]?")
 _CRATE_HASH = re.compile(r"(?<=\w)\[[0-9a-f]{4,16}\](?=::)")
 _SPACE = re.compile(r"\s+")
+# v8: a relative path's first directory goes with the rest.
+_PATH_HEAD = re.compile(r"(?<![\w.+@-])[\w.+@-]{1,100}<path>")
 
 
 def reference_mask(message: str, limit: int = 200, quoted: bool = True) -> str:
@@ -28,11 +30,13 @@ def reference_mask(message: str, limit: int = 200, quoted: bool = True) -> str:
     message = text._HEX.sub("0x?", message)
     message = text._BARE_HEX.sub("0x?", message)
     message = _CRATE_HASH.sub("", message)
+    message = text._DEF_PATH.sub(r"\1?", message)  # v8's, taken as it is (no faster form)
     if quoted:
         message = text._QUOTED.sub("'?'", message)
     if quoted:  # v6's file names, taken as they are (no faster form)
         message = text._FILE_NAME.sub("<path>", message)
     message = _PATH.sub("<path>", message)
+    message = _PATH_HEAD.sub("<path>", message)
     message = text._NUMBER.sub("N", message)
     return _SPACE.sub(" ", message).strip()[:limit]
 

@@ -1486,3 +1486,39 @@ def test_a_one_line_fence_keeps_the_text_inside_it():
     assert (
         clean("```rust\nthread 'main' panicked at src/a.rs:1:1:\n```").text == "thread 'main' panicked at src/a.rs:1:1:"
     )
+
+
+def test_gdbs_frames_in_another_tools_report_are_read_by_their_names():
+    # iree-org/iree#19785: glibc's assertion line, then gdb's `bt` ("#3 0x… in __GI_raise (sig=…) at
+    # ../raise.c:26"), cut inside __assert_fail_base's wrapped arguments.
+    from crashes.traces.native_frames import parse_frame
+
+    raise_frame = parse_frame("#3  0x00007fffe8042476 in __GI_raise (sig=sig@entry=6) at ../sysdeps/posix/raise.c:26")
+    assert (raise_frame.function, raise_frame.file, raise_frame.line) == ("__GI_raise", "../sysdeps/posix/raise.c", 26)
+    start = parse_frame("#4 0x00007f in __libc_start_main () from /lib/x86_64-linux-gnu/libc.so.6")
+    assert (start.function, start.module) == ("__libc_start_main", "/lib/x86_64-linux-gnu/libc.so.6")
+    templated = parse_frame("#3 0x1 in std::vector<int, std::allocator<int> >::operator[] (this=0x1, __n=3) at v.h:12")
+    assert templated.function == "std::vector<int, std::allocator<int> >::operator[]"
+    # A symbolizer's "f(int)" has no blank before its arguments; LLVM's anonymous namespace opens a name.
+    assert parse_frame("#2 0x55 in (anonymous namespace)::Foo::bar() /x.cpp:3:1").function.startswith("(anonymous")
+    # The abort path alone decides nothing: the assertion's container helper, with what it was asked
+    # for, is the site, as in #13475, another report of the same assertion without gdb.
+    cut = _sign("iree-org/iree#19785")
+    assert cut.frames == ("site llvm::SmallVectorTemplateCommon::operator[]<long>",)
+    assert cut.frames == _sign("iree-org/iree#13475").frames
+
+
+def test_a_rustc_ice_cut_to_its_thread_start_frames_names_nothing():
+    # facebookexperimental/MIRAI#755 and paritytech/substrate#4016: the heads cut off, only
+    # "start_thread", "__clone" and "error: internal compiler error: unexpected panic" left. Two bugs.
+    mirai, substrate = _sign("facebookexperimental/MIRAI#755"), _sign("paritytech/substrate#4016")
+    assert "__clone" not in mirai.frames + substrate.frames
+    assert mirai.digest != substrate.digest
+
+
+def test_a_relative_path_in_a_message_is_masked_whole():
+    # jerryscript-project/jerryscript#380 ran a checkout named jerryscript/, #740 one under
+    # /home/eg/dev/jr/: the same assertion ("Duplicate of #380").
+    first, second = _sign("jerryscript-project/jerryscript#380"), _sign("jerryscript-project/jerryscript#740")
+    assert "jerryscript<path>" not in first.message
+    assert first.digest == second.digest
