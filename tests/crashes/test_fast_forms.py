@@ -1,4 +1,4 @@
-"""Faster forms of v4's text rules (with the rules added since) agree exactly with the plain expressions v4 was recorded with.
+"""Faster forms of v4's text rules (and those added since) agree with the plain expressions they replaced.
 
 The path and crate-hash expressions were rewritten to let the engine skip positions where no
 match can start, runs of blanks are collapsed by ``str.split`` instead of ``\\s+``, and the
