@@ -21,10 +21,6 @@ from crashes.traces.text import MAX_LINE
 FRAME = re.compile(r"^\s*#(?P<index>\d+)\s+(?:0x[0-9a-fA-F]+\s*)?(?:in\s+)?(?P<rest>.*)")
 _MODULE = re.compile(r"\((?P<module>[^()\s]*?)(?:\+0x[0-9a-fA-F]+)\)$")
 _SOURCE = re.compile(r"^(?P<file>\S+?):(?P<line>\d+)(?::\d+)?$")
-# gdb prints a frame's arguments after a blank, as name=value ("f (x=1, y=...)" or "f ()"), then
-# " at file:line" or " from module".
-_GDB_ARGUMENTS = re.compile(r" \((?:\)|\w{1,100}=)")
-_GDB_WHERE = re.compile(r"\) (?:at (?P<file>\S+?):(?P<line>\d+)|from (?P<module>\S+))$")
 # A source file named without a line ("cxa_noexception.cpp"), as libFuzzer's
 # own frames are printed.
 _BARE_FILE = re.compile(r"^\S+\.(?:c|cc|cpp|cxx|h|hh|hpp|inc|rs|go|m|mm|s|S)$")
@@ -47,18 +43,6 @@ def parse_frame(line: str) -> Frame | None:
     if rest.startswith("(") and not rest.startswith("(anonymous namespace)"):
         # "#5 0x55d2… (/usr/bin/clang+0x2c4e5e9)" cut before its closing parenthesis: no name.
         return Frame(function="", module=rest.strip("()"))
-    arguments = _GDB_ARGUMENTS.search(rest)
-    if arguments and arguments.start() > 0:
-        # gdb's own form, in another tool's report: "__GI_raise (sig=sig@entry=6) at ../raise.c:26",
-        # "__libc_start_main () from /lib/libc.so.6", or its arguments wrapped onto the next line:
-        # the name is what comes before the arguments (a symbolizer prints "f(int)", with no blank).
-        name = rest[: arguments.start()].strip()
-        tail = _GDB_WHERE.search(rest)
-        if tail and tail["module"]:
-            return Frame(function=name, module=tail["module"])
-        if tail:
-            return Frame(function=name, file=tail["file"], line=int(tail["line"]), module=module)
-        return Frame(function=name, module=module)
     function, _, location = rest.rpartition(" ")
     source = _SOURCE.match(location)
     if source and not location.endswith(")"):
