@@ -89,7 +89,12 @@ from crashes.traces.text import mask_message
 # is rustc's when the text has rustc's marks and none of GCC's (and no location or tool's name
 # before it); a one-line Markdown fence keeps the text inside it. 8: one rustc source file is one
 # site however its path was printed (compiler/rustc_x/…, /rustc/<hash>/compiler/rustc_x/…, and
-# before 2020 src/librustc_x/…); the item path in rustc's DefId(0:5 ~ crate::item) is masked.
+# before 2020 src/librustc_x/…); the item path in rustc's DefId(0:5 ~ crate::item) is masked; a
+# relative path in a message is masked whole (its first directory too); an LLVM container helper's
+# assertion keeps its site when only the C library's abort path is left of the stack; glibc's
+# __clone is no frame; a rustc ICE whose only message was a stock one names nothing by it; syslog's
+# and journald's line heads ("Nov 02 19:04:52 host dockerd[28586]: ") are log prefixes; a frame
+# in LLVM's "(anonymous namespace)" keeps its name.
 VERSION = 8
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -1523,3 +1523,19 @@ def test_a_relative_path_in_a_message_is_masked_whole():
     first, second = _sign("jerryscript-project/jerryscript#380"), _sign("jerryscript-project/jerryscript#740")
     assert "jerryscript<path>" not in first.message
     assert first.digest == second.digest
+
+
+def test_syslogs_and_journalds_line_heads_are_log_prefixes():
+    # etcd-io/etcd#6787 ("Nov 02 19:04:52 10-10-237-29 dockerd[28586]: ") and hashicorp/nomad#2266/c1
+    # ("Feb  9 20:45:46 ip-10-101-25-243 nomad-runner.sh: ", no pid): a Go panic read from the journal.
+    etcd, nomad = _sign("etcd-io/etcd#6787"), _sign("hashicorp/nomad#2266/c1")
+    assert etcd.trace_format == nomad.trace_format == "go"
+    assert etcd.frames[0] == "github.com/coreos/etcd/raft.raft.maybeCommit"
+    assert nomad.frames[0] == "github.com/hashicorp/nomad/nomad.Node.DeriveVaultToken"
+    assert "log prefixes removed" in etcd.repairs
+    # go-gitea/git#141: the month in the machine's language ("ian 22 19:13:51 evo gitea[9633]: ").
+    gitea = extract.clean(RECORDS["go-gitea/git#141"]["trace"]).text
+    assert "\n[Macaron] PANIC: runtime error" in gitea and "gitea[9633]" not in gitea
+    # A line that only starts like one ("Nov 02 was the day: …") in a text that is not a log stays.
+    prose = "Nov 02 19:04:52 is when it broke: see below\nthread 'main' panicked at src/main.rs:1:1:\nboom\n"
+    assert extract.clean(prose).text == prose
