@@ -94,7 +94,8 @@ from crashes.traces.text import mask_message
 # assertion keeps its site when only the C library's abort path is left of the stack; glibc's
 # __clone is no frame; a rustc ICE whose only message was a stock one names nothing by it; syslog's
 # and journald's line heads ("Nov 02 19:04:52 host dockerd[28586]: ") are log prefixes; a frame
-# in LLVM's "(anonymous namespace)" keeps its name.
+# in LLVM's "(anonymous namespace)" keeps its name; a goroutine's stack pasted without its panic line
+# is read as a Go stack.
 VERSION = 8
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

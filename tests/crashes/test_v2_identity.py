@@ -1539,3 +1539,12 @@ def test_syslogs_and_journalds_line_heads_are_log_prefixes():
     # A line that only starts like one ("Nov 02 was the day: …") in a text that is not a log stays.
     prose = "Nov 02 19:04:52 is when it broke: see below\nthread 'main' panicked at src/main.rs:1:1:\nboom\n"
     assert extract.clean(prose).text == prose
+
+
+def test_a_goroutine_stack_without_its_panic_line_is_read_by_its_frames():
+    # golang/go#60551/c1 and k1LoW/sheer-heart-attack#19 pasted "goroutine N [running]:" and the
+    # frames, not the panic line above them: a Go stack all the same, keyed by its top frames.
+    gopls, cobra = _sign("golang/go#60551/c1"), _sign("k1LoW/sheer-heart-attack#19")
+    assert gopls.trace_format == cobra.trace_format == "go"
+    assert gopls.frames[0] == "golang.org/x/tools/gopls/internal/lsp/cache.snapshot.Analyze"
+    assert cobra.frames[0] == "github.com/k1LoW/sheer-heart-attack/cmd.glob"
