@@ -150,6 +150,12 @@ def shapes(size: int) -> dict[str, str]:
         "MSVC assertion lines with no file": _grow("Assertion failed: " + "x, " * 60 + "\n", size),
         "GCC frames cut in their arguments": "a.c:1:1: internal compiler error: Segmentation fault\n"
         + _grow("0x1 f(" + "a, " * 30 + "\n" + ("b" * 79 + "\n") * 5, size),
+        # Rich's boxes: a title and a body that never closes, frame lines without a title, and
+        # path pieces that never make a location (each joined to the ones before it).
+        "Rich box never closed": "╭─ Traceback (most recent call last) ─╮\n"
+        + _grow("│ a.py:1 in f │\n│ ❱ 1 │ x │\n", size),
+        "Rich frame lines without a title": _grow("│ /a/b.py:1 in f" + " " * 40 + "│\n", size),
+        "Rich path pieces": "─── Traceback (most recent call last) ───\n" + _grow("  " + "a/" * 300 + "\n", size),
     }
     for path in sorted((ROOT / "tests" / "traces").glob("*/*.txt")):
         text = path.read_text()

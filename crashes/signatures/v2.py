@@ -95,7 +95,9 @@ from crashes.traces.text import mask_message
 # __clone is no frame; a rustc ICE whose only message was a stock one names nothing by it; syslog's
 # and journald's line heads ("Nov 02 19:04:52 host dockerd[28586]: ") are log prefixes; a frame
 # in LLVM's "(anonymous namespace)" keeps its name; a goroutine's stack pasted without its panic line
-# is read as a Go stack.
+# is read as a Go stack; a Python traceback drawn in Rich's box (Typer's, Streamlit's) is read as
+# CPython's; a log a terminal cut has its cut lines rejoined before its prefixes go, and its
+# prefixes are looked for again once the text is unwrapped.
 VERSION = 8
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

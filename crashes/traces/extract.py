@@ -3,7 +3,8 @@
 Crash reports arrive as pasted into issue trackers, mails and chat: with
 CRLF line ends, terminal colours, HTML entities, Markdown fences and ``> ``
 quoting, indented as a code block or a list item, behind log prefixes
-(timestamps, logcat tags), and hard-wrapped at a terminal's width in the
+(timestamps, syslog's heads, logcat tags), drawn in Rich's boxes
+(:mod:`crashes.traces.rich`), and hard-wrapped at a terminal's width in the
 middle of a frame. The parsers read one canonical form; :func:`clean`
 produces it and names each repair it made, so the bucket page can say why a
 report was read the way it was.
@@ -21,6 +22,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from crashes.traces import rich
 from crashes.traces.text import MAX_LINE, NAME_REST
 
 # A trace longer than HEAD_CHARS + TAIL_CHARS is read as its first and last
@@ -123,7 +125,11 @@ def clean(text: str) -> Cleaned:
         # indentation hid its markers from the first pass.
         _unquote,
         _strip_log_prefixes,
+        # Before unwrapping: a box's padded lines of one width read as a terminal's cut.
+        rich.render,
         _unwrap,
+        # A log whose lines a terminal cut had its prefix on too few of them to be taken off before.
+        _strip_log_prefixes,
         # After unwrapping, which needs several cut lines: one cut headline is evidence enough.
         _join_cut_markers,
         # After unwrapping: a JSON line a terminal cut is whole again.
@@ -247,7 +253,49 @@ def _strip_emphasis(text: str) -> tuple[str, str]:
 def _strip_log_prefixes(text: str) -> tuple[str, str]:
     if not _mostly(text, _LOG_PREFIX):
         return text, ""
-    return _LOG_PREFIX.sub("", text), "log prefixes removed"
+    text, rejoined = _rejoin_cut_log_lines(text)
+    return _LOG_PREFIX.sub("", text), "log prefixes removed" + (f", {rejoined} cut lines rejoined" if rejoined else "")
+
+
+def _rejoin_cut_log_lines(text: str) -> tuple[str, int]:
+    """A log a terminal cut: each prefixed line of its width goes on in the unprefixed line below.
+
+    Once the prefixes are gone the pieces are too short to show a terminal's width, so the
+    cut is undone first: when most prefixed lines followed by an unprefixed one are of one
+    width (MIN_WRAP_WIDTH or more), each of those is joined to the line after it.
+    """
+    lines = text.split("\n")
+    widths: Counter[int] = Counter()
+    for line, following in zip(lines, lines[1:], strict=False):
+        if (
+            following.strip()
+            and len(line) >= MIN_WRAP_WIDTH
+            and not _LOG_PREFIX.match(following)
+            and _LOG_PREFIX.match(line)
+        ):
+            widths[len(line)] += 1
+    if not widths:
+        return text, 0
+    width, count = widths.most_common(1)[0]
+    if count < 2 or count * 2 < sum(widths.values()):
+        return text, 0
+    out: list[str] = []
+    joined = 0
+    for line in lines:
+        previous = out[-1] if out else ""
+        if (
+            out
+            and line.strip()
+            and len(previous) % width == 0
+            and len(previous) // width <= 4
+            and _LOG_PREFIX.match(previous)
+            and not _LOG_PREFIX.match(line)
+        ):
+            out[-1] = previous + line
+            joined += 1
+        else:
+            out.append(line)
+    return "\n".join(out), joined
 
 
 def _strip_list_markers(text: str) -> tuple[str, str]:

@@ -1548,3 +1548,17 @@ def test_a_goroutine_stack_without_its_panic_line_is_read_by_its_frames():
     assert gopls.trace_format == cobra.trace_format == "go"
     assert gopls.frames[0] == "golang.org/x/tools/gopls/internal/lsp/cache.snapshot.Analyze"
     assert cobra.frames[0] == "github.com/k1LoW/sheer-heart-attack/cmd.glob"
+
+
+@pytest.mark.parametrize("record_id", ["etcd-io/etcd#6787", "hashicorp/nomad#2266/c1", "kubernetes/kubernetes#86676"])
+def test_a_journal_a_terminal_cut_signs_as_the_whole_one(record_id):
+    # Cut at 80 columns, a journal's lines go on below without their prefix: etcd's and nomad's
+    # are mostly prefixed still (the cut lines are rejoined before the prefixes go); in
+    # kubernetes#86676 the continuations outnumber them (taken off once the text is unwrapped).
+    whole = _sign(record_id)
+    assert whole.trace_format == "go"
+    assert _sign_text(_hard_wrap(RECORDS[record_id]["trace"], 80)).digest == whole.digest
+
+
+def _sign_text(text: str, target: str = "t"):
+    return signatures.compute(kind="crash", trace_text=text, target=target)
