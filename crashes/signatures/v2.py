@@ -97,7 +97,8 @@ from crashes.traces.text import mask_message
 # in LLVM's "(anonymous namespace)" keeps its name; a goroutine's stack pasted without its panic line
 # is read as a Go stack; a Python traceback drawn in Rich's box (Typer's, Streamlit's) is read as
 # CPython's; a log a terminal cut has its cut lines rejoined before its prefixes go, and its
-# prefixes are looked for again once the text is unwrapped.
+# prefixes are looked for again once the text is unwrapped; loguru's "> File …" (the frame that
+# caught the exception) is a frame.
 VERSION = 8
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -15,7 +15,8 @@ from crashes.traces.text import MAX_LINE, NAME_REST, join_cut_lines
 
 FORMAT = "python"
 _HEADER = "Traceback (most recent call last):"
-_FRAME = re.compile(r'^\s*File "(?P<file>[^"]*)", line (?P<line>\d+)(?:, in (?P<function>.+))?\s*$')
+# loguru marks the frame that caught the exception: "> File "…", line 48, in <lambda>".
+_FRAME = re.compile(r'^\s*(?:> )?File "(?P<file>[^"]*)", line (?P<line>\d+)(?:, in (?P<function>.+))?\s*$')
 _REPEATED = re.compile(r"^\s*\[Previous line repeated (?P<count>\d+) more times?\]\s*$")
 _EXCEPTION = re.compile(r"^(?P<type>[A-Za-z_][\w.]*)(?::\s?(?P<message>.*))?$")
 _CHAIN_SEPARATORS = (
@@ -143,8 +144,8 @@ def _parse_block(lines: list[str], start: int) -> tuple[ParsedTrace | None, int]
     return None, index
 
 
-_FRAME_START = re.compile(r'^\s*File "')
-_CUT_AFTER_IN = re.compile(r'^\s*File "[^"]*", line \d+, in$')
+_FRAME_START = re.compile(r'^\s*(?:> )?File "')
+_CUT_AFTER_IN = re.compile(r'^\s*(?:> )?File "[^"]*", line \d+, in$')
 # The rest of a frame line cut inside its line number.
 _NUMBER_REST = re.compile(r"^\d{0,9}, in \S")
 

@@ -1562,3 +1562,26 @@ def test_a_journal_a_terminal_cut_signs_as_the_whole_one(record_id):
 
 def _sign_text(text: str, target: str = "t"):
     return signatures.compute(kind="crash", trace_text=text, target=target)
+
+
+def test_logurus_traceback_signs_as_cpythons():
+    # loguru's logger.exception() (its documented form, and ignis-sh/ignis#221's): a blank between
+    # frames, each value under its name ("└ 0"), and "> " before the frame that caught it.
+    loguru = (
+        "2024-01-04 10:44:02.288 | ERROR    | __main__:nested:10 - division by zero\n"
+        "Traceback (most recent call last):\n\n"
+        '  File "main.py", line 13, in <module>\n    nested(0)\n    └ <function nested at 0x1036a1080>\n\n'
+        '> File "main.py", line 8, in nested\n    return divide(5, c)\n'
+        "           │         └ 0\n           └ <function divide at 0x10364a340>\n\n"
+        '  File "main.py", line 4, in divide\n    return a / b\n           │   └ 0\n           └ 5\n\n'
+        "ZeroDivisionError: division by zero\n"
+    )
+    plain = (
+        "Traceback (most recent call last):\n"
+        '  File "main.py", line 13, in <module>\n    nested(0)\n'
+        '  File "main.py", line 8, in nested\n    return divide(5, c)\n'
+        '  File "main.py", line 4, in divide\n    return a / b\n'
+        "ZeroDivisionError: division by zero\n"
+    )
+    assert [frame.function for frame in parse(loguru).frames] == ["divide", "nested", "<module>"]
+    assert _sign_text(loguru).digest == _sign_text(plain).digest
