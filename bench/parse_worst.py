@@ -155,6 +155,7 @@ def shapes(size: int) -> dict[str, str]:
         "Rich box never closed": "╭─ Traceback (most recent call last) ─╮\n"
         + _grow("│ a.py:1 in f │\n│ ❱ 1 │ x │\n", size),
         "Rich frame lines without a title": _grow("│ /a/b.py:1 in f" + " " * 40 + "│\n", size),
+        "GCC unrecognizable insn errors with no instruction": _grow("a.c:1:1: error: unrecognizable insn:\nx\n", size),
         "Rich path pieces": "─── Traceback (most recent call last) ───\n" + _grow("  " + "a/" * 300 + "\n", size),
     }
     for path in sorted((ROOT / "tests" / "traces").glob("*/*.txt")):

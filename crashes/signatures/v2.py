@@ -98,7 +98,8 @@ from crashes.traces.text import mask_message
 # is read as a Go stack; a Python traceback drawn in Rich's box (Typer's, Streamlit's) is read as
 # CPython's; a log a terminal cut has its cut lines rejoined before its prefixes go, and its
 # prefixes are looked for again once the text is unwrapped; loguru's "> File …" (the frame that
-# caught the exception) is a frame.
+# caught the exception) is a frame; GCC's "error: unrecognizable insn:" and its instruction, pasted
+# without the ICE line below them, are that ICE (in extract_insn, at recog.cc).
 VERSION = 8
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

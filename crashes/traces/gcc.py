@@ -92,20 +92,42 @@ def _first_operand(dump: str, start: int) -> str:
     return dump[opening:]  # cut short by the paste: what there is of it
 
 
+# "file.c:1413:1: error: unrecognizable insn:" is printed by fatal_insn_not_found, called from
+# extract_insn alone: a paste cut before the ICE line below it is that ICE all the same.
+_UNRECOGNIZABLE = re.compile(r"^(?:.*?: )?error: unrecognizable insn:\s*$")
+_UNRECOGNIZABLE_SITE = ("extract_insn", "recog.cc")
+
+
+def _unrecognizable(lines: list[str]) -> int | None:
+    """Where an "unrecognizable insn" error with its instruction below it is, in a text with no ICE line."""
+    for index, line in enumerate(lines):
+        if "unrecognizable insn" in line and _UNRECOGNIZABLE.match(line[:MAX_LINE]):
+            below = lines[index + 1 : index + 1 + _INSN_LINES]
+            if any(_INSN_HEAD.match(following[:MAX_LINE]) for following in below):
+                return index
+            return None
+    return None
+
+
 def recognize(text: str) -> bool:
-    """True for a GCC internal compiler error."""
+    """True for a GCC internal compiler error (or its "unrecognizable insn" error, the ICE line cut off)."""
     if "internal compiler error" not in text:
-        return False
+        return "unrecognizable insn" in text and _unrecognizable(text.split("\n")) is not None
     # rustc's and Go's ICEs were claimed by their own parsers, earlier in the registry.
-    return bool(find_lines(text, _ICE, 1, "internal compiler error"))
+    return bool(find_lines(text, _ICE, 1, "internal compiler error")) or (
+        "unrecognizable insn" in text and _unrecognizable(text.split("\n")) is not None
+    )
 
 
 def parse(text: str) -> ParsedTrace:
     """Parse the ICE line and the backtrace after it."""
     lines = text.split("\n")
     index = next(
-        i for i, line in enumerate(lines) if "internal compiler error: " in line and _ICE.match(line[:MAX_LINE])
+        (i for i, line in enumerate(lines) if "internal compiler error: " in line and _ICE.match(line[:MAX_LINE])),
+        None,
     )
+    if index is None:
+        return _cut_before_the_ice(lines, text)
     error = _ICE.match(lines[index][:MAX_LINE])["error"].strip()
     in_at = _IN_AT.search(error)
     if in_at is None and len(lines[index]) >= MIN_WRAP_WIDTH:
@@ -165,4 +187,22 @@ def parse(text: str) -> ParsedTrace:
         frames=tuple(frames),
         language="native",
         site=site,
+    )
+
+
+def _cut_before_the_ice(lines: list[str], text: str) -> ParsedTrace:
+    """An "unrecognizable insn" error and its instruction, pasted without the ICE line that follows."""
+    error_at = _unrecognizable(lines)
+    function, file = _UNRECOGNIZABLE_SITE
+    crash_type = f"internal compiler error: in {function}, at {file}" + _insn_shape(
+        lines, min(len(lines), error_at + 1 + _INSN_LINES)
+    )
+    stage = find_lines(text, _PASS, 1, "during ")
+    return ParsedTrace(
+        format=FORMAT,
+        crash_type=crash_type,
+        message="unrecognizable insn" + (f" (during {stage[0]['pass']})" if stage else ""),
+        frames=(),
+        language="native",
+        site=function,
     )

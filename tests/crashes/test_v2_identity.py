@@ -1585,3 +1585,19 @@ def test_logurus_traceback_signs_as_cpythons():
     )
     assert [frame.function for frame in parse(loguru).frames] == ["divide", "nested", "<module>"]
     assert _sign_text(loguru).digest == _sign_text(plain).digest
+
+
+def test_an_unrecognizable_insn_pasted_without_its_ice_line_is_that_ice():
+    # riscv-gnu-toolchain#1397 pasted "ldtoa.c:1413:1: error: unrecognizable insn:" and the instruction,
+    # not the "internal compiler error: in extract_insn, at recog.cc" below them; #1236 (GCC PR
+    # 106532, the same bug) pasted it all.
+    cut, whole = _sign("riscv-collab/riscv-gnu-toolchain#1397"), _sign("riscv-collab/riscv-gnu-toolchain#1236")
+    assert cut.trace_format == "gcc-ice"
+    assert (
+        cut.crash_type
+        == whole.crash_type
+        == "internal compiler error: in extract_insn, at recog.cc [set reg:SI const_int]"
+    )
+    assert cut.digest == whole.digest
+    # The words alone, with no instruction below them, are not GCC's.
+    assert parse("x.c:1:1: error: unrecognizable insn:\nsomething else\n") is None
