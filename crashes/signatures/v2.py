@@ -99,7 +99,9 @@ from crashes.traces.text import mask_message
 # CPython's; a log a terminal cut has its cut lines rejoined before its prefixes go, and its
 # prefixes are looked for again once the text is unwrapped; loguru's "> File …" (the frame that
 # caught the exception) is a frame; GCC's "error: unrecognizable insn:" and its instruction, pasted
-# without the ICE line below them, are that ICE (in extract_insn, at recog.cc).
+# without the ICE line below them, are that ICE (in extract_insn, at recog.cc); a Rust panic line
+# is read from its thread on (behind a test runner's "[x86] ", or its head cut: "hread 'main'",
+# "polars-0' "), and the old form without the thread (a hook's) is read too.
 VERSION = 8
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

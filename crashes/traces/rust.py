@@ -32,13 +32,14 @@ _PANIC_NEW = re.compile(
 )
 _PANIC_OLD = re.compile(
     # The blank after the comma may be gone: a line cut there, its trailing blank stripped.
-    r"^\s*`?" + _THREAD + r"panicked at '(?P<message>(?s:.*))', ?"
+    # A custom panic hook (ruff's) prints it without the thread, as in the new form.
+    r"^\s*`?(?:" + _THREAD + r")?panicked at '(?P<message>(?s:.*))', ?"
     r"(?P<file>(?:[A-Za-z]:)?[^\s:]{1,300}):(?P<line>\d+)(?::\d+)?"
 )
 # The old form's head: a message that runs past its line (its own newlines, or
 # a terminal's hard wrap) closes on one of the next lines.
 # (A "`" opening the line: inline code whose closing tick a wrap put on the next line.)
-_PANIC_OLD_HEAD = re.compile(r"^\s*`?" + _THREAD + "panicked at '")
+_PANIC_OLD_HEAD = re.compile(r"^\s*`?(?:" + _THREAD + ")?panicked at '")
 # Ruff's and ty's own panic report: "panic: Panicked at FILE:L:C when checking `x.py`: `message`".
 _PANIC_REPORTED = re.compile(
     r"^\s*panic: Panicked at (?P<file>[^\s:]{1,300}):(?P<line>\d+):\d+ when [^\n]{0,600}?: "
@@ -116,9 +117,12 @@ def recognize(text: str) -> bool:
         rust_sources = (" at " in text and ("/rustc/" in text or ".rs:" in text)) or bool(_CRATE_HASH.search(text))
         return rust_sources and len(find_lines(text, _RUST_FRAME, 3, "::")) >= 3
     if "anicked at" in text and (
-        find_lines(text, _PANIC_NEW, 1, "panicked at")
-        or find_lines(text, _PANIC_OLD_HEAD, 1, "panicked at")
-        or find_lines(text, _PANIC_REPORTED, 1, "Panicked at")
+        find_lines(text, _PANIC_REPORTED, 1, "Panicked at")
+        or any(
+            _PANIC_NEW.match(line[:MAX_LINE]) or _PANIC_OLD_HEAD.match(line[:MAX_LINE])
+            for line in _joined_lines(text)[0]
+            if "panicked at" in line
+        )
     ):
         return True
     # "error: internal compiler error: …" opening a line is rustc's way; gcc and go put a location first.
@@ -173,11 +177,41 @@ def _join_cut_lines(lines: list[str]) -> tuple[list[str], int]:
     return lines, at_lines + hook_prints
 
 
+# How far into its line the thread's name may start: a test runner's "[x86    ] " or a log's head.
+_HEAD_MOST = 120
+
+
+def _from_thread(line: str) -> str:
+    """A panic line from its thread's name on.
+
+    ``[x86    ] thread 'main' panicked at …`` (a test runner's prefix) and a paste that cut the
+    line's head off, ``hread 'main' panicked at …`` or ``polars-0' panicked at …``, are read as
+    ``thread 'main' panicked at …``.
+    """
+    at = line.find("panicked at")
+    if at <= 0 or at > _HEAD_MOST + 200:
+        return line
+    head = line[:at]
+    if head.lstrip(" `").startswith("thread '") or not head.strip(" `"):
+        return line
+    thread = head.rfind("thread '")
+    if 0 < thread <= _HEAD_MOST:
+        return line[thread:]
+    if head.endswith("' "):
+        opening = head.rfind("'", 0, len(head) - 2)
+        if 0 <= opening <= _HEAD_MOST:
+            return "thread " + line[opening:]
+        name = head[:-2].strip()
+        if opening == -1 and name and " " not in name:
+            return "thread '" + line.lstrip()
+    return line
+
+
 @per_text
 def _joined_lines(text: str) -> tuple[tuple[str, ...], int]:
-    """:func:`_join_cut_lines` of ``text``'s lines (for recognize and parse alike)."""
+    """:func:`_join_cut_lines` of ``text``'s lines (for recognize and parse alike), panic lines from their thread on."""
     lines, joined = _join_cut_lines(text.split("\n"))
-    return tuple(lines), joined
+    return tuple(_from_thread(line) if "panicked at" in line else line for line in lines), joined
 
 
 def _backtrace(lines: list[str]) -> tuple[Frame, ...]:

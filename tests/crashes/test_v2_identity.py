@@ -1601,3 +1601,29 @@ def test_an_unrecognizable_insn_pasted_without_its_ice_line_is_that_ice():
     assert cut.digest == whole.digest
     # The words alone, with no instruction below them, are not GCC's.
     assert parse("x.c:1:1: error: unrecognizable insn:\nsomething else\n") is None
+
+
+@pytest.mark.parametrize(
+    ("record_id", "site"),
+    [
+        # A test runner's prefix before the thread: "[x86    ] thread 'main' panicked at …".
+        ("bytecodealliance/wasmtime#10929", "site codegen/src/opts.rs:189"),
+        # The paste cut the line's head off: "polars-0' panicked at …".
+        ("pola-rs/polars#16915", "site polars-io/src/parquet/read/read_impl.rs:733"),
+        # ruff's hook prints the old form without the thread: "panicked at '…', crates/…:175:18".
+        ("astral-sh/ruff#9542", "site ruff_linter/src/rules/pycodestyle/rules/invalid_escape_sequence.rs:175"),
+    ],
+)
+def test_a_panic_line_is_read_from_its_thread_on(record_id, site):
+    signature = _sign(record_id)
+    assert signature.trace_format == "rust"
+    assert signature.frames[0] == site
+
+
+def test_a_panic_line_cut_inside_thread_is_read():
+    # alacritty/alacritty#1847 begins "hread 'main' panicked at 'called `Option::unwrap()`…', libcore/…".
+    signature = _sign("alacritty/alacritty#1847")
+    assert signature.trace_format == "rust"
+    assert signature.frames[0] == "andrew::text::Text::get_width"
+    # Prose that says "panicked at" is no panic.
+    assert parse("It said that it panicked at the disco, 'twice'\n") is None
