@@ -156,6 +156,10 @@ def shapes(size: int) -> dict[str, str]:
         + _grow("│ a.py:1 in f │\n│ ❱ 1 │ x │\n", size),
         "Rich frame lines without a title": _grow("│ /a/b.py:1 in f" + " " * 40 + "│\n", size),
         "GCC unrecognizable insn errors with no instruction": _grow("a.c:1:1: error: unrecognizable insn:\nx\n", size),
+        # IPython's: locations that never get their arrow, and headings with nothing under them.
+        "IPython locations with no arrow": "E   Traceback (most recent call last)\n"
+        + _grow("/a/b.py in f(" + "x, " * 100 + ")\n   1 y\n", size),
+        "IPython headings": _grow("E   Traceback (most recent call last)\n", size),
         "Rich path pieces": "─── Traceback (most recent call last) ───\n" + _grow("  " + "a/" * 300 + "\n", size),
     }
     for path in sorted((ROOT / "tests" / "traces").glob("*/*.txt")):

@@ -4,8 +4,8 @@ Crash reports arrive as pasted into issue trackers, mails and chat: with
 CRLF line ends, terminal colours, HTML entities, Markdown fences and ``> ``
 quoting, indented as a code block or a list item, behind log prefixes
 (timestamps, syslog's heads, logcat tags), drawn in Rich's boxes
-(:mod:`crashes.traces.rich`), and hard-wrapped at a terminal's width in the
-middle of a frame. The parsers read one canonical form; :func:`clean`
+(:mod:`crashes.traces.rich`) or printed by IPython (:mod:`crashes.traces.ipython`),
+and hard-wrapped at a terminal's width in the middle of a frame. The parsers read one canonical form; :func:`clean`
 produces it and names each repair it made, so the bucket page can say why a
 report was read the way it was.
 
@@ -22,7 +22,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from crashes.traces import rich
+from crashes.traces import ipython, rich
 from crashes.traces.text import MAX_LINE, NAME_REST
 
 # A trace longer than HEAD_CHARS + TAIL_CHARS is read as its first and last
@@ -47,8 +47,9 @@ _LOG_PREFIX = re.compile(
     r"|[VDIWEF]/[\w.$-]{1,64}\([ \t]{0,6}\d{1,6}\):[ \t]?"
     r"|\[(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|CRITICAL)\][ \t]{1,4}"
     # syslog's and journald's: "Nov 02 19:04:52 host dockerd[28586]: ", "Feb  9 20:45:46 host run.sh: "
-    # (the month in the machine's language: "ian 22 …").
-    r"|[A-Za-z]{3,4}\.?[ \t]{1,2}\d{1,2} \d\d:\d\d:\d\d [\w.-]{1,100} [\w./@-]{1,100}(?:\[\d{1,10}\])?:[ \t]?)",
+    # (the month in the machine's language: "ian 22 …", "févr. 3 …"; journalctl's short-precise seconds).
+    r"|[^\W\d_]{2,5}\.?[ \t]{1,2}\d{1,2} \d\d:\d\d:\d\d(?:[.,]\d{1,9})? [\w.-]{1,100} [\w./@-]{1,100}"
+    r"(?:\[\d{1,10}\])?:[ \t]?)",
     re.M,
 )
 # A list item's marker in front of a pasted trace ("- ", "* ", "1. ").
@@ -127,6 +128,7 @@ def clean(text: str) -> Cleaned:
         _strip_log_prefixes,
         # Before unwrapping: a box's padded lines of one width read as a terminal's cut.
         rich.render,
+        ipython.render,
         _unwrap,
         # A log whose lines a terminal cut had its prefix on too few of them to be taken off before.
         _strip_log_prefixes,
@@ -265,19 +267,18 @@ def _rejoin_cut_log_lines(text: str) -> tuple[str, int]:
     width (MIN_WRAP_WIDTH or more), each of those is joined to the line after it.
     """
     lines = text.split("\n")
-    widths: Counter[int] = Counter()
-    for line, following in zip(lines, lines[1:], strict=False):
-        if (
-            following.strip()
-            and len(line) >= MIN_WRAP_WIDTH
-            and not _LOG_PREFIX.match(following)
-            and _LOG_PREFIX.match(line)
-        ):
-            widths[len(line)] += 1
-    if not widths:
+    prefixed = [line for line in lines if _LOG_PREFIX.match(line)]
+    # A terminal's width: no prefixed line is longer, and distinct lines (not one message
+    # logged twice) of exactly that length went on below.
+    width = max(map(len, prefixed), default=0)
+    if width < MIN_WRAP_WIDTH:
         return text, 0
-    width, count = widths.most_common(1)[0]
-    if count < 2 or count * 2 < sum(widths.values()):
+    cut = {
+        line
+        for line, following in zip(lines, lines[1:], strict=False)
+        if len(line) == width and _goes_on(following) and _LOG_PREFIX.match(line)
+    }
+    if len(cut) < 2 or len(cut) * 2 < sum(1 for line in prefixed if len(line) == width):
         return text, 0
     out: list[str] = []
     joined = 0
@@ -285,17 +286,31 @@ def _rejoin_cut_log_lines(text: str) -> tuple[str, int]:
         previous = out[-1] if out else ""
         if (
             out
-            and line.strip()
             and len(previous) % width == 0
             and len(previous) // width <= 4
+            and _goes_on(line)
             and _LOG_PREFIX.match(previous)
-            and not _LOG_PREFIX.match(line)
         ):
             out[-1] = previous + line
             joined += 1
         else:
             out.append(line)
     return "\n".join(out), joined
+
+
+# A record of its own below a log line, never the rest of one: an exception's first line.
+_RECORD_HEAD = re.compile(r"^(?:[\w$.]{1,300}(?:Error|Exception|Throwable|Panic)\b|Traceback \(|panic: )")
+
+
+def _goes_on(line: str) -> bool:
+    """Whether ``line`` may be the rest of a log line a terminal cut: at column 0, no prefix, no record."""
+    return (
+        bool(line)
+        and not line[:1].isspace()
+        and not _LOG_PREFIX.match(line)
+        and not _LINE_START.match(line[:MAX_LINE])
+        and not _RECORD_HEAD.match(line[:MAX_LINE])
+    )
 
 
 def _strip_list_markers(text: str) -> tuple[str, str]:

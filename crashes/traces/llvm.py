@@ -309,7 +309,8 @@ def parse(text: str) -> ParsedTrace:
             wanted = _TEMPLATE_TO.search(match["function"]) if isinstance(match, dict) else None
             plain = _TEMPLATE_ARGUMENTS.sub("", site)
             # (Frames of the C library's abort path alone, a paste cut below __assert_fail, decide nothing.)
-            deciding = any(not is_ignored(frame, "native") for frame in frames)
+            # (An unsymbolized frame, "(/usr/lib/libLLVM-17.so.1+0xd7f37b)", decides nothing either.)
+            deciding = any(frame.function and not is_ignored(frame, "native") for frame in frames)
             site = f"{plain}<{wanted['to'].strip()}>" if wanted and not deciding else ""
         else:
             # macOS's assert names the bare function (``__func__``), glibc's the qualified one:

@@ -69,15 +69,18 @@ def _frames(body: list[str]) -> list[str]:
         if _HIDDEN.match(content):
             pieces = []
             continue
-        code = _CODE.match(content)
-        if code:
-            pieces = []
-            if code["mark"] and out:
-                out.append("    " + _GUIDES.sub("", code["code"]).strip())
-            continue
-        pieces.append(content)
-        joined = "".join(pieces)
-        location = _LOCATION.match(joined) or _REPL_LOCATION.match(joined)
+        # A location folded by the box goes on here, whatever this piece looks like alone
+        # ("34 in inner" reads as a source line).
+        location = _location([*pieces, content]) if pieces else None
+        if location is None:
+            code = _CODE.match(content)
+            if code:
+                pieces = []
+                if code["mark"] and out:
+                    out.append("    " + _GUIDES.sub("", code["code"]).strip())
+                continue
+            pieces.append(content)
+            location = _location(pieces)
         if location:
             file = location.groupdict().get("file") or "<stdin>"
             out.append(f'  File "{file}", line {location["line"]}, in {location["function"]}')
@@ -85,6 +88,16 @@ def _frames(body: list[str]) -> list[str]:
         elif len(pieces) >= _MOST_PIECES:
             pieces = []
     return out
+
+
+def _location(pieces: list[str]) -> re.Match | None:
+    """The location the pieces of a folded line make: folded inside a word (a path, its number), or
+    at a blank (before "in", or before the function)."""
+    for joined in ("".join(pieces), " ".join(pieces)):
+        location = _LOCATION.match(joined) or _REPL_LOCATION.match(joined)
+        if location:
+            return location
+    return None
 
 
 # A frame's line inside the box's sides: how a box whose head was not pasted is found.

@@ -251,7 +251,8 @@ _VERSIONED_CRATE = re.compile(r"-\d+\.\d+[\w.+-]*$")
 # since 1.73, an ICE line's bug!() location), under /rustc/<hash>/ (a delayed bug's note, older
 # panics), or in the pre-2020 layout (src/librustc_x/…). One file must be one site in every form.
 _RUSTC_SOURCE = re.compile(
-    r"(?:^|/)compiler/(?P<crate>rustc_\w+/.+)$|(?:^|/)src/(?P<old>lib(?:rustc|syntax)\w*/.+)$|^(?P<bare>librustc\w*/.+)$"
+    r"(?:^|/)compiler/(?P<crate>(?:rustc_|stable_mir)[\w-]*/.+)$|(?:^|/)src/(?P<old>lib(?:rustc|syntax)\w*/.+)$"
+    r"|^(?P<bare>librustc\w*/.+)$"
 )
 
 

@@ -35,14 +35,24 @@ _FILE_NAME = re.compile(
     # Not a field or method of an object (self.cfg.is_some(), self.lock(), Node.js is a name).
     r"txt|md|ini|proto|sql|csv|sh)(?![\w-]|\.\w|\()"
 )
-_PATH_HEAD = re.compile(r"(?<![\w.+@-])[\w.+@-]{1,100}<path>")
+# A path ending in a file's extension is marked first, so that a relative one's head joins it.
+_FILE_MARK = "\x00path\x00"
+_FILE_END = re.compile(r"\.[A-Za-z]\w{0,7}[\\/]?$")
+_PATH_HEAD = re.compile(r"(?<![\w.+@-])[\w.+@-]{1,100}\x00path\x00")
+
+
+def _mask_path(match: re.Match) -> str:
+    return _FILE_MARK if _FILE_END.search(match.group()) else "<path>"
+
+
 _NUMBER = re.compile(r"\d+(?!x\?)")  # not the 0 of a masked 0x?
 # rustc names a crate with its hash, which changes with every build: bevy_inspector_egui[4c35]::x.
 # Opening on the bracket (a literal the engine finds fast), its word character checked behind it.
 _CRATE_HASH = re.compile(r"\[(?<=\w\[)[0-9a-f]{4,16}\](?=::)")
 # rustc prints an item of the program it compiles as DefId(0:12 ~ crate::module::{closure#0}): the
 # path is the reporter's code, named as a quoted name would be (its numbers are masked below).
-_DEF_PATH = re.compile(r"(DefId\([\d:]{1,30} ~ )[^\s()]{1,300}")
+# (The standard library's items, core::marker::Sized, are no one's program: kept.)
+_DEF_PATH = re.compile(r"(DefId\([\d:]{1,30} ~ )(?!(?:core|alloc|std|proc_macro)::)[^\s()]{1,300}")
 
 
 def per_text(function: Callable[[str], T]) -> Callable[[str], T]:
@@ -120,11 +130,11 @@ def mask_message(message: str, limit: int = 200, quoted: bool = True) -> str:
     if quoted and "." in message:
         message = _FILE_NAME.sub("<path>", message)
     if "/" in message or "\\" in message:
-        message = _PATH.sub("<path>", message)
-        # A relative path (jerryscript/jerry-core/x.cpp) is masked from its first slash on: its first
-        # directory is the checkout's name, and goes with the rest.
-        if "<path>" in message:
-            message = _PATH_HEAD.sub("<path>", message)
+        message = _PATH.sub(_mask_path, message)
+        # A relative path to a file (jerryscript/jerry-core/x.cpp) is masked from its first slash on:
+        # its first directory, the checkout's name, goes with the rest. (Not a list: "UInt8/UInt16".)
+        if _FILE_MARK in message:
+            message = _PATH_HEAD.sub("<path>", message).replace(_FILE_MARK, "<path>")
     message = _NUMBER.sub("N", message)
     # Runs of blanks as one space, ends stripped: str.split() knows the same blanks as re's \s.
     return " ".join(message.split())[:limit]

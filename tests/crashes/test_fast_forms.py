@@ -22,7 +22,7 @@ _PATH = re.compile(r"(?:[A-Za-z]:)?(?:[\\/][\w.+@-]{1,100}){2,}[\\/]?")
 _CRATE_HASH = re.compile(r"(?<=\w)\[[0-9a-f]{4,16}\](?=::)")
 _SPACE = re.compile(r"\s+")
 # v8: a relative path's first directory goes with the rest.
-_PATH_HEAD = re.compile(r"(?<![\w.+@-])[\w.+@-]{1,100}<path>")
+_PATH_HEAD = re.compile(r"(?<![\w.+@-])[\w.+@-]{1,100}\x00path\x00")
 
 
 def reference_mask(message: str, limit: int = 200, quoted: bool = True) -> str:
@@ -35,8 +35,10 @@ def reference_mask(message: str, limit: int = 200, quoted: bool = True) -> str:
         message = text._QUOTED.sub("'?'", message)
     if quoted:  # v6's file names, taken as they are (no faster form)
         message = text._FILE_NAME.sub("<path>", message)
-    message = _PATH.sub("<path>", message)
-    message = _PATH_HEAD.sub("<path>", message)
+    file_mark = "\x00path\x00"
+    message = _PATH.sub(lambda m: file_mark if re.search(r"\.[A-Za-z]\w{0,7}[\\/]?$", m.group()) else "<path>", message)
+    if file_mark in message:
+        message = _PATH_HEAD.sub("<path>", message).replace(file_mark, "<path>")
     message = text._NUMBER.sub("N", message)
     return _SPACE.sub(" ", message).strip()[:limit]
 

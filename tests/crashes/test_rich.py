@@ -103,3 +103,23 @@ def test_one_bug_drawn_by_rich_and_printed_by_cpython_is_one_bucket():
         + "\nTypeError: unsupported operand type(s) for +=: 'int' and 'str'\n"
     )
     assert _sign(plain).digest == _sign(drawn).digest
+
+
+@pytest.mark.parametrize(
+    "folded",
+    [
+        ["/srv/app/lib/long_package_name/handlers/module.py:1234 in", "inner"],  # at the blank before the name
+        ["/srv/app/lib/long_package_name/handlers/module.py:12", "34 in inner"],  # inside the number
+        ["/srv/app/lib/long_package_name/handlers/module.py:1234", "in inner"],  # at the blank before "in"
+    ],
+)
+def test_a_location_folded_at_any_point_keeps_its_frame(folded):
+    text = (
+        _boxed(["/srv/app/main.py:6 in main", "", "❱ 6 │   run()", "", *folded, "", "❱ 1234 │   return d[k]"], 62)
+        + "\nKeyError: 'k'\n"
+    )
+    frames = traces.parse(text).frames
+    assert [(f.file, f.line, f.function) for f in frames] == [
+        ("/srv/app/lib/long_package_name/handlers/module.py", 1234, "inner"),
+        ("/srv/app/main.py", 6, "main"),
+    ]

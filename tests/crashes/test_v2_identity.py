@@ -1627,3 +1627,68 @@ def test_a_panic_line_cut_inside_thread_is_read():
     assert signature.frames[0] == "andrew::text::Text::get_width"
     # Prose that says "panicked at" is no panic.
     assert parse("It said that it panicked at the disco, 'twice'\n") is None
+
+
+def test_a_log_message_logged_twice_is_no_terminals_cut():
+    # Two ERROR lines of one text are of one length: the exception below each is its own line.
+    log = (
+        "2024-03-01 10:00:01,000 INFO  c.e.Main - starting\n"
+        "2024-03-01 10:00:03,000 ERROR c.e.Worker - job failed, will retry\n"
+        "java.lang.IllegalStateException: queue closed\n\tat com.example.Worker.run(Worker.java:42)\n"
+        "2024-03-01 10:00:04,000 INFO  c.e.Main - retrying\n"
+        "2024-03-01 10:00:05,000 ERROR c.e.Worker - job failed, will retry\n"
+        "java.lang.IllegalStateException: queue closed\n\tat com.example.Worker.run(Worker.java:42)\n"
+    )
+    assert _sign_text(log).crash_type == "java.lang.IllegalStateException"
+
+
+def test_journal_heads_with_fractions_of_a_second_and_months_in_other_languages():
+    panic = (
+        "panic: boom\n\ngoroutine 1 [running]:\n"
+        "main.crash()\n\t/src/app/main.go:9 +0x1d\nmain.main()\n\t/src/app/main.go:5 +0x17\n"
+    )
+    plain = _sign_text(panic)
+    for head in ("Nov 02 19:04:52.123456 host app[7]: ", "févr. 3 19:04:52 host app[7]: ", "Mär 3 19:04:52 host app: "):
+        journal = "".join(head + line + "\n" for line in panic.split("\n") if line)
+        assert _sign_text(journal).digest == plain.digest, head
+
+
+def test_a_dump_of_every_goroutine_without_a_panic_is_no_go_crash():
+    # A pprof or SIGQUIT dump starts with the dumper's own goroutine: two such dumps share it.
+    dumper = (
+        "goroutine 2051 [running]:\n"
+        "runtime/pprof.writeGoroutineStacks(0x1)\n\t/usr/local/go/src/runtime/pprof/pprof.go:703 +0x6a\n"
+        "net/http/pprof.handler.ServeHTTP(0x1)\n\t/usr/local/go/src/net/http/pprof/pprof.go:267 +0x4a5\n"
+        "net/http.HandlerFunc.ServeHTTP(0x1)\n\t/usr/local/go/src/net/http/server.go:2136 +0x29\n\n"
+    )
+    one = dumper + "goroutine 1 [semacquire]:\ngithub.com/acme/store.(*DB).Close(0x1)\n\t/src/acme/store.go:42 +0x88\n"
+    other = dumper + "goroutine 1 [semacquire]:\ngithub.com/acme/queue.(*Q).Drain(0x1)\n\t/src/acme/queue.go:7 +0x88\n"
+    assert parse(one) is None
+    assert _sign_text(one).digest != _sign_text(other).digest
+
+
+def test_an_unsymbolized_frame_decides_no_llvm_helpers_site():
+    # The cast<> assertion cut below __assert_fail, with libLLVM's signal handler printed without a symbol.
+    text = (
+        "opt: /llvm/include/llvm/Support/Casting.h:578: decltype(auto) llvm::cast(From *) "
+        '[To = llvm::MDNode, From = llvm::Metadata]: Assertion `isa<To>(Val) && "cast<Ty>() argument of '
+        "incompatible type!\"' failed.\n"
+        " #0 0x7f1 llvm::sys::PrintStackTrace(llvm::raw_ostream&, int) "
+        "(/usr/lib/llvm-17/lib/libLLVM-17.so.1+0xd7d7e1)\n"
+        " #1 0x7f2 (/usr/lib/llvm-17/lib/libLLVM-17.so.1+0xd7f37b)\n"
+        " #2 0x7f3 (/lib/x86_64-linux-gnu/libc.so.6+0x3bf90)\n"
+    )
+    assert _sign_text(text).frames == ("site llvm::cast<llvm::MDNode>",)
+
+
+def test_masking_keeps_the_standard_librarys_items_and_lists_that_are_no_paths():
+    from crashes.traces.text import mask_message
+
+    assert mask_message("DefId(2:3 ~ core[abcd]::marker::Sized)") == "DefId(N:N ~ core::marker::Sized)"
+    assert mask_message("expected UInt8/UInt16/UInt32", quoted=False) != mask_message(
+        "expected Int8/Int16/Int32", quoted=False
+    )
+    # rustc's own crates not named rustc_*: one file in both forms.
+    relative = "thread 'rustc' panicked at compiler/stable_mir/src/mir/body.rs:12:5:\nboom\n"
+    absolute = relative.replace("compiler/", "/rustc/0123456789abcdef/compiler/")
+    assert _sign_text(relative).frames[0] == _sign_text(absolute).frames[0] == "site stable_mir/src/mir/body.rs"
