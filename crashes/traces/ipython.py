@@ -24,6 +24,7 @@ import re
 from crashes.traces.text import MAX_LINE
 
 _TITLE = "Traceback (most recent call last)"
+_TITLE_WITHOUT_COLON = re.compile(r"Traceback \(most recent call last\)(?!:)")
 _HEADER = re.compile(r"^\s{0,8}[A-Za-z_][\w.]{0,200}\s+Traceback \(most recent call last\)\s*$")
 # IPython 7: "path in function(arguments)"; the path Colab links, or a cell's "<ipython-input-3-…>".
 _OLD_LOCATION = re.compile(
@@ -93,7 +94,8 @@ def _location(line: str) -> tuple[str, str, str] | None:
 
 def render(text: str) -> tuple[str, str]:
     """``text`` with every IPython traceback written as CPython's, and the repair's name."""
-    if _TITLE not in text:
+    # CPython's own heading has its colon: most texts are done with here, at one scan.
+    if _TITLE not in text or _TITLE_WITHOUT_COLON.search(text) is None:
         return text, ""
     lines = text.split("\n")
     if not any(_TITLE in line and _HEADER.match(line[:MAX_LINE]) for line in lines):
