@@ -62,8 +62,33 @@ def _exception(line: str) -> tuple[str, str] | None:
     return None
 
 
+# The Kotlin compiler's BackendException names what failed and where, before its own stack:
+# "The root cause java.lang.AssertionError was thrown at: org.…TypeTranslator.toIrType(TypeTranslator.kt:167)".
+# That place is the crash's site, as a panic's location is: a paste cut below the line still has it.
+_ROOT_CAUSE = re.compile(
+    r"^\s*The root cause (?P<type>[\w$.]{1,300}) was thrown at: (?P<function>[\w$.<>\-]{1,300})\((?P<location>"
+    + _LOCATION
+    + r")\)"
+)
+
+
+def _root_cause(text: str) -> re.Match | None:
+    if "The root cause " not in text:
+        return None
+    return next(
+        (
+            found
+            for line in text.split("\n")
+            if "The root cause " in line and (found := _ROOT_CAUSE.match(line[:MAX_LINE]))
+        ),
+        None,
+    )
+
+
 def recognize(text: str) -> bool:
-    """True if ``text`` holds JVM ``at pkg.Cls.method(File.java:N)`` frames."""
+    """True if ``text`` holds JVM ``at pkg.Cls.method(File.java:N)`` frames, or the Kotlin compiler's root cause."""
+    if _root_cause(text) is not None:
+        return True
     if "at " not in text:
         return False
     return any(_FRAME.match(line[:MAX_LINE]) for line in text.split("\n") if line.lstrip().startswith("at "))
@@ -131,6 +156,19 @@ def parse(text: str) -> ParsedTrace:
         # The first line naming an exception before a run of frames heads it.
         if exception and (not blocks or blocks[-1].frames) and header is None:
             header = exception
+    root_cause = _root_cause(text)
+    if root_cause:
+        # Its type is the crash's; where it was thrown, the site (the frames, where the chain has them).
+        root = next((b for b in reversed(blocks) if b.crash_type == root_cause["type"]), None)
+        frames = _full_stack(blocks[: blocks.index(root) + 1]) if root else []
+        return ParsedTrace(
+            format=FORMAT,
+            crash_type=root_cause["type"],
+            message=root.message if root else "",
+            frames=tuple(frames),
+            language="jvm",
+            site=root_cause["function"],
+        )
     if not blocks:
         return ParsedTrace(format=FORMAT, crash_type=header[0] if header else "", language="jvm")
     root = blocks[-1]

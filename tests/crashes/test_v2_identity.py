@@ -638,11 +638,13 @@ def test_a_shell_saying_its_command_died_is_no_identity():
 
 def test_the_kotlin_compilers_reporting_frames_are_no_identity():
     # JetBrains/compose-multiplatform#301: BackendException's reportBackendException and the phase
-    # runner wrap every IR lowering crash; the frames that follow them are where it failed.
+    # runner (then JvmLower.lower, the driver) wrap every IR lowering crash; where it failed is the
+    # root cause's place, named above them ("The root cause java.lang.AssertionError was thrown at: …").
     signature = _sign("JetBrains/compose-multiplatform#301")
     assert signature.method == "stack"
     assert not any("reportBackendException" in frame or ".phaser." in frame for frame in signature.frames)
-    assert signature.frames[0] == "org.jetbrains.kotlin.backend.jvm.JvmLower.lower"
+    assert signature.crash_type == "java.lang.AssertionError"
+    assert signature.frames[0] == "site org.jetbrains.kotlin.backend.common.ir.IrUtilsKt.copyValueParametersToStatic"
 
 
 def test_a_programs_crash_is_keyed_within_its_target_and_a_compilers_ice_is_shared():
@@ -1692,3 +1694,28 @@ def test_masking_keeps_the_standard_librarys_items_and_lists_that_are_no_paths()
     relative = "thread 'rustc' panicked at compiler/stable_mir/src/mir/body.rs:12:5:\nboom\n"
     absolute = relative.replace("compiler/", "/rustc/0123456789abcdef/compiler/")
     assert _sign_text(relative).frames[0] == _sign_text(absolute).frames[0] == "site stable_mir/src/mir/body.rs"
+
+
+def test_the_kotlin_compilers_root_cause_line_names_the_crash_and_its_site():
+    # maxkeppeler/sheets#73 pasted BackendException's head alone; JetBrains/compose-multiplatform#3858 cut
+    # it one frame later: "The root cause java.lang.X was thrown at: f(F.kt:N)" is the crash either way.
+    sheets, compose = _sign("maxkeppeler/sheets#73"), _sign("JetBrains/compose-multiplatform#3858")
+    assert (sheets.crash_type, sheets.frames) == (
+        "java.lang.AssertionError",
+        ("site org.jetbrains.kotlin.ir.util.TypeTranslator.toIrTypeAbbreviation",),
+    )
+    assert compose.crash_type == "java.lang.RuntimeException"
+    assert compose.frames[0] == "site org.jetbrains.kotlin.backend.jvm.codegen.FunctionCodegen.generate"
+    # The whole chain of sheets#73's crash finds the bucket of the head alone (same site and type).
+    from crashes import similarity
+
+    whole = RECORDS["maxkeppeler/sheets#73"]["trace"].rstrip("\n") + (
+        "\n\tat org.jetbrains.kotlin.backend.common.CodegenUtil.reportBackendException(CodegenUtil.kt:253)\n"
+        "Caused by: java.lang.AssertionError: Unexpected type\n"
+        "\tat org.jetbrains.kotlin.ir.util.TypeTranslator.toIrTypeAbbreviation(TypeTranslator.kt:167)\n"
+        "\tat org.jetbrains.kotlin.ir.util.TypeTranslator.translateType(TypeTranslator.kt:120)\n"
+    )
+    full = _sign_text(whole)
+    assert full.crash_type == "java.lang.AssertionError"
+    score = similarity.similarity(similarity.shape_of(full), similarity.shape_of(sheets)).score
+    assert score >= similarity.THRESHOLD
