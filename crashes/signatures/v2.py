@@ -103,7 +103,8 @@ from crashes.traces.text import mask_message
 # is read from its thread on (behind a test runner's "[x86] ", or its head cut: "hread 'main'",
 # "polars-0' "), and the old form without the thread (a hook's) is read too; a Python traceback
 # IPython printed (Jupyter's, Colab's; IPython 7's and 8's frame lines) is read as CPython's; the
-# Kotlin compiler's "The root cause X was thrown at: f(F.kt:N)" names the crash's type and site.
+# Kotlin compiler's "The root cause X was thrown at: f(F.kt:N)" names the crash's type and site; a
+# .NET stack pasted without its exception is read by its frames (three or more).
 VERSION = 8
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

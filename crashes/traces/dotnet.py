@@ -135,8 +135,17 @@ def recognize(text: str) -> bool:
         return True
     if not _AT_ANYWHERE.search(text):
         return False
-    has_frame = any(_frame(line) for line in text.split("\n") if _AT.match(line.lstrip()))
-    return has_frame and bool(_exception_names(text))
+    frames = 0
+    for line in text.split("\n"):
+        if _AT.match(line.lstrip()) and _frame(line):
+            frames += 1
+            # A stack pasted without the exception above it (dafny#3615) is .NET's by its frames alone.
+            if frames >= _HEADLESS_FRAMES:
+                return True
+    return frames > 0 and bool(_exception_names(text))
+
+
+_HEADLESS_FRAMES = 3
 
 
 def _managed_call_stack(text: str) -> bool:

@@ -1719,3 +1719,14 @@ def test_the_kotlin_compilers_root_cause_line_names_the_crash_and_its_site():
     assert full.crash_type == "java.lang.AssertionError"
     score = similarity.similarity(similarity.shape_of(full), similarity.shape_of(sheets)).score
     assert score >= similarity.THRESHOLD
+
+
+def test_a_dotnet_stack_pasted_without_its_exception_is_read_by_its_frames():
+    # dafny-lang/dafny#3615 pasted the frames alone: "   at Microsoft.Dafny.Cloner.CloneExpr(Expression expr)".
+    signature = _sign("dafny-lang/dafny#3615")
+    assert signature.trace_format == "dotnet"
+    assert signature.frames[:2] == ("Microsoft.Dafny.Cloner.CloneExpr", "Microsoft.Dafny.Cloner.CloneExprInner")
+    # JavaScript's frames, and prose that starts with "at", are not .NET's.
+    js = "    at foo (/app/a.js:1:2)\n    at bar (/app/b.js:3:4)\n    at baz (/app/c.js:5:6)\n"
+    prose = "at first we tried it\nat least it works\nat the end it crashed\n"
+    assert parse(js) is None and parse(prose) is None
