@@ -128,10 +128,11 @@ def clean(text: str) -> Cleaned:
         _strip_log_prefixes,
         # Before unwrapping: a box's padded lines of one width read as a terminal's cut.
         rich.render,
-        ipython.render,
         _unwrap,
         # A log whose lines a terminal cut had its prefix on too few of them to be taken off before.
         _strip_log_prefixes,
+        # After unwrapping: IPython's location lines are long, and a terminal cuts them.
+        ipython.render,
         # After unwrapping, which needs several cut lines: one cut headline is evidence enough.
         _join_cut_markers,
         # After unwrapping: a JSON line a terminal cut is whole again.

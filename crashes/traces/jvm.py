@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from crashes.model import Frame, ParsedTrace
-from crashes.traces.text import MAX_LINE
+from crashes.traces.text import CUT_LINES, MAX_LINE
 
 FORMAT = "jvm"
 _LOCATION = (
@@ -73,16 +73,20 @@ _ROOT_CAUSE = re.compile(
 
 
 def _root_cause(text: str) -> re.Match | None:
+    """The root-cause line, read with the lines after it where a terminal cut it (it is long)."""
     if "The root cause " not in text:
         return None
-    return next(
-        (
-            found
-            for line in text.split("\n")
-            if "The root cause " in line and (found := _ROOT_CAUSE.match(line[:MAX_LINE]))
-        ),
-        None,
-    )
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        if "The root cause " not in line:
+            continue
+        joined = line
+        for following in [*lines[index + 1 : index + 1 + CUT_LINES], ""]:
+            found = _ROOT_CAUSE.match(joined[:MAX_LINE])
+            if found or not following or following[:1].isspace():
+                return found
+            joined += following
+    return None
 
 
 def recognize(text: str) -> bool:
