@@ -74,7 +74,7 @@ def test_a_planted_bug_compiler_defined_in_the_browser_becomes_a_reduced_bucket(
     # Reduced in the background. The planted compiler is neither gcc nor clang, so each finding is also
     # reduced for its culprit and moved on to the bucket of its reduced program's shape: whichever bucket
     # ends up with the reduction, one shows the smallest program that still shows the planted shift.
-    for _ in range(60):  # the pages are not live: a triager reloads them
+    for _ in range(120):  # the pages are not live: a triager reloads them (a slow machine reduces slowly)
         page.goto(live_server.url + "/triage/buckets/")
         links = [link.get_attribute("href") for link in page.locator("table a", has_text="buggy-O1").all()]
         for href in links:
