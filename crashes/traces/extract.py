@@ -5,9 +5,9 @@ CRLF line ends, terminal colours, HTML entities, Markdown fences and ``> ``
 quoting, indented as a code block or a list item, behind log prefixes
 (timestamps, syslog's heads, logcat tags), drawn in Rich's boxes
 (:mod:`crashes.traces.rich`) or printed by IPython (:mod:`crashes.traces.ipython`),
-and hard-wrapped at a terminal's width in the middle of a frame. The parsers read one canonical form; :func:`clean`
-produces it and names each repair it made, so the bucket page can say why a
-report was read the way it was.
+and hard-wrapped at a terminal's width in the middle of a frame. The parsers
+read one canonical form; :func:`clean` produces it and names each repair it
+made, so the bucket page can say why a report was read the way it was.
 
 Every step is one pass over the text, done by the regular expression engine
 where it can be (no expression here can backtrack over a whole line twice),
@@ -268,34 +268,29 @@ def _rejoin_cut_log_lines(text: str) -> tuple[str, int]:
     width (MIN_WRAP_WIDTH or more), each of those is joined to the line after it.
     """
     lines = text.split("\n")
-    prefixed = [line for line in lines if _LOG_PREFIX.match(line)]
+    # Each line's prefix is looked for once.
+    prefixed = [_LOG_PREFIX.match(line) is not None for line in lines]
+    goes_on = [_goes_on(line) and not has_prefix for line, has_prefix in zip(lines, prefixed, strict=True)]
     # A terminal's width: no prefixed line is longer, and distinct lines (not one message
     # logged twice) of exactly that length went on below.
-    width = max(map(len, prefixed), default=0)
+    width = max((len(line) for line, has_prefix in zip(lines, prefixed, strict=True) if has_prefix), default=0)
     if width < MIN_WRAP_WIDTH:
         return text, 0
-    cut = {
-        line
-        for line, following in zip(lines, lines[1:], strict=False)
-        if len(line) == width and _goes_on(following) and _LOG_PREFIX.match(line)
-    }
-    if len(cut) < 2 or len(cut) * 2 < sum(1 for line in prefixed if len(line) == width):
+    at_width = [index for index, line in enumerate(lines) if prefixed[index] and len(line) == width]
+    cut = {lines[index] for index in at_width if index + 1 < len(lines) and goes_on[index + 1]}
+    if len(cut) < 2 or len(cut) * 2 < len(at_width):
         return text, 0
     out: list[str] = []
+    out_prefixed = False  # whether out[-1] starts with a prefix
     joined = 0
-    for line in lines:
+    for line, has_prefix, continues in zip(lines, prefixed, goes_on, strict=True):
         previous = out[-1] if out else ""
-        if (
-            out
-            and len(previous) % width == 0
-            and len(previous) // width <= 4
-            and _goes_on(line)
-            and _LOG_PREFIX.match(previous)
-        ):
+        if out and out_prefixed and len(previous) % width == 0 and len(previous) // width <= 4 and continues:
             out[-1] = previous + line
             joined += 1
         else:
             out.append(line)
+            out_prefixed = has_prefix
     return "\n".join(out), joined
 
 
@@ -304,11 +299,11 @@ _RECORD_HEAD = re.compile(r"^(?:[\w$.]{1,300}(?:Error|Exception|Throwable|Panic)
 
 
 def _goes_on(line: str) -> bool:
-    """Whether ``line`` may be the rest of a log line a terminal cut: at column 0, no prefix, no record."""
+    """Whether ``line`` (one with no log prefix) may be the rest of a log line a terminal cut: at column 0,
+    no record's head."""
     return (
         bool(line)
         and not line[:1].isspace()
-        and not _LOG_PREFIX.match(line)
         and not _LINE_START.match(line[:MAX_LINE])
         and not _RECORD_HEAD.match(line[:MAX_LINE])
     )

@@ -111,12 +111,10 @@ def _unrecognizable(lines: list[str]) -> int | None:
 
 def recognize(text: str) -> bool:
     """True for a GCC internal compiler error (or its "unrecognizable insn" error, the ICE line cut off)."""
-    if "internal compiler error" not in text:
-        return "unrecognizable insn" in text and _unrecognizable(text.split("\n")) is not None
     # rustc's and Go's ICEs were claimed by their own parsers, earlier in the registry.
-    return bool(find_lines(text, _ICE, 1, "internal compiler error")) or (
-        "unrecognizable insn" in text and _unrecognizable(text.split("\n")) is not None
-    )
+    if "internal compiler error" in text and find_lines(text, _ICE, 1, "internal compiler error"):
+        return True
+    return "unrecognizable insn" in text and _unrecognizable(text.split("\n")) is not None
 
 
 def parse(text: str) -> ParsedTrace:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 
+from crashes.traces.python import HEADER, frame_line
 from crashes.traces.text import MAX_LINE
 
 _TITLE = "Traceback (most recent call last)"
@@ -60,17 +61,15 @@ class _Frames:
         self.pending = (file, line, function)
 
     def arrow(self, line: str, code: str) -> None:
-        if self.pending is None:
-            return
-        file, given, function = self.pending
-        self.out.append(f'  File "{file}", line {given or line}, in {function}')
-        self.out.append("    " + code.strip())
-        self.pending = None
+        if self.pending is not None:
+            self.close(line)
+            self.out.append("    " + code.strip())
 
-    def close(self) -> None:
+    def close(self, arrowed: str = "0") -> None:
+        """Write the pending frame, with its own line number or else the arrow's (0: none was shown)."""
         if self.pending is not None:
             file, given, function = self.pending
-            self.out.append(f'  File "{file}", line {given or 0}, in {function}')
+            self.out.append(frame_line(file, given or arrowed, function))
             self.pending = None
 
 
@@ -106,7 +105,7 @@ def render(text: str) -> tuple[str, str]:
         capped = line[:MAX_LINE]
         if _TITLE in capped and _HEADER.match(capped):
             frames.close()
-            frames.out.append("Traceback (most recent call last):")
+            frames.out.append(HEADER)
             rendered += 1
             inside = True
             continue

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from crashes.model import Frame, ParsedTrace
-from crashes.traces.text import CUT_LINES, MAX_LINE
+from crashes.traces.text import CUT_LINES, MAX_LINE, per_text
 
 FORMAT = "jvm"
 _LOCATION = (
@@ -72,6 +72,7 @@ _ROOT_CAUSE = re.compile(
 )
 
 
+@per_text
 def _root_cause(text: str) -> re.Match | None:
     """The root-cause line, read with the lines after it where a terminal cut it (it is long)."""
     if "The root cause " not in text:

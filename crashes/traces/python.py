@@ -15,6 +15,14 @@ from crashes.traces.text import MAX_LINE, NAME_REST, join_cut_lines
 
 FORMAT = "python"
 _HEADER = "Traceback (most recent call last):"
+HEADER = _HEADER
+
+
+def frame_line(file: str, line: str | int, function: str) -> str:
+    """A frame as CPython prints it, for the readers that rewrite other tools' tracebacks into this form."""
+    return f'  File "{file}", line {line}, in {function}'
+
+
 # loguru marks the frame that caught the exception: "> File "…", line 48, in <lambda>".
 _FRAME = re.compile(r'^\s*(?:> )?File "(?P<file>[^"]*)", line (?P<line>\d+)(?:, in (?P<function>.+))?\s*$')
 _REPEATED = re.compile(r"^\s*\[Previous line repeated (?P<count>\d+) more times?\]\s*$")

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 
+from crashes.traces.python import HEADER, frame_line
 from crashes.traces.text import MAX_LINE
 
 _TITLE = "Traceback (most recent call last) ─"
@@ -83,7 +84,7 @@ def _frames(body: list[str]) -> list[str]:
             location = _location(pieces)
         if location:
             file = location.groupdict().get("file") or "<stdin>"
-            out.append(f'  File "{file}", line {location["line"]}, in {location["function"]}')
+            out.append(frame_line(file, location["line"], location["function"]))
             pieces = []
         elif len(pieces) >= _MOST_PIECES:
             pieces = []
@@ -147,7 +148,7 @@ def render(text: str) -> tuple[str, str]:
                 break
             body.append(_inner(lines[index][:MAX_LINE], indent, boxed))
             index += 1
-        out.append("Traceback (most recent call last):")
+        out.append(HEADER)
         out.extend(_frames(body[-_MOST_BODY_LINES:]))
         rendered += 1
     if not rendered:

@@ -31,6 +31,10 @@ def _sign(record_id: str, target: str = "t"):
     return signatures.compute(kind="crash", trace_text=RECORDS[record_id]["trace"], target=target)
 
 
+def _sign_text(text: str, target: str = "t"):
+    return signatures.compute(kind="crash", trace_text=text, target=target)
+
+
 # Duplicates as their maintainers linked them (evidence in each record).
 SAME_BUG = [
     ("alacritty/alacritty#111", "alacritty/alacritty#213"),  # Rust panic: same message at the same site
@@ -1560,10 +1564,6 @@ def test_a_journal_a_terminal_cut_signs_as_the_whole_one(record_id):
     whole = _sign(record_id)
     assert whole.trace_format == "go"
     assert _sign_text(_hard_wrap(RECORDS[record_id]["trace"], 80)).digest == whole.digest
-
-
-def _sign_text(text: str, target: str = "t"):
-    return signatures.compute(kind="crash", trace_text=text, target=target)
 
 
 def test_logurus_traceback_signs_as_cpythons():
