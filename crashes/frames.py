@@ -71,14 +71,22 @@ _IGNORED_FUNCTIONS = {
         r"llvm::MachineFunctionPass::runOnFunction|"
         r"internal_error$|fancy_abort$|crash_signal$|diagnostic_impl$|diagnostic_report_diagnostic$|"
         r"diagnostic_context::|error_at$|internal_error_at|_fatal_insn|"
-        r"rust_begin_unwind|rust_panic|__rust_|std::panicking|core::panicking|core::panic|"
+        # (macOS prefixes a symbol with "_"; since Rust 1.89 the panic entry points are "__rustc::".)
+        r"_?rust_begin_unwind|rust_panic|__rust_|__rustc::|std::panicking|core::panicking|core::panic|"
         # rustc's diagnostics and query plumbing: every ICE passes through them.
         r"rustc_errors::|rustc_middle::util::bug|rustc_span::|rustc_query_system::|rustc_query_impl::|"
         r"rustc_interface::|rustc_driver|rustc_data_structures::|rustc_middle::ty::context::tls|"
         r"rustc_middle::query::plumbing|rustc_middle::ty::query::|std::thread::|std::sys::|<unknown>$|"
+        # The same before the 2020 split of librustc (rustc_middle was rustc, rustc_span syntax_pos),
+        # and the globals every old compilation ran inside.
+        r"rustc::util::bug|rustc::ty::context::tls|rustc::ty::query::|rustc::dep_graph::|syntax_pos::|"
+        r"scoped_tls::|syntax::(?:attr::)?with_globals|"
         # The backtrace crate capturing the backtrace, and std's own printing of it.
         r"backtrace::|std::sys_common::|std::io::|std::backtrace|"
         r"core::result::unwrap_failed|core::option::(expect|unwrap)_failed|core::ops::function::|"
+        # unwrap()/expect() themselves, and the slicing that raised (since track_caller they print).
+        r"core::(?:option::Option|result::Result)::(?:unwrap|expect)\w*$|core::str::slice_error_fail|"
+        r"core::slice::index::|core::str::traits::|core::iter::|"
         r"core::fmt::|std::rt::|std::sys|alloc::|"
         # The same, as Rust before 1.0 named them (no ``std::``).
         r"sys::backtrace::|sys_common::|rt::unwind::|rt::lang_start|panicking::|"

@@ -45,6 +45,9 @@ class ParsedTrace:
     site: str = ""
     context: tuple[str, ...] = ()
     repairs: tuple[str, ...] = ()
+    # The site's line where the site is kept without it (rustc's ICEs: the line moves between
+    # nightlies). A stock message ("index out of bounds") at a site says only the file otherwise.
+    site_line: int | None = None
 
 
 @dataclass(frozen=True)

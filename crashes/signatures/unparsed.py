@@ -40,6 +40,9 @@ STOCK_LINES = re.compile(
     r"found bad pointer in go heap|unexpected signal during runtime execution|^\s*\[signal |"
     # A program's crash handler asking for the report ("To send a redacted crash report to Bun's team,").
     r"send (?:a |the |us )?(?:redacted |full )?crash report|"
+    # LLVM's verifier giving up (the line above it says what it found broken), and cargo saying the
+    # command it ran died (it names the command, never the bug).
+    r"broken (?:function|module) found, compilation aborted|process didn't exit successfully: |"
     # A compiler driver saying its frontend died (swift's, clang's): any crash of the frontend prints it.
     r"(?:compile|frontend) command failed (?:due to signal|with exit code)|"
     # A build tool saying a step failed (ninja, make, Xcode's build system): it names the step, never the bug.
@@ -95,15 +98,26 @@ GENERIC_MESSAGES = re.compile(
     r"invalid memory address or nil pointer dereference|index out of range.*|slice bounds out of range.*|"
     # Rust's std: the same stock panics
     r"index out of bounds.*|range (?:start |end )?index .* out of range.*|"
+    r"no entry found for key|already (?:mutably )?borrowed(?:: borrow(?:mut)?error)?|"
+    r"capacity overflow|(?:removal|insertion|swap_remove) index \(is N\) should be <=? len \(is N\)|"
+    r"byte index N is (?:not a char boundary|out of bounds of).*|slice index starts at N but ends at N|"
+    r"internal error: entered unreachable code|"
+    r"attempt to (?:divide by zero|calculate the remainder with a divisor of zero)|"
+    r"misaligned pointer dereference.*|cannot access a thread local storage value during or after destruction.*|"
     r"nil map|integer divide by zero|stack overflow|out of memory|concurrent map .*|"
     r"called '\?' on (?:a|an) '\?' value.*|explicit panic|unexpected panic|box<(?:dyn )?any>|"
     r"attempt to \w+ with overflow|assertion failed(?:: '\?')?|unreachable|not (?:yet )?implemented|"
+    # assert_eq!'s own words and its operands (masked, or printed bare since Rust 1.73).
+    r"assertion failed: '\?'\s*left: '\?',\s*right: '\?'|assertion '\?' failed(?:\s+left: .*)?|"
     r"object reference not set to an instance of an object\.?|segmentation fault|sigsegv|sigabrt|sigbus|"
     r"sigfpe|segv|deadly signal|timeout|killed|aborted|illegal instruction|bus error|"
     r"no errors encountered even though .*|unexpected error.*|"
     # Go's runtime finding its heap corrupted: the symptom of any cause (a data race, cgo, unsafe).
     r"(?:fatal error: )?(?:\w+: )?(?:found )?bad pointer in (?:go heap|unexpected span).*|"
     r"unexpected signal during runtime execution|sweep increased allocation count|"
+    r"(?:llvm error: )?broken (?:function|module) found, compilation aborted!?|"
+    # Go's runtime finding every goroutine blocked: the goroutines' stacks say where.
+    r"(?:fatal error: )?all goroutines are asleep - deadlock!?|"
     r"(?:[\w.]+\.)?(?:nullreferenceexception|nullpointerexception|argumentexception|"
     r"invalidoperationexception|indexoutofrangeexception|keynotfoundexception|assertionerror|"
     r"illegalstateexception|illegalargumentexception|runtimeexception|exception|error))$"
@@ -185,6 +199,20 @@ def identity_line(text: str) -> str:
     return first[1] if first else ""
 
 
+# Rust's panic line before 1.73, read when its parser found no site for it (the location is the
+# standard library's: libcore/option.rs): "thread 'rustc' panicked at 'message', src/libcore/x.rs:3:5".
+_RUST_PANIC = re.compile(r"^(?:thread '[^'\n]{0,200}' (?:\(\d{1,20}\) )?)?panicked at '(?P<message>.*)', ?\S+$")
+# What unwrap() and expect() say before the value they found: the value may name something.
+_UNWRAP_HEAD = re.compile(r"^called '\?' on (?:a|an) '\?' value:?\s*")
+
+
+def _names_nothing(message: str) -> bool:
+    """True for a panic's message that names no bug: the thread's name and the standard library's
+    location around it must not make the line look like one."""
+    payload = _UNWRAP_HEAD.sub("", mask_message(message, 200))
+    return is_generic(payload) or not names_something(payload)
+
+
 def _candidates(lines: list[str]) -> Iterator[tuple[int, str]]:
     """``(index, masked line)`` of each line that could be the identity, in order."""
     refused: set[str] = set()  # a line printed again (a log, a hostile paste) is read once
@@ -198,6 +226,9 @@ def _candidates(lines: list[str]) -> Iterator[tuple[int, str]]:
             # "error: cannot format x.py: INTERNAL ERROR: … Please report a bug": keep what precedes the stock part.
             stripped = stripped[: stock.start()].strip()
         if not stripped or not _reports_failure(stripped) or STOCK_LINES.search(stripped):
+            continue
+        panic = _RUST_PANIC.match(stripped)
+        if panic and _names_nothing(panic["message"]):
             continue
         masked = mask_message(stripped, 200, quoted=False)
         if is_generic(masked) or not names_something(masked):

@@ -57,8 +57,8 @@ _PANIC_OLD_LINES = 4
 _RUSTC_THREAD = re.compile(r"thread 'rustc' (?:\(\d{1,20}\) )?panicked")
 _ICE = re.compile(r"^\s*(?:error|ERROR): internal compiler error: (?P<message>.+)$")
 # Before 2018 the location had no column: "../src/librustc_metadata/decoder.rs:490: entry: …".
-_ICE_LOCATION = re.compile(r"^(?P<file>[\w./\\-]{1,300}\.rs):\d+(?::\d+)?: (?P<message>.*)$")
-_DELAYED_AT = re.compile(r"^\s*=?\s*note: delayed at (?P<file>[\w./\\-]{1,300}\.rs):\d+")
+_ICE_LOCATION = re.compile(r"^(?P<file>[\w./\\-]{1,300}\.rs):(?P<line>\d+)(?::\d+)?: (?P<message>.*)$")
+_DELAYED_AT = re.compile(r"^\s*=?\s*note: delayed at (?P<file>[\w./\\-]{1,300}\.rs):(?P<line>\d+)")
 _QUERY = re.compile(r"^\s*#(?P<index>\d+) \[(?P<query>\w+)\]")
 _FRAME = re.compile(r"^\s*(?P<index>\d+):\s+(?:0x[0-9a-fA-F]+ - )?(?P<function>\S.*?)\s*$")
 _AT = re.compile(r"^\s+at (?P<file>.+?):(?P<line>\d+)(?::\d+)?\s*$")
@@ -362,19 +362,19 @@ def parse(text: str) -> ParsedTrace:
     queries = [m["query"] for m in find_lines(text, _QUERY, 3, "#")]
     frames = list(_backtrace(lines))
 
-    site, what = "", message
+    site, site_line, what = "", None, message
     # An ICE line that quotes the location of its bug!() names the site.
     for ice in ice_messages:
         located = _ICE_LOCATION.match(ice)
         if located:
-            site, what = _strip_dir(located["file"]), located["message"]
+            site, site_line, what = _strip_dir(located["file"]), int(located["line"]), located["message"]
             break
     if not site and delayed:
-        site = _strip_dir(delayed[0]["file"])
+        site, site_line = _strip_dir(delayed[0]["file"]), int(delayed[0]["line"])
         what = next((m for m in ice_messages if not _GENERIC_PANICS.match(m)), what)
     is_ice = bool(ice_messages) or bool(_RUSTC_THREAD.search(text))
     if not site and panic_file and not _RAISING_FILES.search(panic_file.replace("\\", "/")):
-        site = _strip_dir(panic_file)
+        site, site_line = _strip_dir(panic_file), panic_line
         if not is_ice and panic_line is not None:
             site += f":{panic_line}"
     if not what or _GENERIC_PANICS.match(what):
@@ -391,4 +391,5 @@ def parse(text: str) -> ParsedTrace:
         language="rust",
         site=site,
         context=tuple(f.function for f in query_frames),
+        site_line=site_line if is_ice else None,
     )

@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 
 from crashes import signatures
+from crashes.signatures import unparsed
 from crashes.traces import extract, parse
+from crashes.traces.text import mask_message
 from tests.data.record_digests import dedup_records
 
 TRACES = Path(__file__).resolve().parents[1] / "traces"
@@ -1737,3 +1739,81 @@ def test_the_kotlin_root_cause_line_a_terminal_cut_is_read_whole():
     cut = _hard_wrap(text, 100)
     assert cut != text
     assert _sign_text(cut).digest == _sign("maxkeppeler/sheets#73").digest
+
+
+def test_a_stock_rust_panic_at_the_standard_librarys_location_names_nothing():
+    # rust-lang/rustfmt#197 ("called `Option::unwrap()` on a `None` value', ../src/libcore/option.rs:364")
+    # and nushell/nushell#707 (index out of bounds in libcore/slice): the thread's name and the standard
+    # library's path made the line look specific, so every such panic of a target shared one bucket.
+    for record_id in ("rust-lang/rustfmt#197", "nushell/nushell#707"):
+        signature = _sign(record_id)
+        assert signature.repairs[-1] == "no identifying line: a bucket of its own"
+    # The value unwrap() found does name something (alacritty#2720/c1: Os { kind: NotFound }).
+    found = _sign("alacritty/alacritty#2720/c1")
+    assert "NotFound" in found.message and "no identifying line: a bucket of its own" not in found.repairs
+
+
+def test_a_rustc_ice_with_a_stock_message_and_no_frame_keeps_its_sites_line():
+    # rustls#1971: "index out of bounds" at rustc_codegen_ssa/src/back/link.rs, no backtrace: the file
+    # holds many indexings, so its line says which. kani#1593: assert_eq!'s operands name nothing.
+    assert _sign("rustls/rustls#1971").frames[0] == "site rustc_codegen_ssa/src/back/link.rs:2700"
+    kani = _sign("model-checking/kani#1593").frames[0]
+    assert kani == "site kani-compiler/src/codegen_cprover_gotoc/codegen/rvalue.rs:883"
+    # A message that names the bug keeps the file alone, as rustc's triagers do (serde#623).
+    assert _sign("serde-rs/serde#623").frames[0] == "site librustc_metadata/decoder.rs"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "assertion failed: `(left == right)`\n  left: `1`,\n right: `2`",
+        "assertion `left == right` failed\n  left: 1\n right: 2",
+        "no entry found for key",
+        "already borrowed: BorrowMutError",
+        "already mutably borrowed: BorrowError",
+        "byte index 5 is not a char boundary; it is inside 'x' (bytes 4..6) of `abc`",
+        "internal error: entered unreachable code",
+        "attempt to divide by zero",
+        "LLVM ERROR: Broken function found, compilation aborted!",
+        "fatal error: all goroutines are asleep - deadlock!",
+    ],
+)
+def test_a_runtimes_stock_message_names_no_bug(message):
+    assert unparsed.is_generic(mask_message(message, 160))
+
+
+def test_a_stock_message_with_the_programs_own_words_still_names_one():
+    # bevy#170: assert_eq! with its own message after the operands.
+    assert not unparsed.is_generic(_sign("bevyengine/bevy#170").crash_type)
+    assert not unparsed.is_generic(mask_message("internal error: entered unreachable code: no sizeof", 160))
+
+
+def test_llvms_verifier_banner_alone_names_nothing():
+    # rust-lang/cargo#1667 printed only "LLVM ERROR: Broken function found, compilation aborted!": every
+    # verifier failure prints it, the line above it (absent here) says what was broken.
+    assert _sign("rust-lang/cargo#1667").repairs[-1] == "no identifying line: a bucket of its own"
+    detail = "Instruction does not dominate all uses!\nLLVM ERROR: Broken function found, compilation aborted!\n"
+    assert _sign_text(detail).message == "Instruction does not dominate all uses"
+
+
+def test_the_standard_librarys_raising_frames_give_way_to_the_programs():
+    # rustfmt#5739: core::str::slice_error_fail_rt raised; FmtVisitor::format_missing_indent sliced.
+    assert _sign("rust-lang/rustfmt#5739").frames[1] == "rustfmt_nightly::visitor::FmtVisitor::format_missing_indent"
+    # gfx-rs/wgpu#8389: Option::unwrap is where the panic was raised, not the bug.
+    assert _sign("gfx-rs/wgpu#8389").frames[1] == "naga::proc::emitter::Emitter::finish"
+
+
+def test_rustcs_plumbing_before_2020_is_no_frame():
+    # Before the 2020 split, rustc_middle's bug machinery was rustc::util::bug and rustc::ty::context::tls.
+    old = (
+        "error: internal compiler error: unexpected panic\n\n"
+        "thread 'rustc' panicked at 'Box<Any>', src/librustc_errors/lib.rs:892:9\n"
+        "stack backtrace:\n"
+        "   0: rustc_errors::HandlerInner::span_bug\n"
+        "   1: rustc::util::bug::opt_span_bug_fmt::{{closure}}\n"
+        "   2: rustc::ty::context::tls::with_opt::{{closure}}\n"
+        "   3: rustc::util::bug::span_bug_fmt\n"
+        "   4: rustc_typeck::check::FnCtxt::check_expr_kind\n"
+        "query stack during panic:\n#0 [typeck_tables_of] processing `main`\nend of query stack\n"
+    )
+    assert _sign_text(old).frames == ("query typeck_tables_of", "rustc_typeck::check::FnCtxt::check_expr_kind")
