@@ -299,7 +299,10 @@ def _fuzzy_message(message: str, untyped: bool = False) -> str:
     first = message.strip().split("\n", 1)[0]
     masked = mask_message(first, 200, quoted=False).rstrip(".")
     wanted = _UNTYPED_CONTENT_WORDS if untyped else 2
-    return "" if is_generic(masked) or not names_something(masked, wanted) else masked
+    # Judged with its quoted names masked too: "called `Option::unwrap()` on a `None` value" is Rust's
+    # stock panic, whatever its backticks hold.
+    stock = is_generic(masked) or is_generic(mask_message(first, 200).rstrip("."))
+    return "" if stock or not names_something(masked, wanted) else masked
 
 
 def _from_text(kind, crash_type, message, cleaned, parsed: ParsedTrace | None, target: str) -> Signature:

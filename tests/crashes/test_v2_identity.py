@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from crashes import signatures
+from crashes import signatures, similarity
 from crashes.signatures import unparsed
 from crashes.traces import extract, parse
 from crashes.traces.text import mask_message
@@ -83,7 +83,6 @@ SAME_BUG = [
 
 @pytest.mark.parametrize(("first", "second"), SAME_BUG)
 def test_duplicates_land_in_one_bucket(first, second):
-    from crashes import similarity
 
     one, other = _sign(first), _sign(second)
     # The exact signature, or the fuzzy stage (rustfmt#3702 was posted without its backtrace).
@@ -115,7 +114,6 @@ def test_different_bugs_with_one_stock_message_stay_apart():
 )
 def test_one_panic_message_at_two_lines_of_a_file_is_two_bugs(first, second):
     # Without a backtrace a Rust program's panic names only its file and line: the line is the site.
-    from crashes import similarity
 
     one, other = _sign(first), _sign(second)
     assert one.frames[0].rsplit(":", 1)[0] == other.frames[0].rsplit(":", 1)[0]
@@ -363,7 +361,6 @@ def test_dafny_exception_is_the_innermost_with_its_own_frames():
 
 
 def test_a_frameless_report_finds_the_bucket_of_its_type_and_message():
-    from crashes import similarity
 
     with_stack = signatures.compute(
         kind="crash", trace_text=(TRACES / "dotnet" / "dafny_nullref_checkislvalue.txt").read_text()
@@ -388,7 +385,6 @@ def test_a_frameless_report_finds_the_bucket_of_its_type_and_message():
 
 
 def test_a_message_pasted_cut_short_finds_the_bucket_of_the_whole_one():
-    from crashes import similarity
 
     # PowerToys#36451: one commenter pasted "…: Cyclic reference found", the others the whole sentence.
     whole, cut = (
@@ -572,7 +568,6 @@ def test_unsymbolised_rust_frames_name_nothing():
 
 
 def test_one_stock_message_at_two_sites_is_two_bugs_for_the_fuzzy_stage():
-    from crashes import similarity
 
     here = similarity.Shape("crash", "rust", "", (), site="a/src/x.rs", message="index out of bounds at the end")
     there = similarity.Shape("crash", "rust", "", (), site="b/src/y.rs", message="index out of bounds at the end")
@@ -610,7 +605,6 @@ def test_a_go_compiler_stack_pasted_without_its_ice_line_is_still_the_compilers(
     assert signature.method == "stack" and signature.trace_format == "go-ice"
     assert signature.frames[0] == "cmd/compile/internal/noder.genInst.dictPass"
     # Its crash type is unknown, not different: the same frames with the ICE line still match.
-    from crashes import similarity
 
     full = "x.go:3:4: internal compiler error: assertion failed\n\n" + RECORDS["golang/go#53762"]["trace"]
     with_line = signatures.compute(kind="crash", trace_text=full)
@@ -685,7 +679,6 @@ def test_a_rust_panic_with_the_threads_id_and_ruffs_own_report_name_one_site():
 def test_a_debuggers_managed_call_stack_is_read_as_dotnet_frames():
     # dotnet/roslyn#723 pasted Visual Studio's Call Stack window; #605, its original, the runtime's
     # trace under an unqualified "ArgumentOutOfRangeException:".
-    from crashes import similarity
 
     debugger, runtime = _sign("dotnet/roslyn#723"), _sign("dotnet/roslyn#605")
     assert debugger.trace_format == runtime.trace_format == "dotnet"
@@ -699,7 +692,6 @@ def test_a_debuggers_managed_call_stack_is_read_as_dotnet_frames():
 
 
 def test_one_exception_class_with_and_without_its_namespace_is_one_type_to_the_fuzzy_stage():
-    from crashes import similarity
 
     frames = ("A.B.C", "A.B.D", "A.B.E")
     qualified = similarity.Shape("crash", "dotnet", "System.InvalidOperationException", frames)
@@ -1709,7 +1701,6 @@ def test_the_kotlin_compilers_root_cause_line_names_the_crash_and_its_site():
     assert compose.crash_type == "java.lang.RuntimeException"
     assert compose.frames[0] == "site org.jetbrains.kotlin.backend.jvm.codegen.FunctionCodegen.generate"
     # The whole chain of sheets#73's crash finds the bucket of the head alone (same site and type).
-    from crashes import similarity
 
     whole = RECORDS["maxkeppeler/sheets#73"]["trace"].rstrip("\n") + (
         "\n\tat org.jetbrains.kotlin.backend.common.CodegenUtil.reportBackendException(CodegenUtil.kt:253)\n"
@@ -1817,3 +1808,12 @@ def test_rustcs_plumbing_before_2020_is_no_frame():
         "query stack during panic:\n#0 [typeck_tables_of] processing `main`\nend of query stack\n"
     )
     assert _sign_text(old).frames == ("query typeck_tables_of", "rustc_typeck::check::FnCtxt::check_expr_kind")
+
+
+def test_rusts_stock_panic_message_joins_no_bucket_by_itself():
+    # alacritty#3683 (unwrap() in winit's Wayland window) and #1847 (in andrew's text width): two bugs whose
+    # only common ground is "called `Option::unwrap()` on a `None` value", backticks and all.
+    wayland, text = _sign("alacritty/alacritty#3683"), _sign("alacritty/alacritty#1847")
+    assert wayland.fuzzy_message == text.fuzzy_message == ""
+    score = similarity.similarity(similarity.shape_of(wayland), similarity.shape_of(text)).score
+    assert score < similarity.THRESHOLD
