@@ -49,7 +49,15 @@ def parse_frame(line: str) -> Frame | None:
         return Frame(function=function.strip(), file=source["file"], line=int(source["line"]), module=module)
     if (location.startswith("/") or _BARE_FILE.match(location)) and function:
         return Frame(function=function.strip(), file=location, module=module)
+    called = _GDB_CALL.match(rest)
+    if called:
+        # gdb's "f (arg=0x1, s=\"a b\", …" whose arguments run on to the next lines: the name is f.
+        return Frame(function=called["function"], module=module)
     return Frame(function=rest.strip(), module=module)
+
+
+# gdb prints a call as "name (args…) at file:line"; its arguments may hold blanks, quotes and parentheses.
+_GDB_CALL = re.compile(r"^(?P<function>[A-Za-z_][\w:<>~.]{0,300}) \([\w*&]{1,60}=")
 
 
 # How a whole frame line ends: its module "(…+0x1a)", a call's ")", a source "file.c:12" or "file.c:12:5".

@@ -1817,3 +1817,11 @@ def test_rusts_stock_panic_message_joins_no_bucket_by_itself():
     assert wayland.fuzzy_message == text.fuzzy_message == ""
     score = similarity.similarity(similarity.shape_of(wayland), similarity.shape_of(text)).score
     assert score < similarity.THRESHOLD
+
+
+def test_a_gdb_call_whose_arguments_run_on_is_named_by_its_function():
+    # iree-org/iree#19785: "#5 … in __assert_fail_base (fmt=… \"%s%s…\", assertion=… \"idx < size()\"," went on
+    # to the next line; the piece after its last blank ('size()",') was read as a function that decided it.
+    parsed = parse(RECORDS["iree-org/iree#19785"]["trace"])
+    assert parsed.frames[-1].function == "__assert_fail_base"
+    assert _sign("iree-org/iree#19785").frames == ("site llvm::SmallVectorTemplateCommon::operator[]<long>",)
