@@ -107,7 +107,7 @@ from crashes.traces.text import mask_message
 # .NET stack pasted without its exception is read by its frames (three or more). 9: a Rust panic
 # line of the old form whose message is a stock one at the standard library's location ("called
 # `Option::unwrap()` on a `None` value', src/libcore/option.rs") names nothing; a rustc ICE with a
-# stock message and no frame keeps its site's line; assert_eq!'s operands, the standard library's
+# stock message keeps its site's line; assert_eq!'s operands, the standard library's
 # stock panics ("no entry found for key", "already borrowed"), LLVM's "Broken function found",
 # cargo's "process didn't exit successfully" and Go's deadlock name nothing; rustc's pre-2020
 # diagnostics plumbing (rustc::util::bug, scoped_tls), unwrap()/expect() and core's slicing and
@@ -261,10 +261,11 @@ def _from_trace(kind, parsed: ParsedTrace, crash_type, target, top_n, ignore) ->
         frames = frames[1:]
     hashed = frames[:wanted]
     crash = (parsed.crash_type or crash_type).strip()
-    if site and parsed.site_line is not None and not hashed and is_generic(crash):
+    if site and parsed.site_line is not None and is_generic(crash):
         # A file without its line (rustc's ICEs) and a stock message ("index out of bounds") say
-        # only which file gave up, and a compiler's file holds many checks: with no frame to say
-        # which, the line does, though it moves between versions.
+        # only which file gave up, and a compiler's file holds many checks: the line says which,
+        # though it moves between versions (then the fuzzy stage weighs the frames). Kept with
+        # frames too, so that one report with a backtrace and one without still share the site.
         site = f"{site}:{parsed.site_line}"
     identified = bool(site or hashed) or (not rule.typed and not is_generic(crash))
     if not identified:

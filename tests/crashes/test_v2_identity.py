@@ -1744,12 +1744,20 @@ def test_a_stock_rust_panic_at_the_standard_librarys_location_names_nothing():
     assert "NotFound" in found.message and "no identifying line: a bucket of its own" not in found.repairs
 
 
-def test_a_rustc_ice_with_a_stock_message_and_no_frame_keeps_its_sites_line():
+def test_a_rustc_ice_with_a_stock_message_keeps_its_sites_line():
     # rustls#1971: "index out of bounds" at rustc_codegen_ssa/src/back/link.rs, no backtrace: the file
     # holds many indexings, so its line says which. kani#1593: assert_eq!'s operands name nothing.
     assert _sign("rustls/rustls#1971").frames[0] == "site rustc_codegen_ssa/src/back/link.rs:2700"
     kani = _sign("model-checking/kani#1593").frames[0]
     assert kani == "site kani-compiler/src/codegen_cprover_gotoc/codegen/rvalue.rs:883"
+    # With its backtrace too (rustc_codegen_gcc#47, "not implemented" in src/builder.rs), so that the
+    # report pasted without it still finds the bucket by its site.
+    codegen = RECORDS["rust-lang/rustc_codegen_gcc#47"]["trace"]
+    framed, frameless = _sign_text(codegen), _sign_text(codegen.split("stack backtrace:")[0])
+    assert frameless.frames == ("site src/builder.rs:1527",)
+    assert framed.frames == ("site src/builder.rs:1527", "rustc_codegen_ssa::mir::codegen_mir")
+    match = similarity.similarity(similarity.shape_of(frameless), similarity.shape_of(framed))
+    assert match.score >= similarity.THRESHOLD
     # A message that names the bug keeps the file alone, as rustc's triagers do (serde#623).
     assert _sign("serde-rs/serde#623").frames[0] == "site librustc_metadata/decoder.rs"
 
