@@ -75,6 +75,9 @@ PIECES = (
     "0   lib  0x1 f + 1 (a.c:1)\n",
     "thread 1 panic: ",
     "/a/b.zig:1:2: 0x1 in f (x)\n",
+    # go-errors' frames (gitea, lazygit).
+    "/a/b.go:1 (0x1)\n",
+    "\tf: x\n",
     # cleo's rendering (Poetry): a class name, a message and an "at" line.
     "\n  ValueError\n\n  m\n\n  at a.py:1 in f\n",
     "  1  a.py:1 in f\n",
@@ -143,6 +146,8 @@ def shapes(size: int) -> dict[str, str]:
         "cleo frames": "  ValueError\n\n  m\n\n"
         + _grow("  1  a.py:1 in f\n      1│ x\n", size - 40)
         + "\n  at a.py:1 in f\n",
+        "go-errors frames": "x PANIC: boom\n" + _grow("/a/b.go:1 (0x1)\n\tf: x\n", size),
+        "go-errors lines that are no frame": _grow("/" + "a" * 390 + ".go:1 (0x" + " (0x" * 30 + "\n", size),
         "Zig lines that are no frame": "thread 1 panic: x\n" + _grow("a.zig:1:2: 0x1 in " + "f" * 300 + "\n", size),
         # Cut sanitizer frames go on at column 0; here, after each one, nothing but such lines.
         "sanitizer frames cut": "==1==ERROR: AddressSanitizer: SEGV\n"

@@ -22,6 +22,7 @@ from crashes.traces import (
     gcc,
     gdb,
     go,
+    go_errors,
     jvm,
     libfuzzer,
     llvm,
@@ -43,7 +44,8 @@ from crashes.traces import (
 # names the bug better than its crashed thread); gdb's generic frames near
 # the end.
 REGISTRY = (
-    sanitizer, valgrind, python, cleo, libfuzzer, rust, go, zig, jvm, dotnet, gcc, llvm, apple, gdb, faulthandler
+    sanitizer, valgrind, python, cleo, libfuzzer, rust, go, go_errors, zig, jvm, dotnet, gcc, llvm, apple, gdb,
+    faulthandler,
 )  # fmt: skip
 
 __all__ = ["Frame", "ParsedTrace", "REGISTRY", "parse"]
