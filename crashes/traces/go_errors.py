@@ -20,7 +20,8 @@ from __future__ import annotations
 import re
 
 from crashes.model import Frame, ParsedTrace
-from crashes.traces.text import MAX_LINE
+from crashes.traces.extract import MIN_WRAP_WIDTH
+from crashes.traces.text import MAX_LINE, join_cut_lines, per_text
 
 FORMAT = "go"
 _FRAME = re.compile(r"^\s*(?P<file>(?:[A-Za-z]:)?[^\s:()]{1,400}\.(?:go|s)):(?P<line>\d{1,9}) \(0x[0-9a-f]{1,16}\)\s*$")
@@ -40,14 +41,30 @@ def recognize(text: str) -> bool:
     """True when the text holds a run of go-errors frame lines."""
     if " (0x" not in text or ".go:" not in text:
         return False
-    return _first_run(text.split("\n")) is not None
+    return _first_run(_lines(text)) is not None
+
+
+def _is_frame(line: str) -> bool:
+    return " (0x" in line and _FRAME.match(line[:MAX_LINE]) is not None
+
+
+@per_text
+def _lines(text: str) -> list[str]:
+    """The text's lines, a frame line a terminal cut joined back (a long path cut at 80 columns)."""
+    lines, _ = join_cut_lines(
+        text.split("\n"),
+        lambda line: len(line) >= MIN_WRAP_WIDTH and ".go" in line and not _is_frame(line),
+        lambda joined, _: _is_frame(joined),
+        goes_on=lambda line: bool(line) and not line[:1].isspace(),
+    )
+    return lines
 
 
 def _first_run(lines: list[str]) -> int | None:
     """Where the first run of ``_FRAMES_WANTED`` frame lines starts (function lines may sit between)."""
     start, run = None, 0
     for index, line in enumerate(lines):
-        if " (0x" in line and _FRAME.match(line[:MAX_LINE]):
+        if _is_frame(line):
             start = index if run == 0 else start
             run += 1
             if run >= _FRAMES_WANTED:
@@ -58,7 +75,7 @@ def _first_run(lines: list[str]) -> int | None:
 
 
 def parse(text: str) -> ParsedTrace:
-    lines = text.split("\n")
+    lines = _lines(text)
     start = _first_run(lines) or 0
     frames: list[Frame] = []
     for line in lines[start:]:
@@ -75,7 +92,7 @@ def parse(text: str) -> ParsedTrace:
         break
     raised = max((i for i, frame in enumerate(frames) if _RAISED.search(frame.file)), default=-1)
     frames = [frame for frame in frames[raised + 1 :] if not _RUNTIME.search(frame.file)]
-    above = next((line.strip() for line in reversed(lines[:start]) if line.strip()), "")[:MAX_LINE]
+    above = _line_above(lines, start)
     panic = _PANIC.search(above)
     message = panic["message"].strip() if panic else above
     return ParsedTrace(
@@ -85,3 +102,23 @@ def parse(text: str) -> ParsedTrace:
         frames=tuple(frames),
         language="go",
     )
+
+
+# How many lines a terminal may have cut the logger's line into.
+_ABOVE_PIECES = 4
+
+
+def _line_above(lines: list[str], start: int) -> str:
+    """The line printed just above the stack, its pieces joined where a terminal cut it."""
+    pieces: list[str] = []
+    for line in reversed(lines[max(0, start - _ABOVE_PIECES) : start]):
+        if not line.strip():
+            if pieces:
+                break
+            continue
+        if pieces and len(line) < MIN_WRAP_WIDTH:
+            break  # a line of its own: the one below it was not cut from it
+        pieces.insert(0, line)
+        if _PANIC.search(line):
+            break
+    return "".join(pieces).strip()[:MAX_LINE]

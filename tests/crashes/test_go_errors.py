@@ -61,3 +61,13 @@ def test_go_errors_function_lines_name_the_frames():
 def test_two_frame_lines_are_no_stack():
     text = "log: saved /srv/a.go:12 (0x1f)\n/srv/b.go:13 (0x2f)\n"
     assert traces.parse(text) is None or traces.parse(text).format != "go"
+
+
+def test_a_terminal_cutting_the_loggers_line_and_long_frames_moves_nothing():
+    text = RECORDS["go-gitea/gitea#15514"]["trace"]
+    for width in (80, 120):
+        cut = "\n".join(line[i : i + width] for line in text.split("\n") for i in range(0, max(len(line), 1), width))
+        assert cut != text
+        assert (
+            signatures.compute(kind="crash", trace_text=cut, target="t").digest == _sign("go-gitea/gitea#15514").digest
+        )
