@@ -87,6 +87,8 @@ _IGNORED_FUNCTIONS = {
         # unwrap()/expect() themselves, and the slicing that raised (since track_caller they print).
         r"core::(?:option::Option|result::Result)::(?:unwrap|expect)\w*$|core::str::slice_error_fail|"
         r"core::slice::index::|core::str::traits::|core::iter::|"
+        # Drop glue and rustc's pass timer: they run whatever they were handed.
+        r"core::ptr::drop_in_place|rustc_session::session::Session::time|"
         r"core::fmt::|std::rt::|std::sys|alloc::|"
         # The same, as Rust before 1.0 named them (no ``std::``).
         r"sys::backtrace::|sys_common::|rt::unwind::|rt::lang_start|panicking::|"
@@ -301,7 +303,9 @@ def is_ignored(frame: Frame, language: str, extra: tuple[re.Pattern, ...] = (), 
         pattern = _IGNORED_FUNCTIONS.get(language)
         if name is None:
             name = normalize_function(frame.function, language)
-        if pattern is not None and pattern.search(name):
+        if pattern is not None and (pattern.search(name) or (name[:1] == "<" and pattern.search(name.lstrip("<")))):
+            # (A Rust impl's "<<std::thread::Builder>::spawn_unchecked_<…" cut before its brackets close
+            # is never unwrapped: its path is read past the "<".)
             return True
         if language in ("native", "rust", "go") and _REPORTING_HELPER.match(re.split(r"::|\.", name)[-1] or ""):
             return True

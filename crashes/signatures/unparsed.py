@@ -24,7 +24,7 @@ STOCK_LINES = re.compile(
     r"query stack during panic|end of query stack|indicates a bug in|has crashed\b|found a bug in|"
     # journalctl's and coredumpctl's notice to users outside the adm group.
     r"you are currently not seeing messages|"
-    r"internal error -- |the compiler unexpectedly panicked|we would appreciate|"
+    r"internal error -- |unexpectedly panicked|we would appreciate|"
     r"run with `?RUST_BACKTRACE|note: (?:rustc|compiler flags|some of the compiler flags|cargo)|"
     r"^\s*(?:version|rustc|go version|gcc version|clang version|target|thread model|installeddir)\b|"
     r"^\s*\$ |^\s*[\w.-]+@[\w.-]+[:~]|^\s*\(gdb\)|core dumped|^\s*(?:aborted|segmentation fault|killed)\s*$|"
@@ -201,7 +201,9 @@ def identity_line(text: str) -> str:
 
 # Rust's panic line before 1.73, read when its parser found no site for it (the location is the
 # standard library's: libcore/option.rs): "thread 'rustc' panicked at 'message', src/libcore/x.rs:3:5".
-_RUST_PANIC = re.compile(r"^(?:thread '[^'\n]{0,200}' (?:\(\d{1,20}\) )?)?panicked at '(?P<message>.*)', ?\S+$")
+_RUST_PANIC = re.compile(
+    r"^(?:thread '[^'\n]{0,200}' (?:\(\d{1,20}\) )?)?panicked at (?:'(?P<message>.*)', ?\S+|\S+:\d+:\d+:?)$"
+)
 # What unwrap() and expect() say before the value they found: the value may name something.
 _UNWRAP_HEAD = re.compile(r"^called '\?' on (?:a|an) '\?' value:?\s*")
 
@@ -228,7 +230,8 @@ def _candidates(lines: list[str]) -> Iterator[tuple[int, str]]:
         if not stripped or not _reports_failure(stripped) or STOCK_LINES.search(stripped):
             continue
         panic = _RUST_PANIC.match(stripped)
-        if panic and _names_nothing(panic["message"]):
+        # Since Rust 1.73 the line holds the location alone, the message on the next line.
+        if panic and (panic["message"] is None or _names_nothing(panic["message"])):
             continue
         masked = mask_message(stripped, 200, quoted=False)
         if is_generic(masked) or not names_something(masked):

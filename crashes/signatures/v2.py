@@ -110,8 +110,11 @@ from crashes.traces.text import mask_message
 # stock message keeps its site's line; assert_eq!'s operands, the standard library's
 # stock panics ("no entry found for key", "already borrowed"), LLVM's "Broken function found",
 # cargo's "process didn't exit successfully" and Go's deadlock name nothing; rustc's pre-2020
-# diagnostics plumbing (rustc::util::bug, scoped_tls), unwrap()/expect() and core's slicing and
-# iterator frames are skipped.
+# diagnostics plumbing (rustc::util::bug, scoped_tls), unwrap()/expect(), core's slicing and
+# iterator frames, drop glue and a panic hook's frames (above rust_panic_with_hook) are skipped; a
+# line Rust prints after a panic's message is no message, and the new-form panic line alone or a
+# tool's "unexpectedly panicked" banner no identity; Go stacks printed one "file.go:N (0xPC)" line
+# per frame (go-errors, gitea) are read.
 VERSION = 9
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

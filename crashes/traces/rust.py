@@ -70,6 +70,13 @@ _GENERIC_PANICS = re.compile(
     r"failed to process buffered lint here.*|"
     r"rustc_errors::ExplicitBug|explicit panic)$"
 )
+# What Rust and rustc print after a panic's message: never the message itself.
+_AFTER_THE_MESSAGE = re.compile(
+    r"^(?:stack backtrace:|note: run with `?RUST_BACKTRACE|note: some details are omitted|"
+    r"(?:error|note): the compiler unexpectedly panicked|(?:error|ERROR): internal compiler error: unexpected panic|"
+    r"query stack during panic)",
+    re.I,
+)
 # Panic locations that are only where a panic is raised, not why.
 _RAISING_FILES = re.compile(
     r"(?:^|/)(?:library/(?:core|std|alloc)|lib(?:core|std|alloc|collections)/|rustc_errors/src|"
@@ -238,7 +245,10 @@ def _backtrace(lines: list[str]) -> tuple[Frame, ...]:
             frames.append(Frame(function=frame["function"]))
         elif frames and line.strip() and not line.startswith(" "):
             break
-    return tuple(frames)
+    # Above std's rust_panic_with_hook is the panic hook at work (a logger's writer, a crash
+    # reporter, rustc's ICE hook): the same in every panic of the program, never the crash.
+    hooked = max((i for i, frame in enumerate(frames) if "rust_panic_with_hook" in frame.function), default=-1)
+    return tuple(frames[hooked + 1 :])
 
 
 # A frame without symbols ("0x5637cd7092d4 - <unknown>", or its address alone where the paste was cut):
@@ -347,6 +357,8 @@ def parse(text: str) -> ParsedTrace:
         if new:
             panic_file, panic_line = new["file"], int(new["line"])
             message = lines[after].strip() if after < len(lines) else ""
+            if _AFTER_THE_MESSAGE.match(message):
+                message = ""  # the message was cut off (or the panic printed none): that line is what follows it
             break
         old = _old_panic(lines, index)
         if old:

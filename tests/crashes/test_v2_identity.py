@@ -1833,3 +1833,41 @@ def test_a_gdb_call_whose_arguments_run_on_is_named_by_its_function():
     parsed = parse(RECORDS["iree-org/iree#19785"]["trace"])
     assert parsed.frames[-1].function == "__assert_fail_base"
     assert _sign("iree-org/iree#19785").frames == ("site llvm::SmallVectorTemplateCommon::operator[]<long>",)
+
+
+def test_the_panic_hooks_frames_above_rust_panic_with_hook_are_no_frames():
+    # astral-sh/ruff#13392: ruff's server hook (Server::run::{{closure}}) printed the panic; the crash is
+    # LineIndex::line_range. rust-lang/rls#609: the hook's allocation (_rdl_grow_in_place).
+    assert _sign("astral-sh/ruff#13392").frames[1] == "ruff_source_file::line_index::LineIndex::line_range"
+    assert _sign("rust-lang/rls#609").frames[0] == "rustc_save_analysis::sig::assoc_type_signature"
+
+
+def test_a_line_rust_prints_after_the_panic_message_is_no_message():
+    # oferchen/rsync#6585 (a CI log): the location's line and rustc's banner, the message lost between.
+    text = "thread 'rustc' panicked at compiler/rustc_ast/src/attr/mod.rs:307:36\n"
+    text += "error: the compiler unexpectedly panicked. this is a bug.\n"
+    signature = _sign_text(text)
+    assert signature.crash_type == "ICE:"
+    assert signature.frames == ("site rustc_ast/src/attr/mod.rs:307",)
+
+
+def test_a_tools_panic_banner_and_a_bare_panic_location_name_nothing():
+    # model-checking/kani#3596 ends with Kani's banner after a backtrace tail of rustc's thread plumbing
+    # (a Rust impl cut before its brackets close, "<<std[…]::thread::Builder>::spawn_unchecked_<…").
+    kani = (
+        "  27:     0x7763dafebf3a - <<std[30db60597c87498f]::thread::Builder>::spawn_unchecked_<rustc_interface"
+        "[9081e2b11a975511]::util::run_in_thread_with_globals<rustc_interface[9081e2b11a975511]::util::run_in_"
+        "thread_pool_with_globals<\n"
+        "  28:     0x7763dafec32b - std::sys::pal::unix::thread::Thread::new::thread_start::h44e9704e75fad799\n"
+        "  29:     0x7763d54a339d - <unknown>\n\n"
+        "Kani unexpectedly panicked during compilation.\n"
+        "Please file an issue here: https://github.com/model-checking/kani/issues/new?labels=bug\n"
+    )
+    assert _sign_text(kani).repairs[-1] == "no identifying line: a bucket of its own"
+    # viperproject/prusti-dev#1493: Rust 1.73's panic line holds the location alone (here rustc_errors',
+    # which only raised it); its message, "Box<dyn Any>", names nothing either.
+    prusti = (
+        "thread 'rustc' panicked at /rustc/ca2b74f1ae5075d62e223c0a91574a1fc3f51c7c/compiler/rustc_errors/src/"
+        "lib.rs:995:33:\nBox<dyn Any>\n"
+    )
+    assert _sign_text(prusti).repairs[-1] == "no identifying line: a bucket of its own"
