@@ -281,6 +281,11 @@ def frame_key(frame: Frame, language: str, name: str | None = None, target: str 
     return None
 
 
+# core's indexing and iteration implemented for a type ("<usize as core::slice::index::SliceIndex<[T]>>::index"
+# reads "usize::index" once its impl is unwrapped): where a slice was indexed, not by whom.
+_CORE_IMPL = re.compile(r" as core::(?:slice::index::SliceIndex|iter::)")
+
+
 # A program's own reporting helpers (jerry_fatal, g_assertion_message_expr,
 # my_abort): where a crash is reported, not where it happened.
 _REPORTING_HELPER = re.compile(
@@ -306,6 +311,8 @@ def is_ignored(frame: Frame, language: str, extra: tuple[re.Pattern, ...] = (), 
         if pattern is not None and (pattern.search(name) or (name[:1] == "<" and pattern.search(name.lstrip("<")))):
             # (A Rust impl's "<<std::thread::Builder>::spawn_unchecked_<…" cut before its brackets close
             # is never unwrapped: its path is read past the "<".)
+            return True
+        if language in ("native", "rust") and _CORE_IMPL.search(frame.function[:MAX_NAME]):
             return True
         if language in ("native", "rust", "go") and _REPORTING_HELPER.match(re.split(r"::|\.", name)[-1] or ""):
             return True

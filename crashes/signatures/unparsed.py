@@ -108,7 +108,7 @@ GENERIC_MESSAGES = re.compile(
     r"called '\?' on (?:a|an) '\?' value.*|explicit panic|unexpected panic|box<(?:dyn )?any>|"
     r"attempt to \w+ with overflow|assertion failed(?:: '\?')?|unreachable|not (?:yet )?implemented|"
     # assert_eq!'s own words and its operands (masked, or printed bare since Rust 1.73).
-    r"assertion failed: '\?'\s*left: '\?',\s*right: '\?'|assertion '\?' failed(?:\s+left: .*)?|"
+    r"assertion failed: '\?'\s*left: '\?',\s*right: '\?'|assertion '\?' failed\s+left: .*|"
     r"object reference not set to an instance of an object\.?|segmentation fault|sigsegv|sigabrt|sigbus|"
     r"sigfpe|segv|deadly signal|timeout|killed|aborted|illegal instruction|bus error|"
     r"no errors encountered even though .*|unexpected error.*|"
@@ -202,16 +202,21 @@ def identity_line(text: str) -> str:
 # Rust's panic line before 1.73, read when its parser found no site for it (the location is the
 # standard library's: libcore/option.rs): "thread 'rustc' panicked at 'message', src/libcore/x.rs:3:5".
 _RUST_PANIC = re.compile(
-    r"^(?:thread '[^'\n]{0,200}' (?:\(\d{1,20}\) )?)?panicked at (?:'(?P<message>.*)', ?\S+|\S+:\d+:\d+:?)$"
+    r"^(?:thread '[^'\n]{0,200}' (?:\(\d{1,20}\) )?)?panicked at (?:'(?P<message>.*)', ?[^\s']+|\S+:\d+:\d+:?)$"
 )
 # What unwrap() and expect() say before the value they found: the value may name something.
 _UNWRAP_HEAD = re.compile(r"^called '\?' on (?:a|an) '\?' value:?\s*")
 
 
+def unwrap_payload(masked: str) -> str:
+    """What unwrap() or expect() found, of a masked message: the whole message when it is no unwrap()'s."""
+    return _UNWRAP_HEAD.sub("", masked)
+
+
 def _names_nothing(message: str) -> bool:
     """True for a panic's message that names no bug: the thread's name and the standard library's
     location around it must not make the line look like one."""
-    payload = _UNWRAP_HEAD.sub("", mask_message(message, 200))
+    payload = unwrap_payload(mask_message(message, 200))
     return is_generic(payload) or not names_something(payload)
 
 

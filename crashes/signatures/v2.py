@@ -42,7 +42,7 @@ from crashes import traces
 from crashes.frames import MAX_FRAMES, dependency_caller, normalize_path, significant_frames
 from crashes.model import ParsedTrace, Signature
 from crashes.origins import title_function
-from crashes.signatures.unparsed import generic_frames, identity_line, is_generic, names_something
+from crashes.signatures.unparsed import generic_frames, identity_line, is_generic, names_something, unwrap_payload
 from crashes.traces.extract import clean
 from crashes.traces.text import mask_message
 
@@ -305,7 +305,8 @@ def _fuzzy_message(message: str, untyped: bool = False) -> str:
     wanted = _UNTYPED_CONTENT_WORDS if untyped else 2
     # Judged with its quoted names masked too: "called `Option::unwrap()` on a `None` value" is Rust's
     # stock panic, whatever its backticks hold.
-    stock = is_generic(masked) or is_generic(mask_message(first, 200).rstrip("."))
+    # (What unwrap() found may still name something: "…on an `Err` value: ShaderCompile(…)".)
+    stock = is_generic(masked) or is_generic(unwrap_payload(mask_message(first, 200).rstrip(".")))
     return "" if stock or not names_something(masked, wanted) else masked
 
 

@@ -44,18 +44,66 @@ def test_a_go_errors_stack_without_a_panic_line_keeps_its_error():
     assert signature.frames == ("gui.go", "confirmation_panel.go")
 
 
-def test_go_errors_function_lines_name_the_frames():
-    text = (
+def test_a_stack_keys_alike_with_and_without_go_errors_function_lines():
+    # go-errors prints "\tFunc: source" under a frame only where it could read the source: the same
+    # crash on another machine has none. The standard library (net/http) and the error-wrapping
+    # helper (errors.go, where every wrapped error is made) are no frames.
+    bare = (
         "*errors.errorString boom\n"
+        "/src/app/pkg/utils/errors.go:12 (0x4a0f00)\n"
         "/src/app/pkg/store/db.go:41 (0x4a1f2c)\n"
-        '\t(*Store).Get: return nil, errors.New("boom")\n'
         "/src/app/pkg/api/handler.go:88 (0x4a3b11)\n"
-        "\tserveItem: item, err := s.Get(id)\n"
         "/usr/local/go/src/net/http/server.go:2084 (0x6bd0ef)\n"
-        "\tHandlerFunc.ServeHTTP: f(w, r)\n"
     )
-    parsed = traces.parse(text)
-    assert [frame.function for frame in parsed.frames[:2]] == ["(*Store).Get", "serveItem"]
+    named = bare.replace("(0x4a1f2c)\n", '(0x4a1f2c)\n\t(*Store).Get: return nil, errors.New("boom")\n')
+    assert named != bare
+    signed = [signatures.compute(kind="crash", trace_text=text, target="t") for text in (bare, named)]
+    assert signed[0].frames == signed[1].frames == ("db.go", "handler.go")
+    assert signed[0].digest == signed[1].digest
+
+
+def test_the_stack_under_the_panic_is_the_crashs_and_a_previous_log_line_is_not_its_message():
+    # gitea with STACKTRACE_LEVEL logs a stack with every error: the one under "PANIC:" is the crash.
+    text = (
+        "2021/04/16 21:11:40 ...models/repo.go:120:GetRepo() [E] GetRepositoryByID: repository does not exist\n"
+        "/source/models/repo.go:120 (0x1a2b3c)\n"
+        "/source/routers/api/v1/repo/repo.go:55 (0x1a2b4c)\n"
+        "/source/modules/web/handler.go:161 (0x18183b6)\n"
+        "2021/04/16 21:11:43 ...routes/base.go:153:1() [E] PANIC: runtime error: index out of range [3] with length 3\n"
+        "/usr/local/go/src/runtime/panic.go:98 (0x4585f)\n"
+        "/source/modules/gitgraph/graph_models.go:219 (0x1823d2f)\n"
+        "/source/modules/gitgraph/parser.go:84 (0x18241c3)\n"
+    )
+    signature = signatures.compute(kind="crash", trace_text=text, target="t")
+    assert signature.crash_type == "runtime error: index out of range [N] with length N"
+    assert signature.frames == ("graph_models.go", "parser.go")
+    logged = (
+        "2023/08/09 01:01:15 [I] Completed GET /alice/notes/src/branch/main 200 OK in 12.3ms\n"
+        "*errors.errorString record not found in the users table of db\n"
+        "/src/app/pkg/store/db.go:41 (0x4a1f2c)\n/src/app/pkg/api/handler.go:88 (0x4a3b11)\n"
+        "/src/app/cmd/server/main.go:20 (0x4a3c00)\n"
+    )
+    assert traces.parse(logged).message == "*errors.errorString record not found in the users table of db"
+
+
+def test_windows_paths_with_blanks_and_trimmed_paths_are_read():
+    windows = (
+        "[E] PANIC: runtime error: invalid memory address or nil pointer dereference\n"
+        "C:/Program Files/Go/src/runtime/panic.go:260 (0x3d1f2c)\n"
+        "C:/Users/John Smith/app/store/db.go:41 (0x4a1f2c)\n"
+        "C:/Users/John Smith/app/api/handler.go:88 (0x4a3b11)\n"
+    )
+    assert [frame.file.rsplit("/", 1)[-1] for frame in traces.parse(windows).frames] == ["db.go", "handler.go"]
+    # -trimpath: "runtime/panic.go", and the recovery handler above it.
+    trimmed = (
+        "[E] PANIC: runtime error: invalid memory address or nil pointer dereference\n"
+        "runtime/panic.go:770 (0x43d364)\n"
+        "code.gitea.io/gitea/modules/web/routing/logger_manager.go:116 (0x180eaa4)\n"
+        "runtime/panic.go:770 (0x43d364)\n"
+        "code.gitea.io/gitea/modules/git/commit_info.go:21 (0xe9ddc3)\n"
+        "code.gitea.io/gitea/routers/web/repo/view.go:302 (0x2a2d5e4)\n"
+    )
+    assert signatures.compute(kind="crash", trace_text=trimmed, target="t").frames == ("commit_info.go", "view.go")
 
 
 def test_two_frame_lines_are_no_stack():
@@ -71,3 +119,20 @@ def test_a_terminal_cutting_the_loggers_line_and_long_frames_moves_nothing():
         assert (
             signatures.compute(kind="crash", trace_text=cut, target="t").digest == _sign("go-gitea/gitea#15514").digest
         )
+
+
+def test_a_frame_line_cut_before_its_extension_is_read_whole():
+    text = (
+        "*errors.errorString unknown view\n"
+        "/home/runner/work/lazygit/lazygit/pkg/gui/gui.go:801 (0x1236ee2)\n"
+        "/home/runner/work/lazygit/lazygit/pkg/gui/controllers/helpers/confirmation_hel\n"
+        "per.go:120 (0x1102e95)\n"
+        "/home/runner/work/lazygit/lazygit/pkg/gui/layout.go:191 (0x123d709)\n"
+    )
+    parsed = traces.parse(text)
+    assert [frame.file.rsplit("/", 1)[-1] for frame in parsed.frames] == [
+        "gui.go",
+        "confirmation_helper.go",
+        "layout.go",
+    ]
+    assert parsed.message == "*errors.errorString unknown view"

@@ -1871,3 +1871,21 @@ def test_a_tools_panic_banner_and_a_bare_panic_location_name_nothing():
         "lib.rs:995:33:\nBox<dyn Any>\n"
     )
     assert _sign_text(prusti).repairs[-1] == "no identifying line: a bucket of its own"
+
+
+def test_what_unwrap_found_still_names_a_bucket_for_the_fuzzy_stage():
+    text = (
+        "thread 'main' panicked at src/render.rs:88:41:\ncalled `Result::unwrap()` on an `Err` value: "
+        'ShaderCompile("missing uniform block camera_matrices in terrain.wgsl")\n'
+    )
+    assert "ShaderCompile" in _sign_text(text).fuzzy_message
+
+
+def test_a_c_assertion_with_its_expression_quoted_still_names_a_bug():
+    # Rust's assert_eq! operands name nothing; GLib's or systemd's "Assertion 'fd >= 0' failed" does.
+    assert not unparsed.is_generic(mask_message("Assertion 'fd >= 0' failed", 160))
+
+
+def test_cores_indexing_implemented_for_a_type_is_no_frame():
+    # nushell/nushell#12969: "<usize as core::slice::index::SliceIndex<[T]>>::index" read "usize::index".
+    assert _sign("nushell/nushell#12969").frames[0] == "nu_parser::parser::parse_builtin_commands"
