@@ -65,6 +65,8 @@ _IGNORED_FUNCTIONS = {
         r"strtol|strtoul|strtoll|strtoull|strtod|atoi|atol|memchr|memrchr|getenv)$|"
         r"__(?:mem|str|stp|wcs|wmem)\w*_(?:avx\w*|sse\w*|evex\w*|erms|unaligned\w*)$|"
         r"fuzzer::|LLVMFuzzerTestOneInput$|rust_fuzzer_test_input$|libfuzzer_sys::|"
+        # LLVM's C API (LLVMVerifyModule, LLVMTargetMachineEmitToFile): a front end handing LLVM its work.
+        r"LLVM[A-Z][A-Za-z]+$|"
         r"llvm::sys::|llvm::report_fatal_error|llvm::llvm_unreachable_internal|llvm_unreachable_internal|"
         r"llvm::PrettyStackTrace|llvm::CrashRecoveryContext|llvm::function_ref|"
         r"llvm::(legacy::)?PassManager|llvm::FPPassManager|llvm::MPPassManager|llvm::detail::PassModel|"

@@ -47,6 +47,9 @@ STOCK_LINES = re.compile(
     r"(?:compile|frontend) command failed (?:due to signal|with exit code)|"
     # A build tool saying a step failed (ninja, make, Xcode's build system): it names the step, never the bug.
     r"^\s*ninja: build stopped|^\s*g?make(?:\[\d+\])?: \*\*\* |^\s*FAILED: |failed with a nonzero exit code|"
+    # A crash reporter's own log (crashpad's, Chromium's "[pid:tid:date:ERROR file.cc:64] tag not found"),
+    # below FATAL: what it met while writing the report, never the crash.
+    r"^\[\d+:\d+:[\d,./]{6,24}:(?:ERROR|WARNING|INFO|VERBOSE\d*)[: ][\w.-]+(?::\d+|\(\d+\))\]|"
     # Valgrind's banner, printed by every run of the tool.
     r"\b(?:memcheck|helgrind|drd), a (?:memory|thread) error detector|"
     # A shell reporting that the command it ran died ("x.sh: line 6: 5518 Segmentation fault  cmd",

@@ -114,7 +114,9 @@ from crashes.traces.text import mask_message
 # iterator frames, drop glue and a panic hook's frames (above rust_panic_with_hook) are skipped; a
 # line Rust prints after a panic's message is no message, and the new-form panic line alone or a
 # tool's "unexpectedly panicked" banner no identity; Go stacks printed one "file.go:N (0xPC)" line
-# per frame (go-errors, gitea) are read.
+# per frame (go-errors, gitea) are read; an LLVM helper's assertion (cast<X>) with no frame to say who
+# called it is keyed within its target, and macOS's bare "doit" is such a helper; LLVM's C API
+# (LLVMVerifyModule) is no frame; a crash reporter's own log lines (crashpad's) are no identity.
 VERSION = 9
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
@@ -277,7 +279,7 @@ def _from_trace(kind, parsed: ParsedTrace, crash_type, target, top_n, ignore) ->
     caller = None if site else dependency_caller(candidates, parsed.language, ignore, target)
     if caller and caller not in hashed:
         key_frames += (f"caller {caller}",)
-    scope = "" if parsed.format in _SHARED_CODE_FORMATS else target
+    scope = "" if parsed.format in _SHARED_CODE_FORMATS and not (parsed.callers_site and not hashed) else target
     return Signature(
         version=VERSION,
         digest=_digest(kind, parsed.format, scope, crash, *key_frames),

@@ -140,7 +140,8 @@ def _frames(lines: list[str]) -> tuple[Frame, ...]:
 # called them with a bad value: LLVM's triagers read the caller, so these are
 # no site and the frames below decide.
 _HELPER_SITE = re.compile(
-    r"(?:^|::)(?:cast|dyn_cast|isa|cast_or_null|dyn_cast_or_null|isa_impl_cl|operator\*|operator->|operator\[\]|"
+    # (macOS's assert names the bare function: isa_impl_cl<…>::doit is "doit".)
+    r"(?:^|::)(?:cast|dyn_cast|isa|cast_or_null|dyn_cast_or_null|isa_impl_cl|doit|operator\*|operator->|operator\[\]|"
     r"getValue|get|front|back|value)$|(?:^|::)(?:ArrayRef|SmallVector\w*|DenseMap\w*|Optional|Expected|PointerUnion|"
     r"ilist_\w+|iterator_\w+|isa_impl\w*|cast_\w+)(?:<|::)|^std::|^__gnu_cxx::"
 )
@@ -296,7 +297,7 @@ def parse(text: str) -> ParsedTrace:
         text = "\n".join(lines)
         unreachable = find_lines(text, _UNREACHABLE, 1, "UNREACHABLE")
     fatal = find_lines(text, _FATAL, 1, "LLVM ERROR")
-    site = ""
+    site, callers_site = "", False
     if assertion:
         match = assertion[0]
         crash_type = f"Assertion `{match['expr'].strip()}' failed"
@@ -312,6 +313,7 @@ def parse(text: str) -> ParsedTrace:
             # (An unsymbolized frame, "(/usr/lib/libLLVM-17.so.1+0xd7f37b)", decides nothing either.)
             deciding = any(frame.function and not is_ignored(frame, "native") for frame in frames)
             site = f"{plain}<{wanted['to'].strip()}>" if wanted and not deciding else ""
+            callers_site = bool(site)
         else:
             # macOS's assert names the bare function (``__func__``), glibc's the qualified one:
             # one assertion in one function is one site, whichever C library printed it.
@@ -347,4 +349,5 @@ def parse(text: str) -> ParsedTrace:
         language="native",
         site=site,
         repairs=(f"{joined} cut assertion lines joined",) if joined else (),
+        callers_site=callers_site,
     )

@@ -1889,3 +1889,41 @@ def test_a_c_assertion_with_its_expression_quoted_still_names_a_bug():
 def test_cores_indexing_implemented_for_a_type_is_no_frame():
     # nushell/nushell#12969: "<usize as core::slice::index::SliceIndex<[T]>>::index" read "usize::index".
     assert _sign("nushell/nushell#12969").frames[0] == "nu_parser::parser::parse_builtin_commands"
+
+
+def test_an_llvm_helper_that_failed_for_an_unknown_caller_is_keyed_within_its_target():
+    # llvm/torch-mlir#2096 and ROCm/triton#725 (its line from the report): cast<mlir::RankedTensorType>
+    # failed for whatever code called it, and nothing says which: one bug per program, not one for all.
+    triton = (
+        "python: /root/.triton/llvm/llvm-1188b1ff-ubuntu-x64/include/llvm/Support/Casting.h:566: decltype(auto) "
+        "llvm::cast(const From&) [with To = mlir::RankedTensorType; From = mlir::Type]: Assertion `isa<To>(Val) && "
+        '"cast<Ty>() argument of incompatible type!"\' failed.\n'
+    )
+    torch = signatures.compute(kind="crash", trace_text=RECORDS["llvm/torch-mlir#2096"]["trace"], target="torch")
+    rocm = signatures.compute(kind="crash", trace_text=triton, target="triton")
+    assert torch.frames[0] == rocm.frames[0] == "site llvm::cast<mlir::RankedTensorType>"
+    assert torch.digest != rocm.digest
+    assert signatures.compute(kind="crash", trace_text=triton, target="torch").digest == torch.digest
+    # macOS names the helper bare: oclint/oclint#121's and cppit/libclangmm#13's "function doit" is
+    # isa_impl_cl<…>::doit, no site of its own.
+    oclint = (
+        'Assertion failed: (Val && "isa<> used on a null pointer"), function doit, file '
+        "/Users/lqi/Projects/LQRDG/oclint-0.7/build/llvm-install/include/llvm/Support/Casting.h, line 97.\n"
+    )
+    assert parse(oclint).site == ""
+    assert _sign_text(oclint, "oclint").digest != _sign_text(oclint.replace("line 97", "line 95"), "libclangmm").digest
+
+
+def test_llvms_c_api_is_no_frame():
+    # ziglang/zig#7503: gdb's backtrace through LLVMVerifyModule, which Zig's do_code_gen called.
+    zig = (
+        "#4  0x00007ffff3245d39 in llvm::verifyModule(llvm::Module const&, llvm::raw_ostream*, bool*) () from "
+        "/usr/lib/libLLVM-11.so\n#5  0x00007ffff441830c in LLVMVerifyModule () from /usr/lib/libLLVM-11.so\n"
+    )
+    assert "LLVMVerifyModule" not in " ".join(_sign_text("Program received signal SIGSEGV\n" + zig).frames)
+
+
+def test_a_crash_reporters_own_log_lines_are_no_identity():
+    # modular/modular#2958 and #1868: crashpad's "tag not found" under every Mojo crash.
+    log = "[38691:38691:20240605,083724.595583:ERROR elf_dynamic_array_reader.h:64] tag not found\n"
+    assert unparsed.identity_line(log) == ""
