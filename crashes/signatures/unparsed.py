@@ -43,6 +43,9 @@ STOCK_LINES = re.compile(
     # LLVM's verifier giving up (the line above it says what it found broken), and cargo saying the
     # command it ran died (it names the command, never the bug).
     r"broken (?:function|module) found, compilation aborted|process didn't exit successfully: |"
+    # A compiler driver saying a tool it ran failed ("lto-wrapper: fatal error: avr-gcc returned 1 exit status",
+    # "collect2: error: ld returned 1 exit status", "clang: error: linker command failed with exit code 1").
+    r"^.{0,300}?(?:returned \d+ exit status|lto-wrapper failed|linker command failed with exit code)|"
     # A compiler driver saying its frontend died (swift's, clang's): any crash of the frontend prints it.
     r"(?:compile|frontend) command failed (?:due to signal|with exit code)|"
     # A build tool saying a step failed (ninja, make, Xcode's build system): it names the step, never the bug.

@@ -116,7 +116,8 @@ from crashes.traces.text import mask_message
 # tool's "unexpectedly panicked" banner no identity; Go stacks printed one "file.go:N (0xPC)" line
 # per frame (go-errors, gitea) are read; an LLVM helper's assertion (cast<X>) with no frame to say who
 # called it is keyed within its target, and macOS's bare "doit" is such a helper; LLVM's C API
-# (LLVMVerifyModule) is no frame; a crash reporter's own log lines (crashpad's) are no identity.
+# (LLVMVerifyModule) is no frame; a crash reporter's own log lines (crashpad's) and a driver saying a tool it
+# ran failed ("ld returned 1 exit status") are no identity.
 VERSION = 9
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

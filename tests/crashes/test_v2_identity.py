@@ -1927,3 +1927,20 @@ def test_a_crash_reporters_own_log_lines_are_no_identity():
     # modular/modular#2958 and #1868: crashpad's "tag not found" under every Mojo crash.
     log = "[38691:38691:20240605,083724.595583:ERROR elf_dynamic_array_reader.h:64] tag not found\n"
     assert unparsed.identity_line(log) == ""
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "lto-wrapper.exe: fatal error: avr-gcc returned 1 exit status",  # FastLED/FastLED#874
+        "collect2.exe: error: ld returned 1 exit status",  # FastLED/FastLED#732
+        "clang: error: linker command failed with exit code 1 (use -v to see invocation)",
+    ],
+)
+def test_a_driver_saying_a_tool_it_ran_failed_names_no_bug(line):
+    assert unparsed.identity_line(line) == ""
+
+
+def test_a_gcc_segfault_with_nothing_but_the_drivers_lines_is_a_bucket_of_its_own():
+    # FastLED/FastLED#874: "internal compiler error: Segmentation fault" and lto-wrapper's exit status.
+    assert _sign("FastLED/FastLED#874").repairs[-1] == "no identifying line: a bucket of its own"
