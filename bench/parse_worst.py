@@ -148,6 +148,8 @@ def shapes(size: int) -> dict[str, str]:
         + "\n  at a.py:1 in f\n",
         # Each "'," was a place the old-form panic line's pattern tried to end (backticks: no parser takes it).
         "panic lines of quotes and commas": _grow("``panicked at '1" + "'," * 990 + "a y\n", size),
+        "mangled symbols": "==1==ERROR: AddressSanitizer: SEGV\n"
+        + _grow("    #0 0x1 in _ZN" + "3abcI" * 300 + "E\n", size),
         "go-errors frames": "x PANIC: boom\n" + _grow("/a/b.go:1 (0x1)\n\tf: x\n", size),
         "go-errors lines that are no frame": _grow("/" + "a" * 390 + ".go:1 (0x" + " (0x" * 30 + "\n", size),
         "Zig lines that are no frame": "thread 1 panic: x\n" + _grow("a.zig:1:2: 0x1 in " + "f" * 300 + "\n", size),

@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import re
 
+from crashes.demangle import demangle
 from crashes.model import Frame
 
 _PACKAGES = re.compile(r"^.*/(?:site|dist)-packages/")
@@ -222,6 +223,8 @@ def normalize_function(name: str, language: str) -> str:
 
 def _normalize_function(name: str, language: str) -> str:
     name = name.strip()
+    if language in ("native", "rust") and name.startswith(("_Z", "__Z")):
+        name = demangle(name)  # a symbol as linked is the name a demangling tool prints
     if language in ("native", "rust"):
         # rustc's own crates carry a hash in brackets: std[5204e9590b4985ef].
         name = re.sub(r"\[[0-9a-f]{8,}\]", "", name)

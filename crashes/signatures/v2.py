@@ -117,7 +117,8 @@ from crashes.traces.text import mask_message
 # per frame (go-errors, gitea) are read; an LLVM helper's assertion (cast<X>) with no frame to say who
 # called it is keyed within its target, and macOS's bare "doit" is such a helper; LLVM's C API
 # (LLVMVerifyModule) is no frame; a crash reporter's own log lines (crashpad's) and a driver saying a tool it
-# ran failed ("ld returned 1 exit status") are no identity.
+# ran failed ("ld returned 1 exit status") are no identity; a symbol printed as linked
+# (_ZN4llvm3DIE13getUnitOrNullEv) is read by the name inside it (crashes.demangle).
 VERSION = 9
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -1,0 +1,56 @@
+"""Symbols printed as linked key as the names a demangling tool prints (crashes.demangle)."""
+
+from __future__ import annotations
+
+import pytest
+
+from crashes import signatures
+from crashes.demangle import demangle
+from crashes.frames import normalize_function
+from tests.data.record_digests import dedup_records
+
+
+@pytest.mark.parametrize(
+    ("symbol", "name"),
+    [
+        ("_ZN4llvm13FPPassManager13runOnFunctionERNS_8FunctionE", "llvm::FPPassManager::runOnFunction"),
+        ("_ZNK4llvm3DIE13getUnitOrNullEv", "llvm::DIE::getUnitOrNull"),  # a const method
+        ("__ZN4llvm6legacy15PassManagerImpl3runERNS_6ModuleE", "llvm::legacy::PassManagerImpl::run"),  # macOS
+        ("_ZN4llvm6legacy15PassManagerImpl3runERNS_6ModuleE+0x1a4", "llvm::legacy::PassManagerImpl::run"),
+        ("_ZNSt6vectorIiSaIiEE9push_backERKi", "std::vector::push_back"),  # template arguments skipped
+        ("_ZN3FooC2Ev", "Foo::Foo"),
+        ("_ZN3FooD1Ev", "Foo::~Foo"),
+        ("_Z3foov", "foo"),
+        (
+            "_ZN5clang6clangd12_GLOBAL__N_18readLineEP8_IO_FILERN4llvm15SmallVectorImplIcEE",
+            "clang::clangd::(anonymous namespace)::readLine",
+        ),
+        # Rust before its v0 mangling: punctuation escaped, a hash last.
+        (
+            "_ZN3std9panicking12default_hook28_$u7b$$u7b$closure$u7d$$u7d$17haba1b8b7cf61bd7aE.llvm.526D1984",
+            "std::panicking::default_hook::{{closure}}::haba1b8b7cf61bd7a",
+        ),
+    ],
+)
+def test_the_name_inside_a_symbol(symbol, name):
+    assert demangle(symbol) == name
+
+
+@pytest.mark.parametrize("text", ["main", "_Z", "_ZN99999", "_ZN3fooXyz", "_ZN" + "9" * 50, "llvm::foo"])
+def test_what_is_not_read_is_left_as_it_was(text):
+    assert demangle(text) == text
+
+
+def test_a_frame_keys_alike_mangled_or_demangled():
+    demangled = "clang::clangd::(anonymous namespace)::readLine(_IO_FILE*, llvm::SmallVectorImpl<char>&)"
+    mangled = "_ZN5clang6clangd12_GLOBAL__N_18readLineEP8_IO_FILERN4llvm15SmallVectorImplIcEE"
+    assert normalize_function(mangled, "native") == normalize_function(demangled, "native")
+
+
+def test_a_backtrace_printed_with_symbols_as_linked_keys_by_their_names():
+    # clangd/clangd#1648: clangd's own stack printer showed the symbols undemangled.
+    trace = dedup_records()["clangd/clangd#1648"]["trace"]
+    assert "_ZN5clang6clangd15ClangdLSPServer3runEv" in trace
+    frames = signatures.compute(kind="crash", trace_text=trace, target="t").frames
+    assert "clang::clangd::ClangdLSPServer::run" in frames
+    assert not any(frame.startswith("_Z") for frame in frames)
