@@ -67,7 +67,7 @@ _IGNORED_FUNCTIONS = {
         r"__(?:mem|str|stp|wcs|wmem)\w*_(?:avx\w*|sse\w*|evex\w*|erms|unaligned\w*)$|"
         r"fuzzer::|LLVMFuzzerTestOneInput$|rust_fuzzer_test_input$|libfuzzer_sys::|"
         # LLVM's C API (LLVMVerifyModule, LLVMTargetMachineEmitToFile): a front end handing LLVM its work.
-        r"LLVM[A-Z][A-Za-z]+$|"
+        r"LLVM(?!Fuzzer)[A-Z][A-Za-z0-9]*$|"
         r"llvm::sys::|llvm::report_fatal_error|llvm::llvm_unreachable_internal|llvm_unreachable_internal|"
         r"llvm::PrettyStackTrace|llvm::CrashRecoveryContext|llvm::function_ref|"
         r"llvm::(legacy::)?PassManager|llvm::FPPassManager|llvm::MPPassManager|llvm::detail::PassModel|"
@@ -239,8 +239,10 @@ def _normalize_function(name: str, language: str) -> str:
     if language in ("native", "rust", "dotnet"):
         # Rust hashes first: `::h…` would otherwise survive as a path segment.
         name = _RUST_HASH.sub("", name)
+        # GCC's clones as gdb names them ("Foo::bar() [clone .cold]"): the function's own name.
+        name = _CLONE.sub("", name)
         name = _strip_balanced(_strip_balanced(name, "(", ")"), "<", ">").strip()
-        name = re.sub(r"\s*(const|volatile|&|&&)\s*$", "", name)
+        name = _QUALIFIERS.sub("", name)
         objc = _OBJC_METHOD.match(name) if language == "native" else None
         if objc:
             # "-[FooWorker processItem:]": the class names the method as much as the selector does.
@@ -262,6 +264,11 @@ def _normalize_function(name: str, language: str) -> str:
     if language == "dotnet":
         name = _DOTNET_SUFFIX.sub(r"\1", name)
     return name.strip(" .:")
+
+
+_CLONE = re.compile(r"(?:\s*\[clone [^\]]{0,100}\])+\s*$")
+# A method's qualifiers after its arguments, however many: "Baz::qux() const &".
+_QUALIFIERS = re.compile(r"(?:\s*\b(?:const|volatile)\b|\s*&&?)+\s*$")
 
 
 _normalize_function_cached = functools.lru_cache(maxsize=16_384)(_normalize_function)

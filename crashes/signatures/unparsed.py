@@ -45,14 +45,15 @@ STOCK_LINES = re.compile(
     r"broken (?:function|module) found, compilation aborted|process didn't exit successfully: |"
     # A compiler driver saying a tool it ran failed ("lto-wrapper: fatal error: avr-gcc returned 1 exit status",
     # "collect2: error: ld returned 1 exit status", "clang: error: linker command failed with exit code 1").
-    r"^.{0,300}?(?:returned \d+ exit status|lto-wrapper failed|linker command failed with exit code)|"
+    r"^.{0,300}?: (?:fatal )?error: "
+    r"(?:\S+ returned \d+ exit status|lto-wrapper failed|linker command failed with exit code)|"
     # A compiler driver saying its frontend died (swift's, clang's): any crash of the frontend prints it.
     r"(?:compile|frontend) command failed (?:due to signal|with exit code)|"
     # A build tool saying a step failed (ninja, make, Xcode's build system): it names the step, never the bug.
     r"^\s*ninja: build stopped|^\s*g?make(?:\[\d+\])?: \*\*\* |^\s*FAILED: |failed with a nonzero exit code|"
-    # A crash reporter's own log (crashpad's, Chromium's "[pid:tid:date:ERROR file.cc:64] tag not found"),
-    # below FATAL: what it met while writing the report, never the crash.
-    r"^\[\d+:\d+:[\d,./]{6,24}:(?:ERROR|WARNING|INFO|VERBOSE\d*)[: ][\w.-]+(?::\d+|\(\d+\))\]|"
+    # Crashpad's own log ("[pid:tid:20240605,083724.595583:ERROR file.cc:64] tag not found"), below FATAL:
+    # what it met while writing the report, never the crash. (Chromium's own "[…:ERROR:x.cc(5)]" is the app's.)
+    r"^\[\d+:\d+:\d{8},\d{6}\.\d+:(?:ERROR|WARNING|INFO|VERBOSE\d*) [\w.-]+:\d+\]|"
     # Valgrind's banner, printed by every run of the tool.
     r"\b(?:memcheck|helgrind|drd), a (?:memory|thread) error detector|"
     # A shell reporting that the command it ran died ("x.sh: line 6: 5518 Segmentation fault  cmd",

@@ -25,7 +25,21 @@ from tests.data.record_digests import dedup_records
             "_ZN5clang6clangd12_GLOBAL__N_18readLineEP8_IO_FILERN4llvm15SmallVectorImplIcEE",
             "clang::clangd::(anonymous namespace)::readLine",
         ),
+        # Template arguments stepped over whole: substitutions (S1_), packs (J…E), function types (F…E).
+        (
+            "_ZN4llvm15AnalysisManagerINS_8FunctionEJEE10invalidateERS1_RKNS_17PreservedAnalysesE",
+            "llvm::AnalysisManager::invalidate",
+        ),
+        ("_ZN1N1SIFviEE1gEv", "N::S::g"),
+        ("_ZNSs4sizeEv", "std::basic_string::size"),
+        ("_ZSt9terminatev", "std::terminate"),
+        ("_ZL3foov", "foo"),  # static
+        ("_Z10GetTempDirB5cxx11v", "GetTempDir"),  # an ABI tag
         # Rust before its v0 mangling: punctuation escaped, a hash last.
+        (
+            "_ZN41_$LT$bool$u20$as$u20$core..fmt..Debug$GT$3fmt17h0123456789abcdefE",
+            "<bool as core::fmt::Debug>::fmt::h0123456789abcdef",
+        ),
         (
             "_ZN3std9panicking12default_hook28_$u7b$$u7b$closure$u7d$$u7d$17haba1b8b7cf61bd7aE.llvm.526D1984",
             "std::panicking::default_hook::{{closure}}::haba1b8b7cf61bd7a",
@@ -36,7 +50,10 @@ def test_the_name_inside_a_symbol(symbol, name):
     assert demangle(symbol) == name
 
 
-@pytest.mark.parametrize("text", ["main", "_Z", "_ZN99999", "_ZN3fooXyz", "_ZN" + "9" * 50, "llvm::foo"])
+@pytest.mark.parametrize(
+    "text",
+    ["main", "_Z", "_ZN99999", "_ZN3fooXyz", "_ZN" + "9" * 50, "llvm::foo", "_Z²", "_Z١foo", "_ZN3FooplERKS_"],
+)
 def test_what_is_not_read_is_left_as_it_was(text):
     assert demangle(text) == text
 
@@ -54,3 +71,13 @@ def test_a_backtrace_printed_with_symbols_as_linked_keys_by_their_names():
     frames = signatures.compute(kind="crash", trace_text=trace, target="t").frames
     assert "clang::clangd::ClangdLSPServer::run" in frames
     assert not any(frame.startswith("_Z") for frame in frames)
+
+
+def test_a_constructor_code_adds_its_class_once():
+    # "C1" repeated is no symbol: it must not grow the name a class at a time.
+    assert demangle("_ZN3Foo" + "C1" * 62 + "E").count("Foo") <= 2
+
+
+def test_gccs_clones_and_a_methods_qualifiers_are_not_its_name():
+    assert normalize_function("Foo::bar() [clone .cold]", "native") == "Foo::bar"
+    assert normalize_function("Baz::qux() const &", "native") == "Baz::qux"

@@ -1914,6 +1914,17 @@ def test_an_llvm_helper_that_failed_for_an_unknown_caller_is_keyed_within_its_ta
     assert _sign_text(oclint, "oclint").digest != _sign_text(oclint.replace("line 97", "line 95"), "libclangmm").digest
 
 
+def test_libfuzzers_user_hooks_are_the_programs_frames():
+    # LLVMFuzzerCustomMutator is the fuzz target's own code, not LLVM's C API.
+    text = (
+        "==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x6020000000b1\n"
+        "READ of size 1 at 0x6020000000b1 thread T0\n"
+        "    #0 0x55d1 in LLVMFuzzerCustomMutator /src/proj/fuzz/mutator.cc:41:12\n"
+        "    #1 0x55d2 in fuzzer::MutationDispatcher::Mutate(unsigned char*, unsigned long, unsigned long)\n"
+    )
+    assert "LLVMFuzzerCustomMutator" in _sign_text(text).frames
+
+
 def test_llvms_c_api_is_no_frame():
     # ziglang/zig#7503: gdb's backtrace through LLVMVerifyModule, which Zig's do_code_gen called.
     zig = (
@@ -1927,6 +1938,9 @@ def test_a_crash_reporters_own_log_lines_are_no_identity():
     # modular/modular#2958 and #1868: crashpad's "tag not found" under every Mojo crash.
     log = "[38691:38691:20240605,083724.595583:ERROR elf_dynamic_array_reader.h:64] tag not found\n"
     assert unparsed.identity_line(log) == ""
+    # Chromium's own log (an Electron app's) says what crashed.
+    gpu = "[12345:12345:0605/083724.595583:ERROR:gpu_process_host.cc(1005)] GPU process exited unexpectedly\n"
+    assert "GPU process exited unexpectedly" in unparsed.identity_line(gpu)
 
 
 @pytest.mark.parametrize(
