@@ -239,8 +239,9 @@ def _normalize_function(name: str, language: str) -> str:
     if language in ("native", "rust", "dotnet"):
         # Rust hashes first: `::h…` would otherwise survive as a path segment.
         name = _RUST_HASH.sub("", name)
-        # GCC's clones as gdb names them ("Foo::bar() [clone .cold]"): the function's own name.
-        name = _CLONE.sub("", name)
+        # GCC's clones as gdb names them ("Foo::bar() [clone .cold]") and ABI tags ("f[abi:cxx11]()"):
+        # the function's own name.
+        name = _ABI_TAG.sub("", _CLONE.sub("", name))
         name = _strip_balanced(_strip_balanced(name, "(", ")"), "<", ">").strip()
         name = _QUALIFIERS.sub("", name)
         objc = _OBJC_METHOD.match(name) if language == "native" else None
@@ -266,6 +267,7 @@ def _normalize_function(name: str, language: str) -> str:
     return name.strip(" .:")
 
 
+_ABI_TAG = re.compile(r"\[abi:\w{1,40}\]")
 _CLONE = re.compile(r"(?:\s*\[clone [^\]]{0,100}\])+\s*$")
 # A method's qualifiers after its arguments, however many: "Baz::qux() const &".
 _QUALIFIERS = re.compile(r"(?:\s*\b(?:const|volatile)\b|\s*&&?)+\s*$")

@@ -81,3 +81,9 @@ def test_a_constructor_code_adds_its_class_once():
 def test_gccs_clones_and_a_methods_qualifiers_are_not_its_name():
     assert normalize_function("Foo::bar() [clone .cold]", "native") == "Foo::bar"
     assert normalize_function("Baz::qux() const &", "native") == "Baz::qux"
+
+
+def test_an_abi_tag_is_not_part_of_the_name_demangled_or_not():
+    assert normalize_function("GetTempDir[abi:cxx11]()", "native") == normalize_function(
+        "_Z10GetTempDirB5cxx11v", "native"
+    )
