@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+from pathlib import Path
+
 import pytest
 
 from crashes import signatures
@@ -87,3 +90,19 @@ def test_an_abi_tag_is_not_part_of_the_name_demangled_or_not():
     assert normalize_function("GetTempDir[abi:cxx11]()", "native") == normalize_function(
         "_Z10GetTempDirB5cxx11v", "native"
     )
+
+
+def test_every_libstdcxx_symbol_read_keys_as_cxxfilts_demangling():
+    # The real tools: nm lists the C++ library's symbols as linked, c++filt demangles them.
+    library = next(Path("/usr/lib").glob("*/libstdc++.so.6"))
+    listed = subprocess.run(["nm", "-D", str(library)], capture_output=True, text=True, check=True).stdout
+    symbols = sorted({line.split()[-1].split("@")[0] for line in listed.splitlines() if " _Z" in line})
+    demangled = subprocess.run(["c++filt"], input="\n".join(symbols), capture_output=True, text=True, check=True)
+    read = [
+        (symbol, tool)
+        for symbol, tool in zip(symbols, demangled.stdout.splitlines(), strict=True)
+        if demangle(symbol) != symbol
+    ]
+    assert len(symbols) > 1000 and len(read) > 0.7 * len(symbols)
+    differ = [s for s, tool in read if normalize_function(s, "native") != normalize_function(tool, "native")]
+    assert differ == []
