@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from crashes.traces import rust
 from crashes.traces.extract import MIN_WRAP_WIDTH
 from crashes.traces.text import file_name, lines_of, mask_message
 
@@ -208,9 +209,7 @@ def identity_line(text: str) -> str:
 
 # Rust's panic line before 1.73, read when its parser found no site for it (the location is the
 # standard library's: libcore/option.rs): "thread 'rustc' panicked at 'message', src/libcore/x.rs:3:5".
-_RUST_PANIC = re.compile(
-    r"^(?:thread '[^'\n]{0,200}' (?:\(\d{1,20}\) )?)?panicked at (?:'(?P<message>.*)', ?[^\s']+|\S+:\d+:\d+:?)$"
-)
+_RUST_PANIC = re.compile(r"^(?:" + rust.THREAD + r")?panicked at (?:'(?P<message>.*)', ?[^\s']+|\S+:\d+:\d+:?)$")
 # What unwrap() and expect() say before the value they found: the value may name something.
 _UNWRAP_HEAD = re.compile(r"^called '\?' on (?:a|an) '\?' value:?\s*")
 
@@ -241,7 +240,7 @@ def _candidates(lines: list[str]) -> Iterator[tuple[int, str]]:
             stripped = stripped[: stock.start()].strip()
         if not stripped or not _reports_failure(stripped) or STOCK_LINES.search(stripped):
             continue
-        panic = _RUST_PANIC.match(stripped)
+        panic = _RUST_PANIC.match(stripped) if "panicked at" in stripped else None
         # Since Rust 1.73 the line holds the location alone, the message on the next line.
         if panic and (panic["message"] is None or _names_nothing(panic["message"])):
             continue

@@ -24,22 +24,22 @@ from crashes.traces.text import MAX_LINE, find_lines, join_cut_lines, mask_messa
 
 FORMAT = "rust"
 # Since Rust 1.89 the thread's id follows its name: "thread 'main' (6913397) panicked at …".
-_THREAD = r"thread '(?P<thread>[^'\n]{0,200})' (?:\(\d{1,20}\) )?"
+THREAD = r"thread '(?P<thread>[^'\n]{0,200})' (?:\(\d{1,20}\) )?"
 _PANIC_NEW = re.compile(
     # A custom panic hook (ruff's, cargo's) prints it without the thread.
-    r"^\s*`?(?:" + _THREAD + r")?panicked at (?P<file>(?:[A-Za-z]:)?[^\s:'][^\s:]{0,300}):"
+    r"^\s*`?(?:" + THREAD + r")?panicked at (?P<file>(?:[A-Za-z]:)?[^\s:'][^\s:]{0,300}):"
     r"(?P<line>\d+):\d+:?\s*$"
 )
 _PANIC_OLD = re.compile(
     # The blank after the comma may be gone: a line cut there, its trailing blank stripped.
     # A custom panic hook (ruff's) prints it without the thread, as in the new form.
-    r"^\s*`?(?:" + _THREAD + r")?panicked at '(?P<message>(?s:.*))', ?"
+    r"^\s*`?(?:" + THREAD + r")?panicked at '(?P<message>(?s:.*))', ?"
     r"(?P<file>(?:[A-Za-z]:)?[^\s:]{1,300}):(?P<line>\d+)(?::\d+)?"
 )
 # The old form's head: a message that runs past its line (its own newlines, or
 # a terminal's hard wrap) closes on one of the next lines.
 # (A "`" opening the line: inline code whose closing tick a wrap put on the next line.)
-_PANIC_OLD_HEAD = re.compile(r"^\s*`?(?:" + _THREAD + ")?panicked at '")
+_PANIC_OLD_HEAD = re.compile(r"^\s*`?(?:" + THREAD + ")?panicked at '")
 # Ruff's and ty's own panic report: "panic: Panicked at FILE:L:C when checking `x.py`: `message`".
 _PANIC_REPORTED = re.compile(
     r"^\s*panic: Panicked at (?P<file>[^\s:]{1,300}):(?P<line>\d+):\d+ when [^\n]{0,600}?: "
