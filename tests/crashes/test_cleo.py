@@ -6,6 +6,7 @@ from pathlib import Path
 
 from crashes import signatures
 from crashes.traces import parse
+from tests.crashes.pastes import hard_wrap
 from tests.data.record_digests import dedup_records
 from tests.traces import read_meta
 
@@ -70,7 +71,7 @@ def test_a_message_ending_in_a_newline_or_in_paragraphs_is_read_whole():
 def test_an_at_line_a_terminal_cut_is_joined_back():
     # gatorgrade#117's "at" line is 99 columns: an 80-column terminal cuts it in two.
     whole = dedup_records()["GatorEducator/gatorgrade#117"]["trace"]
-    cut = "\n".join(line[i : i + 80] for line in whole.split("\n") for i in range(0, max(len(line), 1), 80))
+    cut = hard_wrap(whole, 80)
     signed = signatures.compute(kind="crash", trace_text=cut, target="t")
     assert signed.digest == signatures.compute(kind="crash", trace_text=whole, target="t").digest
     assert "1 cut 'at' lines joined" in signed.repairs

@@ -9,6 +9,7 @@ nil dereference a gitea server recovered.
 from __future__ import annotations
 
 from crashes import signatures, traces
+from tests.crashes.pastes import hard_wrap
 from tests.data.record_digests import dedup_records
 
 RECORDS = dedup_records()
@@ -114,7 +115,7 @@ def test_two_frame_lines_are_no_stack():
 def test_a_terminal_cutting_the_loggers_line_and_long_frames_moves_nothing():
     text = RECORDS["go-gitea/gitea#15514"]["trace"]
     for width in (80, 120):
-        cut = "\n".join(line[i : i + width] for line in text.split("\n") for i in range(0, max(len(line), 1), width))
+        cut = hard_wrap(text, width)
         assert cut != text
         assert (
             signatures.compute(kind="crash", trace_text=cut, target="t").digest == _sign("go-gitea/gitea#15514").digest

@@ -9,6 +9,7 @@ from __future__ import annotations
 from crashes import signatures, traces
 from crashes.traces import ipython
 from crashes.traces.extract import clean
+from tests.crashes.pastes import hard_wrap
 from tests.data.record_digests import dedup_records
 
 RECORDS = dedup_records()
@@ -113,5 +114,5 @@ def test_text_without_ipythons_heading_is_left_alone():
 def test_a_notebooks_traceback_a_terminal_cut_signs_as_the_whole_one():
     # Colab's linked locations run past 80 columns: unwrapped before IPython's form is read.
     text = RECORDS["llmware-ai/llmware#501"]["trace"]
-    cut = "\n".join(line[i : i + 80] for line in text.split("\n") for i in range(0, max(len(line), 1), 80))
+    cut = hard_wrap(text, 80)
     assert _sign(cut).digest == _sign(text).digest

@@ -16,17 +16,13 @@ from crashes import signatures, similarity
 from crashes.signatures import unparsed
 from crashes.traces import extract, parse
 from crashes.traces.text import mask_message
+from tests.crashes.pastes import hard_wrap
 from tests.data.record_digests import dedup_records
 
 TRACES = Path(__file__).resolve().parents[1] / "traces"
 
 
 RECORDS = dedup_records()
-
-
-def _hard_wrap(text: str, width: int) -> str:
-    """``text`` as a terminal ``width`` columns wide cuts it: every longer line in pieces, at column 0."""
-    return "\n".join(line[i : i + width] for line in text.split("\n") for i in range(0, max(len(line), 1), width))
 
 
 def _sign(record_id: str, target: str = "t"):
@@ -310,7 +306,7 @@ def test_two_lines_of_one_width_are_a_cut_only_when_both_go_on(record_id, joined
     ],
 )
 def test_a_report_cut_at_a_terminals_width_signs_as_the_whole_one(record_id, width):
-    wrapped = _hard_wrap(RECORDS[record_id]["trace"], width)
+    wrapped = hard_wrap(RECORDS[record_id]["trace"], width)
     assert _sign(record_id).digest == signatures.compute(kind="crash", trace_text=wrapped, target="t").digest
 
 
@@ -815,7 +811,7 @@ def test_blanks_at_line_ends_and_a_one_line_quote_change_nothing(record_id):
 def test_a_python_frame_line_cut_before_its_line_number_is_joined_whatever_the_width():
     # SublimeText/AdvancedNewFile#133 cut at 120 columns: one long frame line, no width to find.
     text = RECORDS["SublimeText/AdvancedNewFile#133"]["trace"]
-    wrapped = _hard_wrap(text, 120)
+    wrapped = hard_wrap(text, 120)
     assert wrapped.count("\n") > text.count("\n")
     signed = signatures.compute(kind="crash", trace_text=wrapped, target="t")
     assert signed.digest == _sign("SublimeText/AdvancedNewFile#133").digest
@@ -829,7 +825,7 @@ def test_a_python_frame_line_cut_before_its_line_number_is_joined_whatever_the_w
 def test_an_assertion_line_cut_before_its_end_is_joined_whatever_the_width(record_id, width):
     # macOS's "Assertion failed: (…), function F, file X, line N." and glibc's "…: Assertion `…' failed."
     text = RECORDS[record_id]["trace"]
-    wrapped = _hard_wrap(text, width)
+    wrapped = hard_wrap(text, width)
     signed = signatures.compute(kind="crash", trace_text=wrapped, target="t")
     assert signed.digest == _sign(record_id).digest
     assert any("joined" in repair or "unwrapped" in repair for repair in signed.repairs)
@@ -846,7 +842,7 @@ def test_a_go_function_line_cut_in_its_arguments_is_joined():
     assert parsed.frames[0].function.startswith("github.com/ncw/rclone/lib/readers.(*RepeatableReader).Read(")
     # golang/go#14746 cut at 80 columns: the same stack as the whole report.
     text = RECORDS["golang/go#14746"]["trace"]
-    wrapped = _hard_wrap(text, 80)
+    wrapped = hard_wrap(text, 80)
     assert signatures.compute(kind="crash", trace_text=wrapped, target="t").digest == _sign("golang/go#14746").digest
 
 
@@ -868,7 +864,7 @@ def test_a_gdb_frame_line_broken_in_its_arguments_is_joined():
 def test_a_sanitizer_header_of_exactly_the_width_does_not_swallow_its_access_line():
     # jerryscript#2230's header is 120 characters: "READ of size 1 …" below it is a record of its own.
     text = RECORDS["jerryscript-project/jerryscript#2230"]["trace"]
-    wrapped = _hard_wrap(text, 120)
+    wrapped = hard_wrap(text, 120)
     signed = signatures.compute(kind="crash", trace_text=wrapped, target="t")
     assert signed.crash_type == "heap-buffer-overflow READ"
 
@@ -960,7 +956,7 @@ def test_addresses_printed_without_0x_are_masked():
 )
 def test_go_function_lines_a_terminal_cut_are_joined(record_id, width):
     text = RECORDS[record_id]["trace"]
-    wrapped = _hard_wrap(text, width)
+    wrapped = hard_wrap(text, width)
     assert wrapped != text
     assert signatures.compute(kind="crash", trace_text=wrapped, target="t").frames == _sign(record_id).frames
 
@@ -975,7 +971,7 @@ def test_go_function_lines_a_terminal_cut_are_joined(record_id, width):
 )
 def test_rust_panic_lines_a_terminal_cut_at_80_are_read_whole(record_id):
     text = RECORDS[record_id]["trace"]
-    wrapped = _hard_wrap(text, 80)
+    wrapped = hard_wrap(text, 80)
     assert wrapped != text
     signed = signatures.compute(kind="crash", trace_text=wrapped, target="t")
     assert (signed.crash_type, signed.frames[0]) == (_sign(record_id).crash_type, _sign(record_id).frames[0])
@@ -991,7 +987,7 @@ def test_rust_panic_lines_a_terminal_cut_at_80_are_read_whole(record_id):
 )
 def test_python_frame_lines_a_terminal_cut_are_joined(record_id, width):
     text = RECORDS[record_id]["trace"]
-    wrapped = _hard_wrap(text, width)
+    wrapped = hard_wrap(text, width)
     assert wrapped != text
     assert signatures.compute(kind="crash", trace_text=wrapped, target="t").digest == _sign(record_id).digest
 
@@ -1002,7 +998,7 @@ def test_python_frame_lines_a_terminal_cut_are_joined(record_id, width):
 )
 def test_a_gcc_ice_line_a_terminal_cut_keeps_its_site(record_id, width):
     # "internal compiler error: in extract_in" / "sn, at recog.cc:2791"
-    wrapped = _hard_wrap(RECORDS[record_id]["trace"], width)
+    wrapped = hard_wrap(RECORDS[record_id]["trace"], width)
     signed = signatures.compute(kind="crash", trace_text=wrapped, target="t")
     assert (signed.crash_type, signed.frames[0]) == (_sign(record_id).crash_type, _sign(record_id).frames[0])
 
@@ -1022,7 +1018,7 @@ def test_a_gcc_ice_line_a_terminal_cut_keeps_its_site(record_id, width):
     ],
 )
 def test_a_gcc_ice_a_terminal_cut_in_its_marker_file_or_frames_signs_as_the_whole_one(record_id, width, cut):
-    wrapped = _hard_wrap(RECORDS[record_id]["trace"], width)
+    wrapped = hard_wrap(RECORDS[record_id]["trace"], width)
     assert cut in wrapped
     assert signatures.compute(kind="crash", trace_text=wrapped, target="t").digest == _sign(record_id).digest
 
@@ -1038,7 +1034,7 @@ def test_a_gcc_ice_a_terminal_cut_in_its_marker_file_or_frames_signs_as_the_whol
     ],
 )
 def test_a_glibc_assertion_whose_head_a_terminal_cut_keeps_its_function(record_id, cut):
-    wrapped = _hard_wrap(RECORDS[record_id]["trace"], 80)
+    wrapped = hard_wrap(RECORDS[record_id]["trace"], 80)
     assert cut in wrapped
     signed = signatures.compute(kind="crash", trace_text=wrapped, target="t")
     assert signed.frames[0].startswith("site ") and signed.digest == _sign(record_id).digest
@@ -1057,7 +1053,7 @@ def test_a_marker_is_rejoined_only_across_a_cut_line():
 @pytest.mark.parametrize("record_id", ["bpftrace/bpftrace#2366", "WebAssembly/wabt#1117"])
 def test_an_assertion_cut_inside_the_word_assertion_is_read(record_id):
     # ": A" / "ssertion `…' failed." and ": Asserti" / "on `…' failed." at 120 columns.
-    wrapped = _hard_wrap(RECORDS[record_id]["trace"], 120)
+    wrapped = hard_wrap(RECORDS[record_id]["trace"], 120)
     assert "Assertion `" not in wrapped
     assert signatures.compute(kind="crash", trace_text=wrapped, target="t").digest == _sign(record_id).digest
 
@@ -1270,7 +1266,7 @@ def test_the_site_fields_win_however_far_down_the_crash_message_is():
         logged = "Job 12 failed on the second attempt of compiling mylib\n" + "build step\n" * gap + text
         assert identity_line(logged) == alone
     # Nor does a terminal cutting the long "Source file:" path at 80 columns.
-    assert identity_line(_hard_wrap(text, 80)) == alone
+    assert identity_line(hard_wrap(text, 80)) == alone
 
 
 def test_coreclrs_expression_field_gives_one_identity_whatever_precedes_it():
@@ -1356,7 +1352,7 @@ def test_an_instructions_shape_ignores_its_registers_flags_location_and_notes():
 def test_a_sanitizer_frame_a_terminal_cut_goes_on_with_the_frames_after_it(record_id, width):
     # "#0 0x7f23 in __interceptor_memmove …/sanitizer_common_intercepto" / "rs.inc:773": the stack
     # used to end at the cut, keyed on the cut frame alone.
-    wrapped = _hard_wrap(RECORDS[record_id]["trace"], width)
+    wrapped = hard_wrap(RECORDS[record_id]["trace"], width)
     assert signatures.compute(kind="crash", trace_text=wrapped, target="t").digest == _sign(record_id).digest
 
 
@@ -1395,13 +1391,13 @@ def test_a_quote_indented_as_a_whole_is_unquoted_after_the_indentation():
     ("record_id", "form"),
     [
         # "UNREACHABLE executed at …/WebAssemblyCFG" / "Stackify.cpp:252!"
-        ("rustwasm/team#168/c1", lambda text: _hard_wrap(text, 80)),
+        ("rustwasm/team#168/c1", lambda text: hard_wrap(text, 80)),
         # llvm_unreachable() with no message: the line before is the prompt, not a message.
         ("rustwasm/team#168/c1", lambda text: "$ cargo build --target wasm32-unknown-unknown\n" + text),
         # A terminal padding every line with blanks: a Go file line ending "+0x157   " is still whole.
         ("golang/go#45693", lambda text: "\n".join(line + "   " for line in text.split("\n"))),
         # One blank at the width is where a cut fell: "CharPos(0) " / "} to Loc { …".
-        ("rust-lang/rustfmt#1184", lambda text: _hard_wrap(text, 80)),
+        ("rust-lang/rustfmt#1184", lambda text: hard_wrap(text, 80)),
         # A browser's copy leaving one blank at each line's end: no line is cut there.
         ("spyder-ide/spyder#22811", lambda text: "\n".join(line + " " for line in text.split("\n"))),
         # A list item holding a fence, a quote or inline code: "- ```", "- > thread …", "- `internal …`".
@@ -1557,7 +1553,7 @@ def test_a_journal_a_terminal_cut_signs_as_the_whole_one(record_id):
     # kubernetes#86676 the continuations outnumber them (taken off once the text is unwrapped).
     whole = _sign(record_id)
     assert whole.trace_format == "go"
-    assert _sign_text(_hard_wrap(RECORDS[record_id]["trace"], 80)).digest == whole.digest
+    assert _sign_text(hard_wrap(RECORDS[record_id]["trace"], 80)).digest == whole.digest
 
 
 def test_logurus_traceback_signs_as_cpythons():
@@ -1727,7 +1723,7 @@ def test_a_dotnet_stack_pasted_without_its_exception_is_read_by_its_frames():
 
 def test_the_kotlin_root_cause_line_a_terminal_cut_is_read_whole():
     text = RECORDS["maxkeppeler/sheets#73"]["trace"]
-    cut = _hard_wrap(text, 100)
+    cut = hard_wrap(text, 100)
     assert cut != text
     assert _sign_text(cut).digest == _sign("maxkeppeler/sheets#73").digest
 
