@@ -96,9 +96,12 @@ def _runs(lines: list[str]) -> list[int]:
 
 def parse(text: str) -> ParsedTrace:
     lines = _lines(text)
-    runs = _runs(lines) or [0]
-    above = {start: _line_above(lines, start) for start in runs}
-    start = next((start for start in runs if _PANIC.search(above[start])), runs[0])
+    # Each stack with the line above it and the logger's PANIC: in that line, if there.
+    stacks = []
+    for start in _runs(lines) or [0]:
+        above = _line_above(lines, start)
+        stacks.append((start, above, _PANIC.search(above)))
+    start, above, panic = next((stack for stack in stacks if stack[2]), stacks[0])
     frames: list[Frame] = []
     for line in lines[start:]:
         found = _FRAME.match(line[:MAX_LINE]) if " (0x" in line else None
@@ -112,8 +115,7 @@ def parse(text: str) -> ParsedTrace:
         for frame in frames[raised + 1 :]
         if not _STANDARD_LIBRARY.search(frame.file) and not _WRAPPING.search(frame.file)
     ]
-    panic = _PANIC.search(above[start])
-    message = panic["message"].strip() if panic else above[start]
+    message = panic["message"].strip() if panic else above
     return ParsedTrace(
         format=FORMAT,
         crash_type=re.sub(r"\d+", "N", message)[:200],
