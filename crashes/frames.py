@@ -221,6 +221,10 @@ def normalize_function(name: str, language: str) -> str:
     return _normalize_function_cached(name, language)
 
 
+# gdb's "f (args) at file:12" and "f () from lib.so", read up to their location: the keyword is no name.
+_GDB_LOCATION_WORD = re.compile(r"(?<=\))\s+(?:at|from)$")
+
+
 def _normalize_function(name: str, language: str) -> str:
     name = name.strip()
     if language in ("native", "rust") and name.startswith(("_Z", "__Z")):
@@ -241,7 +245,7 @@ def _normalize_function(name: str, language: str) -> str:
         name = _RUST_HASH.sub("", name)
         # GCC's clones as gdb names them ("Foo::bar() [clone .cold]") and ABI tags ("f[abi:cxx11]()"):
         # the function's own name.
-        name = _ABI_TAG.sub("", _CLONE.sub("", name))
+        name = _ABI_TAG.sub("", _CLONE.sub("", _GDB_LOCATION_WORD.sub("", name)))
         name = _strip_balanced(_strip_balanced(name, "(", ")"), "<", ">").strip()
         name = _QUALIFIERS.sub("", name)
         objc = _OBJC_METHOD.match(name) if language == "native" else None

@@ -48,9 +48,6 @@ class ParsedTrace:
     # The site's line where the site is kept without it (rustc's ICEs: the line moves between
     # nightlies). A stock message ("index out of bounds") at a site says only the file otherwise.
     site_line: int | None = None
-    # The site is a helper that failed for whoever called it (LLVM's cast<X>), with no frame to say who:
-    # the same helper failing in two programs is two bugs, so a compiler's shared key is the target's.
-    callers_site: bool = False
 
 
 @dataclass(frozen=True)

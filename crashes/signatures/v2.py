@@ -24,7 +24,8 @@ What changed from v1, and why (each measured on the development split of
   against two projects (a library's assertion reached by each, a runtime
   failure every program on one machine hits) was, on the development
   split, one bug in 2 pairs out of 23. A compiler's internal error (rustc,
-  GCC, Go, LLVM) names a place in the compiler's own code and stays shared.
+  GCC, Go) names a place in the compiler's own code and stays shared; an
+  LLVM assertion (LLVM is embedded by many languages' compilers) does not.
 
 The parsers (``crashes.traces``), the frame rules (``crashes.frames``), the
 stock-sentence tables (``crashes.signatures.unparsed``) and :data:`RULES`
@@ -118,8 +119,10 @@ from crashes.traces.text import mask_message
 # called it is keyed within its target, and macOS's bare "doit" is such a helper; LLVM's C API
 # (LLVMVerifyModule) is no frame; a crash reporter's own log lines (crashpad's) and a driver saying a tool it
 # ran failed ("ld returned 1 exit status") are no identity; a symbol printed as linked
-# (_ZN4llvm3DIE13getUnitOrNullEv) is read by the name inside it (crashes.demangle).
-VERSION = 9
+# (_ZN4llvm3DIE13getUnitOrNullEv) is read by the name inside it (crashes.demangle). 10: gdb's frame
+# "f (args) at file:12" or "f () from lib.so" is named f, not by its location's keyword; an LLVM
+# crash is keyed within its target (LLVM is embedded by many languages' compilers).
+VERSION = 10
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
 SIMILARITY_FRAMES = 8
@@ -159,8 +162,11 @@ RULES = {
 }
 _DEFAULT_RULE = Rule()
 # Compilers' internal errors name a place in the compiler's own code: the same ICE
-# reached by two targets' programs is one bug of that compiler.
-_SHARED_CODE_FORMATS = frozenset({"rustc-ice", "gcc-ice", "go-ice", "llvm"})
+# reached by two targets' programs is one bug of that compiler. Not LLVM's: LLVM is a library
+# every language's compiler embeds (clang, rustc, Zig, Swift, Julia), its assertions guard what
+# each frontend hands it, and one assertion reached from two projects' frontends is each
+# project's bug, triaged by each (and, across languages, never one bucket).
+_SHARED_CODE_FORMATS = frozenset({"rustc-ice", "gcc-ice", "go-ice"})
 # Formats printing several stacks of which one is the crash's, and saying which.
 _WHOLE_STACK_FORMATS = frozenset({"apple-crash"})
 
@@ -281,7 +287,7 @@ def _from_trace(kind, parsed: ParsedTrace, crash_type, target, top_n, ignore) ->
     caller = None if site else dependency_caller(candidates, parsed.language, ignore, target)
     if caller and caller not in hashed:
         key_frames += (f"caller {caller}",)
-    scope = "" if parsed.format in _SHARED_CODE_FORMATS and not (parsed.callers_site and not hashed) else target
+    scope = "" if parsed.format in _SHARED_CODE_FORMATS else target
     return Signature(
         version=VERSION,
         digest=_digest(kind, parsed.format, scope, crash, *key_frames),

@@ -297,7 +297,7 @@ def parse(text: str) -> ParsedTrace:
         text = "\n".join(lines)
         unreachable = find_lines(text, _UNREACHABLE, 1, "UNREACHABLE")
     fatal = find_lines(text, _FATAL, 1, "LLVM ERROR")
-    site, callers_site = "", False
+    site = ""
     if assertion:
         match = assertion[0]
         crash_type = f"Assertion `{match['expr'].strip()}' failed"
@@ -313,7 +313,6 @@ def parse(text: str) -> ParsedTrace:
             # (An unsymbolized frame, "(/usr/lib/libLLVM-17.so.1+0xd7f37b)", decides nothing either.)
             deciding = any(frame.function and not is_ignored(frame, "native") for frame in frames)
             site = f"{plain}<{wanted['to'].strip()}>" if wanted and not deciding else ""
-            callers_site = bool(site)
         else:
             # macOS's assert names the bare function (``__func__``), glibc's the qualified one:
             # one assertion in one function is one site, whichever C library printed it.
@@ -349,5 +348,4 @@ def parse(text: str) -> ParsedTrace:
         language="native",
         site=site,
         repairs=(f"{joined} cut assertion lines joined",) if joined else (),
-        callers_site=callers_site,
     )

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from crashes import signatures, similarity
+from crashes.frames import normalize_function
 from crashes.signatures import unparsed
 from crashes.traces import extract, parse
 from crashes.traces.text import mask_message
@@ -505,6 +506,18 @@ def test_a_frameless_llvm_cast_assertion_is_told_apart_by_the_type_it_was_asked_
     framed = line.format("decltype(auto) llvm::cast(From *) [To = llvm::MDNode, From = llvm::Metadata]")
     framed += "Stack dump:\n #0 0x0000 llvm::sys::PrintStackTrace(llvm::raw_ostream&)\n #4 0x0000 llvm::Foo::run()\n"
     assert parse(framed).site == ""
+
+
+def test_gdb_frames_below_an_assertion_are_named_by_their_function_not_by_gdbs_location_word():
+    # ziglang/zig#12022: gdb's `bt` under LLVM's assertion, "#0 … in raise () from /nix/store/…/libc.so.6",
+    # "#4 … in llvm::DwarfExpression::addFragmentOffset (this=0x7ffffffed2a0, Expr=0x2320f530) at
+    # /home/andy/…/DwarfExpression.cpp:660": every such frame was keyed "from" or "at".
+    signature = _sign("ziglang/zig#12022")
+    assert signature.frames == ("site addFragmentOffset", "llvm::DwarfCompileUnit::constructVariableDIEImpl")
+    assert not {"at", "from"} & set(signature.similarity_frames)
+    # A function of either name is still read as one.
+    assert normalize_function("int from<int>(int)", "native") == "from"
+    assert normalize_function("std::vector<int>::at(unsigned long)", "native") == "std::vector::at"
 
 
 def test_llvm_assertion_in_an_anonymous_namespace_names_its_function():
@@ -1887,7 +1900,14 @@ def test_cores_indexing_implemented_for_a_type_is_no_frame():
     assert _sign("nushell/nushell#12969").frames[0] == "nu_parser::parser::parse_builtin_commands"
 
 
-def test_an_llvm_helper_that_failed_for_an_unknown_caller_is_keyed_within_its_target():
+def test_an_llvm_crash_is_keyed_within_its_target():
+    # ziglang/zig#12022: LLVM's DwarfExpression assertion reached through Zig's frontend. LLVM is a
+    # library every language's compiler embeds; the same assertion filed against another project (a
+    # Rust or Swift frontend handing LLVM its own bad debug info) is that project's bug.
+    zig = _sign("ziglang/zig#12022", target="ziglang/zig")
+    elsewhere = _sign("ziglang/zig#12022", target="swiftlang/swift")
+    assert zig.frames == elsewhere.frames and zig.digest != elsewhere.digest
+    # A rustc ICE names a place in rustc and stays shared (test_a_programs_crash_is_keyed_within_its_target…).
     # llvm/torch-mlir#2096 and ROCm/triton#725 (its line from the report): cast<mlir::RankedTensorType>
     # failed for whatever code called it, and nothing says which: one bug per program, not one for all.
     triton = (
