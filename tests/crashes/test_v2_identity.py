@@ -700,6 +700,19 @@ def test_a_debuggers_managed_call_stack_is_read_as_dotnet_frames():
     assert parse(native) is None or parse(native).format != "dotnet"
 
 
+def test_a_crash_type_a_terminal_cut_at_a_blank_is_one_type_to_the_fuzzy_stage():
+    # gitui-org/gitui#2137 in a terminal 90 columns wide: the panic's message is cut where a blank was,
+    # and read back "…the len is N but theindex is N". Its bucket is still the unwrapped report's.
+    whole = _sign("gitui-org/gitui#2137", target="gitui")
+    cut = _sign_text(hard_wrap(RECORDS["gitui-org/gitui#2137"]["trace"], 90), target="gitui")
+    assert cut.crash_type != whole.crash_type and cut.crash_type.replace(" ", "") == whole.crash_type.replace(" ", "")
+    assert similarity.similarity(similarity.shape_of(cut), similarity.shape_of(whole)).score >= similarity.THRESHOLD
+    # Another word is another type still.
+    one = similarity.Shape("crash", "rust", "index out of bounds: the len is N", ("f",), site="a.rs:1")
+    other = similarity.Shape("crash", "rust", "index out of bounds: the size is N", ("f",), site="a.rs:1")
+    assert similarity.similarity(one, other).score < similarity.THRESHOLD
+
+
 def test_one_exception_class_with_and_without_its_namespace_is_one_type_to_the_fuzzy_stage():
 
     frames = ("A.B.C", "A.B.D", "A.B.E")
