@@ -29,6 +29,11 @@ the target (as the ingest client would submit them):
 
     .venv/bin/python bench/dedup_quality.py [--quick] [--thresholds] [--decisions]
 
+Each split's table is followed by where fuzzweb's wrong pairs come from:
+false pairs made by the exact digest or by the fuzzy stage, and missed
+pairs whose reports share nothing the keys read or were alike below the
+threshold.
+
 --decisions also scores the current algorithm against the maintainers'
 own decisions stored in the database at DATABASE_URL (triage.decisions:
 standing merges are "same bug", splits and undone fuzzy matches are
@@ -224,6 +229,39 @@ def cross_format_merges(records: list[dict], clusters: list[str]) -> int:
     return sum(1 for found in families.values() if len(found) > 1)
 
 
+def error_kinds(records: list[dict], clusters: list[str]) -> str:
+    """Where fuzzweb's wrong pairs come from: the exact digest or the fuzzy stage, and how far a missed pair was.
+
+    A false pair whose two reports share a digest is a key too coarse; one the fuzzy stage made is a
+    threshold or a score. A missed pair whose reports score 0 share nothing the keys read (a
+    different crash of one bug); one that scores above 0 was alike, below the threshold.
+    """
+    signed = [signatures.compute(kind="crash", trace_text=r["trace"], target=r["project"]) for r in records]
+    shapes = [similarity.shape_of(signature) for signature in signed]
+    by_cluster, by_bug = defaultdict(list), defaultdict(list)
+    for index, (record, cluster) in enumerate(zip(records, clusters, strict=True)):
+        by_cluster[cluster].append(index)
+        by_bug[record["bug"]].append(index)
+    false = Counter()
+    for members in by_cluster.values():
+        for at, one in enumerate(members):
+            for other in members[at + 1 :]:
+                if records[one]["bug"] != records[other]["bug"]:
+                    false["exact" if signed[one].digest == signed[other].digest else "fuzzy"] += 1
+    missed = Counter()
+    for members in by_bug.values():
+        for at, one in enumerate(members):
+            for other in members[at + 1 :]:
+                if clusters[one] != clusters[other]:
+                    score = similarity.similarity(shapes[one], shapes[other]).score
+                    missed["alike" if score > 0 else "nothing"] += 1
+    return (
+        f"fuzzweb's wrong pairs: false {sum(false.values())} (exact digest {false['exact']}, fuzzy stage "
+        f"{false['fuzzy']}); missed {sum(missed.values())} (nothing alike {missed['nothing']}, alike below "
+        f"the threshold {missed['alike']})"
+    )
+
+
 def report(name: str, records: list[dict], methods: dict[str, list[str] | None]) -> dict[str, float]:
     labels = [r["bug"] for r in records]
     multi = sum(1 for count in Counter(labels).values() if count > 1)
@@ -242,6 +280,8 @@ def report(name: str, records: list[dict], methods: dict[str, list[str] | None])
         scores[method] = f1
         cross = cross_format_merges(records, clusters)
         print(f"{method:12} {len(set(clusters)):8d} {precision:10.3f} {recall:8.3f} {f1:7.3f} {cross:13d}")
+    if methods.get("fuzzweb"):
+        print(error_kinds(records, methods["fuzzweb"]))
     print("F1 per ecosystem:")
     ecosystems = sorted({r["ecosystem"] for r in records})
     print(f"  {'ecosystem':16} {'reports':>7} " + " ".join(f"{m:>11}" for m in methods))
