@@ -77,14 +77,17 @@ def message_head(message: str) -> str:
     return " ".join(words[:_HEAD_WORDS]) if len(words) >= _HEAD_WORDS else ""
 
 
-def _cut_short(one: str, other: str) -> bool:
-    """True when the shorter message is the longer one cut at a word boundary, and says enough alone."""
+def _cut_short(one: str, other: str, anywhere: bool = False) -> bool:
+    """True when the shorter message is the longer one cut at a word boundary, and says enough alone.
+
+    ``anywhere``: cut at any character, as a terminal's width cuts a line whose rest was not read back.
+    """
     short, long = sorted((one, other), key=len)
     return (
         len(short) >= _MIN_PREFIX_CHARACTERS
         and bool(message_head(short))
         and long.startswith(short)
-        and (len(long) == len(short) or not long[len(short)].isalnum())
+        and (anywhere or len(long) == len(short) or not long[len(short)].isalnum())
     )
 
 
@@ -149,8 +152,10 @@ def similarity(new: Shape, bucket: Shape) -> Match:
     cut_type = same_type or _cut_short(new.crash_type, bucket.crash_type)
     if frameless and new.message and bucket.message and cut_type and _cut_short(new.message, bucket.message):
         return Match(PREFIX_MATCH, (message_key(min(new.message, bucket.message, key=len)),))
+    # Or cut anywhere, by a terminal's width, its rest not read back: where a site or frames match too.
+    cut_type = cut_type or _cut_short(new.crash_type, bucket.crash_type, anywhere=True)
     same_site = bool(new.site) and new.site == bucket.site
-    if frameless and same_site and same_type:
+    if frameless and same_site and cut_type:
         # The same site and message, one report printed without its backtrace (RUST_BACKTRACE unset),
         # or one assertion read from two tools' output (the program's own message, gdb's backtrace).
         return Match(MESSAGE_MATCH, (f"site {new.site}",))

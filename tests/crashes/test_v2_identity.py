@@ -713,6 +713,20 @@ def test_a_crash_type_a_terminal_cut_at_a_blank_is_one_type_to_the_fuzzy_stage()
     assert similarity.similarity(one, other).score < similarity.THRESHOLD
 
 
+def test_a_message_a_terminal_cut_mid_word_still_finds_its_bucket_by_its_site_or_frames():
+    # bodil/sized-chunks#2 at 132 columns: rustc's message loses "Some(T)) substs=[T]" past the cut and keeps
+    # "…(root type="; hashicorp/nomad#2266/c1 at 110, "…not *structs.Reco". The same site, the same frames.
+    for record, width in (("bodil/sized-chunks#2", 132), ("hashicorp/nomad#2266/c1", 110)):
+        whole = _sign(record)
+        cut = _sign_text(hard_wrap(RECORDS[record]["trace"], width))
+        assert cut.crash_type != whole.crash_type and whole.crash_type.startswith(cut.crash_type)
+        assert similarity.similarity(similarity.shape_of(cut), similarity.shape_of(whole)).score >= similarity.THRESHOLD
+    # Alone, a message cut mid-word is no match: only one cut at a word's end is ("Cyclic reference found").
+    one = similarity.Shape("crash", "", "", (), message="Dictionary should have already been generated: github.co")
+    other = similarity.Shape("crash", "", "", (), message="Dictionary should have already been generated: github.com/a")
+    assert similarity.similarity(one, other).score < similarity.THRESHOLD
+
+
 def test_one_exception_class_with_and_without_its_namespace_is_one_type_to_the_fuzzy_stage():
 
     frames = ("A.B.C", "A.B.D", "A.B.E")
