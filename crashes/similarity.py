@@ -144,7 +144,7 @@ def similarity(new: Shape, bucket: Shape) -> Match:
     same_type = _same_crash_type(new.crash_type, bucket.crash_type)
     # Both name where they crashed, and not the same place: one stock message ("index out of bounds")
     # raised at two sites is two bugs.
-    other_site = bool(new.site and bucket.site) and new.site != bucket.site
+    other_site = bool(new.site and bucket.site) and not _same_site(new.site, bucket.site)
     frameless = frameless and not other_site
     if frameless and new.message and new.message == bucket.message and same_type:
         return Match(MESSAGE_MATCH, (message_key(new.message),))
@@ -154,7 +154,7 @@ def similarity(new: Shape, bucket: Shape) -> Match:
         return Match(PREFIX_MATCH, (message_key(min(new.message, bucket.message, key=len)),))
     # Or cut anywhere, by a terminal's width, its rest not read back: where a site or frames match too.
     cut_type = cut_type or _cut_short(new.crash_type, bucket.crash_type, anywhere=True)
-    same_site = bool(new.site) and new.site == bucket.site
+    same_site = bool(new.site and bucket.site) and _same_site(new.site, bucket.site)
     if frameless and same_site and cut_type:
         # The same site and message, one report printed without its backtrace (RUST_BACKTRACE unset),
         # or one assertion read from two tools' output (the program's own message, gdb's backtrace).
@@ -168,6 +168,15 @@ def similarity(new: Shape, bucket: Shape) -> Match:
     if not cut_type:
         score = min(score * 0.5, NEVER_JOINS)
     return Match(round(min(score, 1.0), 3), matched)
+
+
+def _same_site(one: str, other: str) -> bool:
+    """One site, or one crate's file named with its crate (``exa/src/fs/file.rs:331``, a copy installed from
+    Cargo's registry) and without it (``src/fs/file.rs:331``, the checkout it was built in)."""
+    if one == other:
+        return True
+    short, long = sorted((one, other), key=len)
+    return short.startswith("src/") and long.endswith("/" + short) and long.count("/") == short.count("/") + 1
 
 
 def _same_crash_type(one: str, other: str) -> bool:

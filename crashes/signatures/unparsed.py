@@ -15,6 +15,9 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from crashes.demangle import demangle
+from crashes.frames import is_ignored
+from crashes.model import Frame
 from crashes.traces import rust
 from crashes.traces.extract import MIN_WRAP_WIDTH
 from crashes.traces.text import file_name, lines_of, mask_message
@@ -244,6 +247,10 @@ def _candidates(lines: list[str]) -> Iterator[tuple[int, str]]:
         # Since Rust 1.73 the line holds the location alone, the message on the next line.
         if panic and (panic["message"] is None or _names_nothing(panic["message"])):
             continue
+        if panic:
+            # The message is what failed; the thread's name ('main', '<unnamed>') and the standard
+            # library's line (libcore/result.rs:997, 999, 1084 by release) only say how it was run.
+            stripped = panic["message"]
         masked = mask_message(stripped, 200, quoted=False)
         if is_generic(masked) or not names_something(masked):
             continue
@@ -363,6 +370,11 @@ def _names_code(name: str) -> bool:
     return not _RUNTIME_FRAME.search(name) and not _ADDRESS.fullmatch(name)
 
 
+def _readable(name: str) -> str:
+    """A symbol as linked (Crystal prints LLVM's ``_ZN4llvm…``) by the name inside it, as every parser reads it."""
+    return demangle(name) if name.startswith(("_Z", "__Z")) else name
+
+
 def generic_frames(text: str, limit: int) -> tuple[str, ...]:
     """Function names of the first frame-like lines no parser claimed, past crash handlers."""
     found: list[str] = []
@@ -381,8 +393,8 @@ def generic_frames(text: str, limit: int) -> tuple[str, ...]:
         match = _GENERIC_FRAME.match(line[cut + 2 :] if cut != -1 else line)
         if not match:
             continue
-        name = next(group for group in match.groups() if group).lstrip("*")
-        if not _names_code(name) or name in found:
+        name = _readable(next(group for group in match.groups() if group).lstrip("*"))
+        if not _names_code(name) or name in found or is_ignored(Frame(function=name), "native"):
             continue
         found.append(name)
         if len(found) >= limit:

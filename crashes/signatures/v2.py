@@ -121,7 +121,13 @@ from crashes.traces.text import mask_message
 # ran failed ("ld returned 1 exit status") are no identity; a symbol printed as linked
 # (_ZN4llvm3DIE13getUnitOrNullEv) is read by the name inside it (crashes.demangle). 10: gdb's frame
 # "f (args) at file:12" or "f () from lib.so" is named f, not by its location's keyword; an LLVM
-# crash is keyed within its target (LLVM is embedded by many languages' compilers).
+# crash is keyed within its target (LLVM is embedded by many languages' compilers); the frames of a
+# format no parser knows are read as the parsers read theirs (a linked symbol by the name inside it,
+# the C library's and LLVM's C API's frames skipped); a number's fraction is masked with it
+# ("SystemTimeError(6795364578.871345152s)" and "(7140s)"); a Rust source path relative to its crate
+# keeps its src/ ("src/fs/file.rs", as a checkout's absolute path gives it); an old-form Rust panic
+# keyed on its line is keyed on its message, without the thread's name and the standard library's
+# location.
 VERSION = 10
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -290,7 +290,7 @@ def _strip_dir(path: str) -> str:
         if len(inside) >= 3:
             return "/".join([_VERSIONED_CRATE.sub("", inside[1]), *inside[2:]])
     parts = path.split("/")
-    if "src" in parts[1:]:
+    if "src" in parts[:-1]:
         at = len(parts) - 1 - parts[::-1].index("src")
         crate = parts[at - 1] if at else ""
         # A registry crate's folder names it (zip-0.5.6); a checkout's folder

@@ -45,7 +45,8 @@ def _mask_path(match: re.Match) -> str:
     return _FILE_MARK if _FILE_END.search(match.group()) else "<path>"
 
 
-_NUMBER = re.compile(r"\d+(?!x\?)")  # not the 0 of a masked 0x?
+# A value with or without its fraction ("SystemTimeError(7140s)", "(6795364578.871345152s)"); not the 0 of a masked 0x?.
+_NUMBER = re.compile(r"\d+(?:\.\d+)?(?!x\?)")
 # rustc names a crate with its hash, which changes with every build: bevy_inspector_egui[4c35]::x.
 # Opening on the bracket (a literal the engine finds fast), its word character checked behind it.
 _CRATE_HASH = re.compile(r"\[(?<=\w\[)[0-9a-f]{4,16}\](?=::)")

@@ -8,6 +8,7 @@ repairs of pasted text are checked on real traces as they would be pasted
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -518,6 +519,37 @@ def test_gdb_frames_below_an_assertion_are_named_by_their_function_not_by_gdbs_l
     # A function of either name is still read as one.
     assert normalize_function("int from<int>(int)", "native") == "from"
     assert normalize_function("std::vector<int>::at(unsigned long)", "native") == "std::vector::at"
+
+
+def test_frames_no_parser_knows_are_read_as_the_parsers_read_theirs():
+    # crystal-lang/crystal#4244: Crystal's own stack printer, "[0x7f2462190ca4] _ZN4llvm12ConstantExpr16getGet…
+    # +116" then "LLVMBuildInBoundsGEP +574": the symbol is read by the name inside it, LLVM's C API skipped.
+    assert _sign("crystal-lang/crystal#4244").frames == ("llvm::ConstantExpr::getGetElementPtr", "LLVM::Builder")
+    # php/php-src#8129: gdb stopped in the C library's fclose (fp=0x0) and nothing else was pasted; no key.
+    alone = _sign("php/php-src#8129")
+    assert alone.frames == () and "no identifying line: a bucket of its own" in alone.repairs
+
+
+def test_one_rust_panic_in_its_old_and_new_forms_from_a_checkout_and_from_cargos_registry_is_one_bug():
+    # ogham/exa#556's pre-1970 file time, as reported over three years (the fix, exa#670, names them):
+    # Rust before 1.42 places unwrap() in libcore (#556, no site), later in exa's own file (#699); a build
+    # from a checkout prints src/fs/file.rs (#798), one installed by cargo exa-0.9.0/src/fs/file.rs (#864);
+    # the value is 7140s in one report and 6795364578.871345152s in another.
+    new_form, from_registry, from_checkout = _sign("ogham/exa#699"), _sign("ogham/exa#864"), _sign("ogham/exa#798")
+    assert new_form.frames == ("site src/fs/file.rs:331",)
+    assert from_registry.frames[0] == "site exa/src/fs/file.rs:331" and from_checkout.frames[0] == new_form.frames[0]
+    assert new_form.crash_type == from_registry.crash_type == "called '?' on an '?' value: SystemTimeError(Ns)"
+    for report in (from_registry, from_checkout):
+        assert similarity.similarity(similarity.shape_of(report), similarity.shape_of(new_form)).score >= 0.72
+    # The same file of two crates is two files.
+    one = similarity.Shape("crash", "rust", "boom", (), site="a/src/lib.rs:3")
+    assert similarity.similarity(one, replace(one, site="b/src/lib.rs:3")).score == 0
+    # ogham/exa#526's broken symlink: the old form, its location the standard library's, is keyed on its
+    # message (not on the thread's name or libcore's line) and finds the bucket of the new form's (#848).
+    old_form, sited = _sign("ogham/exa#526"), _sign("ogham/exa#848")
+    assert old_form.method == "message" and not old_form.message.startswith("thread")
+    assert similarity.similarity(similarity.shape_of(old_form), similarity.shape_of(sited)).score >= 0.72
+    assert _sign("ogham/exa#623").digest == old_form.digest  # libcore/result.rs:997 there, :999 in #526
 
 
 def test_llvm_assertion_in_an_anonymous_namespace_names_its_function():
