@@ -49,7 +49,9 @@ def _candidates(bucket: Bucket):
         duplicate_of__isnull=True,
         restricted_to__isnull=True,
         fuzzy_keys__has_any_keys=list(bucket.fuzzy_keys),
-    ).exclude(pk=bucket.pk)
+        # Older buckets only: a batch's report joins what came before it, as it would posted alone.
+        pk__lt=bucket.pk,
+    )
     if bucket.fuzzy_frames:
         # Frames are compared within a format; a report with none, by its message, with any.
         candidates = candidates.filter(trace_format=bucket.trace_format)
@@ -77,7 +79,7 @@ def buckets_fuzzy_candidates(buckets: list[Bucket], *, spare: int = 0) -> dict[i
             # _candidates' conditions, per bucket of the batch (the ORM has no lateral join).
             f"SELECT fresh.id, found.id FROM {table} AS fresh CROSS JOIN LATERAL ("  # noqa: S608 - the model's table
             f"  SELECT other.id, other.last_seen FROM {table} AS other"
-            "   WHERE other.kind = fresh.kind AND other.target = fresh.target AND other.id <> fresh.id"
+            "   WHERE other.kind = fresh.kind AND other.target = fresh.target AND other.id < fresh.id"
             "   AND other.duplicate_of_id IS NULL AND other.restricted_to_id IS NULL"
             "   AND other.fuzzy_keys ?| ARRAY(SELECT jsonb_array_elements_text(fresh.fuzzy_keys))"
             "   AND (fresh.fuzzy_frames = '[]'::jsonb OR other.trace_format = fresh.trace_format)"
@@ -111,7 +113,8 @@ def buckets_fuzzy_join(*, bucket_ids: list[int]) -> dict[int, int]:
     ).exclude(fuzzy_keys=[])
     thresholds: dict[str, float] = {}
     fresh = list(fresh.order_by("pk"))
-    # Each is asked with the others of the batch still unmerged; the ones merged meanwhile are dropped below.
+    # Each is asked against the buckets older than it, the batch's own included (as if its findings had been
+    # posted one by one); the ones merged meanwhile are dropped below.
     candidates_of = buckets_fuzzy_candidates(fresh, spare=min(len(fresh), CANDIDATES))
     for bucket in fresh:
         shape = bucket_shape(bucket)
