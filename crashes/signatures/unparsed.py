@@ -222,10 +222,19 @@ def unwrap_payload(masked: str) -> str:
     return _UNWRAP_HEAD.sub("", masked)
 
 
+# What unwrap() found, named by its type or variant in two words or more (SystemTimeError(N),
+# NoAvailablePixelFormat): one kind of failure, as a Python exception with a message is. Not "Error",
+# "None" or "()".
+_NAMED_VALUE = re.compile(r"^(?:[A-Z][a-z0-9]+){2,}\b")
+
+
 def _names_nothing(message: str) -> bool:
     """True for a panic's message that names no bug: the thread's name and the standard library's
     location around it must not make the line look like one."""
-    payload = unwrap_payload(mask_message(message, 200))
+    masked = mask_message(message, 200)
+    payload = unwrap_payload(masked)
+    if payload != masked and _NAMED_VALUE.match(payload):
+        return False
     return is_generic(payload) or not names_something(payload)
 
 

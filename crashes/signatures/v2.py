@@ -127,7 +127,8 @@ from crashes.traces.text import mask_message
 # ("SystemTimeError(6795364578.871345152s)" and "(7140s)"); a Rust source path relative to its crate
 # keeps its src/ ("src/fs/file.rs", as a checkout's absolute path gives it); an old-form Rust panic
 # keyed on its line is keyed on its message, without the thread's name and the standard library's
-# location.
+# location, and what its unwrap() found names it when named by a type of two words or more
+# ("SystemTimeError(Ns)", not "Error").
 VERSION = 10
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
@@ -339,6 +340,7 @@ def _from_text(kind, crash_type, message, cleaned, parsed: ParsedTrace | None, t
     frames = generic_frames(text, 2) if text and not (parsed and parsed.format in _WHOLE_STACK_FORMATS) else ()
     if line or frames:
         typed = _TYPED_LINE.match(line) if line else None
+        read_message = parsed is not None and parsed.language == "rust" and bool(parsed.message.strip())
         return Signature(
             version=VERSION,
             # A line is weaker evidence than a stack: trusted within one target only.
@@ -353,7 +355,8 @@ def _from_text(kind, crash_type, message, cleaned, parsed: ParsedTrace | None, t
             # "System.InvalidCastException: Unable to cast …" with no stack: its type
             # and message may find the bucket of a report that had one.
             similarity_frames=frames,
-            fuzzy_message=_fuzzy_message(typed["message"] if typed else line, untyped=not typed),
+            # Rust's parser read the panic's message: the line is one, as a type would say.
+            fuzzy_message=_fuzzy_message(typed["message"] if typed else line, untyped=not (typed or read_message)),
             fuzzy_crash_type=typed["type"] if typed else "",
         )
     # Nothing in it names this crash: alone, unless the same text comes again

@@ -552,6 +552,19 @@ def test_one_rust_panic_in_its_old_and_new_forms_from_a_checkout_and_from_cargos
     assert _sign("ogham/exa#623").digest == old_form.digest  # libcore/result.rs:997 there, :999 in #526
 
 
+def test_what_unwrap_found_named_by_its_type_is_a_panics_identity_without_a_site():
+    # ogham/exa#556: Rust before 1.42 placed the unwrap() in libcore, no backtrace: only the message says
+    # which crash it is, "…on an `Err` value: SystemTimeError(6795364578.871345152s)". It finds the bucket
+    # of exa#699, the same panic printed by a later Rust at exa's own line.
+    old_form, new_form = _sign("ogham/exa#556"), _sign("ogham/exa#699")
+    assert old_form.method == "message" and "no identifying line: a bucket of its own" not in old_form.repairs
+    assert similarity.similarity(similarity.shape_of(old_form), similarity.shape_of(new_form)).score >= 0.72
+    # A value named by no type, or by one word, still names nothing.
+    for value in ("called `Option::unwrap()` on a `None` value", "called `Result::unwrap()` on an `Err` value: Error"):
+        text = f"thread 'main' panicked at '{value}', src/libcore/option.rs:345:21\n"
+        assert "no identifying line: a bucket of its own" in _sign_text(text).repairs
+
+
 def test_llvm_assertion_in_an_anonymous_namespace_names_its_function():
     # llvm/llvm-project#97533: "bool (anonymous namespace)::TwoAddressInstructionPass::collectTiedOperands(…)".
     from crashes.traces.llvm import function_name
