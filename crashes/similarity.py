@@ -28,7 +28,6 @@ from dataclasses import dataclass
 THRESHOLD = 0.72
 # Below any threshold a target can learn (triage.decisions): a different crash type never joins.
 NEVER_JOINS = 0.49
-_BLANKS = re.compile(r"\s+")
 # How fast a frame's weight falls with its depth.
 _DECAY = 0.35
 # Frames compared at most, and how far apart two matching frames may sit.
@@ -52,6 +51,9 @@ class Shape:
     def lookup_keys(self) -> tuple[str, ...]:
         """What candidates are found by: the site, the top three frames, and the crash type with its message."""
         keys = [f"site {self.site}"] if self.site else []
+        crate, _, within = self.site.partition("/")
+        if self.trace_format == "rust" and within.startswith("src/") and crate != "src":
+            keys.append(f"site {within}")  # found by the same file named without its crate (_same_site)
         if self.message:
             keys.append(message_key(self.message))
             head = message_head(self.message)
@@ -194,6 +196,9 @@ def _same_site(one: str, other: str) -> bool:
         return True
     short, long = sorted((one, other), key=len)
     return short.startswith("src/") and long.endswith("/" + short) and long.count("/") == short.count("/") + 1
+
+
+_BLANKS = re.compile(r"\s+")
 
 
 def _same_crash_type(one: str, other: str) -> bool:

@@ -541,6 +541,8 @@ def test_one_rust_panic_in_its_old_and_new_forms_from_a_checkout_and_from_cargos
     assert new_form.crash_type == from_registry.crash_type == "called '?' on an '?' value: SystemTimeError(Ns)"
     for report in (from_registry, from_checkout):
         assert similarity.similarity(similarity.shape_of(report), similarity.shape_of(new_form)).score >= 0.72
+    # And the index finds one by the other's site.
+    assert "site src/fs/file.rs:331" in similarity.shape_of(from_registry).lookup_keys()
     # The same file of two crates is two files.
     one = similarity.Shape("crash", "rust", "boom", (), site="a/src/lib.rs:3")
     assert similarity.similarity(one, replace(one, site="b/src/lib.rs:3")).score == 0
