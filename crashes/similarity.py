@@ -8,8 +8,7 @@ of its top frames (an index lookup, never a scan); each is scored here.
 
 The score weighs frames by position, in the spirit of TraceSim (Vasiliev
 et al., 2020): frames near the crash count most, a frame matched at the
-same depth more than one matched further away, and the same method of a
-class renamed between releases half. ClusterFuzz's rule (two top
+same depth more than one matched further away. ClusterFuzz's rule (two top
 frames in order, or string similarity above 0.8) was measured against it
 on the development split (``bench/dedup_quality.py --thresholds``) and
 merged more different bugs for the same recall. A different crash type
@@ -106,16 +105,6 @@ def _weight(depth: int) -> float:
     return math.exp(-_DECAY * depth)
 
 
-def _method(frame: str) -> str:
-    """A qualified frame's own name (``ShareX.WorkerTask.DoThreadJob`` -> ``DoThreadJob``); "" for any other
-    (a Python frame, ``file.py:function``, is named by its file)."""
-    if "::" in frame:
-        return frame.rsplit("::", 1)[-1]
-    if "." in frame and "/" not in frame and ":" not in frame:
-        return frame.rsplit(".", 1)[-1]
-    return ""
-
-
 def frame_similarity(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[float, tuple[str, ...]]:
     """Position-weighted overlap of two frame lists (1.0: the same top frames in the same order)."""
     a, b = a[:_DEPTH], b[:_DEPTH]
@@ -133,12 +122,6 @@ def frame_similarity(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[float, tup
                 matched.append(frame)
                 last = j
                 break
-        else:
-            # The same method of a class renamed or moved between releases, at the same depth: half a match.
-            if i < len(b) and i not in used and i > last and _method(b[i]) == _method(frame) != "":
-                gained += (_weight(i) + _weight(i)) * 0.5
-                used.add(i)
-                last = i
     return gained / total, tuple(matched)
 
 
