@@ -206,6 +206,11 @@ def test_a_reduction_that_ends_after_its_finding_moved_ends_in_the_culprits_buck
     assert reduction.bucket_id == moved_to == Reduction.objects.get(pk=reduction.pk).bucket_id
 
 
+# Alone: a 15-second C-Vise reduction (two jobs) beside the other half of the parallel suite tests its
+# candidates in another order, and twice in full runs kept a program of another planted bug (the shape
+# ['*'] for the '<<' finding). Its check asks only for wrong code, so a reduction can slip from one bug
+# to another: a limit of the shape culprit, not of this test.
+@pytest.mark.serial
 def test_c_wrong_code_no_flag_explains_moves_by_the_shape_of_its_reduced_program(monkeypatch, client, admin_user):
     """A compiler whose bugs no -f flag switches off (tests/data/planted/multi_level): keyed by what C-Vise keeps."""
     target = _multi_bug_target(
