@@ -105,6 +105,9 @@ class FuzzwebBuckets:
         self.by_digest: dict[tuple[str, str], str] = {}
         self.shapes: dict[str, list[tuple[str, similarity.Shape]]] = defaultdict(list)
         self.fuzzy_joins = 0
+        # When each bucket was last hit (a report's number): ingest asks for candidates most recent first.
+        self.last_seen: dict[str, int] = {}
+        self.reports = 0
 
     def bucket(self, trace: str, target: str) -> str:
         signature = signatures.compute(kind="crash", trace_text=trace, target=target)
@@ -112,26 +115,32 @@ class FuzzwebBuckets:
         # says itself whether its target is part of it).
         key = ("", signature.digest)
         if key in self.by_digest:
-            return self.by_digest[key]
+            return self._hit(self.by_digest[key])
         shape = similarity.shape_of(signature)
         wanted = set(shape.lookup_keys())
         candidates = [
             (name, other)
             for name, other in self.shapes[target]
-            if wanted & set(other.lookup_keys()) and other.kind == shape.kind
+            if wanted & set(other.lookup_keys())
+            and other.kind == shape.kind
+            # Frames are compared within a format; a report with none, by its message, with any.
+            and (not shape.frames or other.trace_format == shape.trace_format)
         ]
-        best = None
-        for name, other in candidates:
-            match = similarity.similarity(shape, other)
-            if match.score >= self.threshold and (best is None or match.score > best[1].score):
-                best = (name, match)
+        # As triage.fuzzy finds them: the most recently hit first (ties go to the first), at most CANDIDATES.
+        candidates.sort(key=lambda candidate: -self.last_seen[candidate[0]])
+        best = similarity.best_match(shape, candidates[: similarity.CANDIDATES], self.threshold)
         if best is not None:
             self.fuzzy_joins += 1
             self.by_digest[key] = best[0]
-            return best[0]
+            return self._hit(best[0])
         name = signature.digest
         self.by_digest[key] = name
         self.shapes[target].append((name, shape))
+        return self._hit(name)
+
+    def _hit(self, name: str) -> str:
+        self.reports += 1
+        self.last_seen[name] = self.reports
         return name
 
 

@@ -27,6 +27,9 @@ from dataclasses import dataclass
 THRESHOLD = 0.72
 # Below any threshold a target can learn (triage.decisions): a different crash type never joins.
 NEVER_JOINS = 0.49
+# Candidates scored per new bucket at most, the most recently hit first (triage.fuzzy; the dedup bench
+# models the same order): an index lookup with a bound, never every look-alike of a busy target.
+CANDIDATES = 50
 # How fast a frame's weight falls with its depth.
 _DECAY = 0.35
 # Frames compared at most, and how far apart two matching frames may sit.

@@ -18,19 +18,22 @@ from django.db import connection
 from crashes import similarity
 from triage.models import Bucket, Method, Status
 
-# Candidates scored per new bucket at most (the most recently hit first).
-CANDIDATES = 50
+CANDIDATES = similarity.CANDIDATES
 
 
 def bucket_shape(bucket: Bucket) -> similarity.Shape:
     """The fuzzy stage's view of a stored bucket."""
     site = next((frame[5:] for frame in bucket.key_frames or () if frame.startswith("site ")), "")
     message_key = next((key for key in bucket.fuzzy_keys or () if key.startswith("message ")), "")
+    crash_type = bucket.fuzzy_crash_type
+    if crash_type is None:
+        # Made before the fuzzy stage's crash type was kept: a bucket keyed on a pasted line has that
+        # line as its crash type, no type to compare.
+        crash_type = "" if bucket.method == Method.MESSAGE and " " in bucket.crash_type else bucket.crash_type
     return similarity.Shape(
         kind=bucket.kind,
         trace_format=bucket.trace_format,
-        # A bucket keyed on a pasted line has that line as its crash type: no type to compare.
-        crash_type="" if bucket.method == Method.MESSAGE and " " in bucket.crash_type else bucket.crash_type,
+        crash_type=crash_type,
         frames=tuple(bucket.fuzzy_frames or ()),
         site=site,
         message=message_key.removeprefix("message "),
@@ -38,7 +41,17 @@ def bucket_shape(bucket: Bucket) -> similarity.Shape:
 
 
 # Every field bucket_shape reads: a deferred one is a query per candidate.
-_SHAPE_FIELDS = ("pk", "kind", "method", "trace_format", "crash_type", "key_frames", "fuzzy_frames", "fuzzy_keys")
+_SHAPE_FIELDS = (
+    "pk",
+    "kind",
+    "method",
+    "trace_format",
+    "crash_type",
+    "fuzzy_crash_type",
+    "key_frames",
+    "fuzzy_frames",
+    "fuzzy_keys",
+)
 
 
 def _candidates(bucket: Bucket):
@@ -55,7 +68,7 @@ def _candidates(bucket: Bucket):
     if bucket.fuzzy_frames:
         # Frames are compared within a format; a report with none, by its message, with any.
         candidates = candidates.filter(trace_format=bucket.trace_format)
-    return candidates.only(*_SHAPE_FIELDS).order_by("-last_seen")
+    return candidates.only(*_SHAPE_FIELDS).order_by("-last_seen", "-pk")
 
 
 def buckets_fuzzy_candidates(buckets: list[Bucket], *, spare: int = 0) -> dict[int, list[Bucket]]:
@@ -83,8 +96,8 @@ def buckets_fuzzy_candidates(buckets: list[Bucket], *, spare: int = 0) -> dict[i
             "   AND other.duplicate_of_id IS NULL AND other.restricted_to_id IS NULL"
             "   AND other.fuzzy_keys ?| ARRAY(SELECT jsonb_array_elements_text(fresh.fuzzy_keys))"
             "   AND (fresh.fuzzy_frames = '[]'::jsonb OR other.trace_format = fresh.trace_format)"
-            "   ORDER BY other.last_seen DESC LIMIT %s"
-            ") AS found WHERE fresh.id = ANY(%s) ORDER BY fresh.id, found.last_seen DESC",
+            "   ORDER BY other.last_seen DESC, other.id DESC LIMIT %s"
+            ") AS found WHERE fresh.id = ANY(%s) ORDER BY fresh.id, found.last_seen DESC, found.id DESC",
             [limit, [bucket.pk for bucket in asked]],
         )
         pairs = cursor.fetchall()

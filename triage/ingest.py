@@ -149,8 +149,12 @@ def _store(prepared: list[tuple[Finding, signatures.Signature]], now) -> IngestR
             )
         }
         fresh = [(row, sig) for row, sig in prepared if row.content_hash not in existing]
-        by_signature = {(sig.digest, sig.version): sig for _, sig in fresh}
-        targets = {(sig.digest, sig.version): row.target for row, sig in fresh}
+        # A new bucket is its first finding's (its shape, its target), as if the batch had come one by one.
+        by_signature: dict[tuple[str, int], signatures.Signature] = {}
+        targets: dict[tuple[str, int], str] = {}
+        for row, sig in fresh:
+            by_signature.setdefault((sig.digest, sig.version), sig)
+            targets.setdefault((sig.digest, sig.version), row.target)
         buckets = _buckets_for(by_signature, now, targets)
         new_bucket_ids = {pk for pk, hits in buckets.values() if hits == 0}
 
@@ -316,6 +320,7 @@ def bucket_from_signature(signature: signatures.Signature, now, target: str = ""
         target=text.clean_short(target),
         fuzzy_frames=[text.clean_short(frame) for frame in shape.frames],
         fuzzy_keys=[text.clean_short(key) for key in shape.lookup_keys()],
+        fuzzy_crash_type=text.clean_short(shape.crash_type),
         signature=signature.digest,
         signature_version=signature.version,
         kind=signature.kind,

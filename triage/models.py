@@ -75,6 +75,9 @@ class Bucket(models.Model):
     # behind a GIN index so that finding them never reads every bucket.
     fuzzy_frames = models.JSONField(default=list, blank=True)
     fuzzy_keys = models.JSONField(default=list, blank=True)
+    # The crash type the fuzzy stage compares (crashes.model.Signature.fuzzy_crash_type: "" when the
+    # report said none, as a pasted line does); null for a bucket made before it was kept.
+    fuzzy_crash_type = models.CharField(max_length=255, null=True, blank=True)  # noqa: DJ001 - null: not kept yet
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.NEW, db_index=True)
     hit_count = models.PositiveBigIntegerField(default=0)
     first_seen = models.DateTimeField()

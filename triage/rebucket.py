@@ -188,6 +188,7 @@ def _retarget(bucket: Bucket, signature: signatures.Signature) -> None:
         "trace_format",
         "fuzzy_frames",
         "fuzzy_keys",
+        "fuzzy_crash_type",
     ):
         setattr(bucket, field, getattr(fresh, field))
     bucket.save()

@@ -195,3 +195,62 @@ def test_the_per_bucket_query_finds_what_the_batched_one_finds():
     assert merged_away.pk not in found and hidden.pk not in found
     assert not Bucket.objects.filter(pk__in=found, target="another target").exists()
     assert len(batched[fresh[0]]) >= 4
+
+
+def _corpus(record_id: str) -> dict:
+    from tests.data.record_digests import dedup_records
+
+    return dedup_records()[record_id]
+
+
+def test_a_bucket_a_batch_opens_is_its_first_findings_as_if_posted_one_by_one():
+    from crashes import signatures, similarity
+
+    # hashicorp/terraform#29104 and #27682: one digest (cty's assertUnmarked under LengthInt), the first with
+    # a deeper stack. The bucket compares as the first, whichever else its batch brought.
+    first, second = _corpus("hashicorp/terraform#29104"), _corpus("hashicorp/terraform#27682")
+    shapes = [
+        similarity.shape_of(signatures.compute(kind="crash", trace_text=r["trace"], target=r["project"]))
+        for r in (first, second)
+    ]
+    assert shapes[0].frames != shapes[1].frames
+    stored = findings_ingest(submissions=[_submit(r["trace"], r["project"]) for r in (first, second)]).stored
+    bucket = Bucket.objects.get(pk=stored[0].finding.bucket_id)
+    assert stored[1].finding.bucket_id == bucket.pk and tuple(bucket.fuzzy_frames) == shapes[0].frames
+
+
+def test_a_stored_bucket_compares_as_its_signature_says():
+    from crashes import signatures, similarity
+    from triage.fuzzy import bucket_shape
+
+    # swiftlang/swift#78328, keyed on a line: its parser's "SEGV" is its bucket's crash type, but the
+    # fuzzy stage compares it by its message, with no type (the signature's fuzzy_crash_type).
+    record = _corpus("swiftlang/swift#78328")
+    signature = signatures.compute(kind="crash", trace_text=record["trace"], target=record["project"])
+    assert signature.method == "message" and signature.crash_type == "SEGV"
+    stored = findings_ingest(submissions=[_submit(record["trace"], record["project"])]).stored[0]
+    bucket = Bucket.objects.get(pk=stored.finding.bucket_id)
+    assert bucket.fuzzy_crash_type == "" and bucket_shape(bucket) == similarity.shape_of(signature)
+    # A bucket made before the field was kept falls back on its crash type.
+    Bucket.objects.filter(pk=bucket.pk).update(fuzzy_crash_type=None)
+    assert bucket_shape(Bucket.objects.get(pk=bucket.pk)).crash_type == "SEGV"
+
+
+def test_of_equally_close_buckets_a_crash_joins_the_most_recently_hit_as_the_bench_models_it():
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    from dedup_quality import FuzzwebBuckets
+
+    # One message raised under two different stacks (two buckets), then the message pasted alone: as close
+    # to either bucket (0.8). Ingest asks for candidates most recently hit first, and so does the bench.
+    message = "System.InvalidOperationException: Cyclic reference found while evaluating the Style property.\n"
+    panel = message + "   at Acme.Views.Panel.Load()\n   at Acme.Views.Panel.Init()\n   at Acme.App.Main()\n"
+    layout = message + "   at Acme.Render.Layout.Measure()\n   at Acme.Render.Layout.Run()\n   at Acme.Host.Start()\n"
+    order = [panel, layout, message]
+    model = FuzzwebBuckets()
+    modelled = [model.bucket(trace, "wpf app") for trace in order]
+    stored = [findings_ingest(submissions=[_submit(trace, "wpf app")]).stored[0].finding for trace in order]
+    assert modelled[2] == modelled[1] != modelled[0]
+    assert stored[2].bucket_id == stored[1].bucket_id != stored[0].bucket_id
