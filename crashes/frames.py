@@ -227,9 +227,8 @@ _GDB_LOCATION_WORD = re.compile(r"(?<=\))\s+(?:at|from)$")
 
 def _normalize_function(name: str, language: str) -> str:
     name = name.strip()
-    if language in ("native", "rust") and name.startswith(("_Z", "__Z")):
-        name = demangle(name)  # a symbol as linked is the name a demangling tool prints
     if language in ("native", "rust"):
+        name = demangle(name)  # a symbol as linked is the name a demangling tool prints
         # rustc's own crates carry a hash in brackets: std[5204e9590b4985ef].
         name = re.sub(r"\[[0-9a-f]{8,}\]", "", name)
         name = re.sub(r"\{closure#\d+\}|\{shim:[^}]*\}", "{closure}", name)

@@ -379,11 +379,6 @@ def _names_code(name: str) -> bool:
     return not _RUNTIME_FRAME.search(name) and not _ADDRESS.fullmatch(name)
 
 
-def _readable(name: str) -> str:
-    """A symbol as linked (Crystal prints LLVM's ``_ZN4llvm…``) by the name inside it, as every parser reads it."""
-    return demangle(name) if name.startswith(("_Z", "__Z")) else name
-
-
 def generic_frames(text: str, limit: int) -> tuple[str, ...]:
     """Function names of the first frame-like lines no parser claimed, past crash handlers."""
     found: list[str] = []
@@ -402,7 +397,8 @@ def generic_frames(text: str, limit: int) -> tuple[str, ...]:
         match = _GENERIC_FRAME.match(line[cut + 2 :] if cut != -1 else line)
         if not match:
             continue
-        name = _readable(next(group for group in match.groups() if group).lstrip("*"))
+        # A symbol as linked (Crystal prints LLVM's _ZN4llvm…) by the name inside it, as every parser reads it.
+        name = demangle(next(group for group in match.groups() if group).lstrip("*"))
         if not _names_code(name) or name in found or is_ignored(Frame(function=name), "native"):
             continue
         found.append(name)
