@@ -53,9 +53,9 @@ class Shape:
     def lookup_keys(self) -> tuple[str, ...]:
         """What candidates are found by: the site, the top three frames, and the crash type with its message."""
         keys = [f"site {self.site}"] if self.site else []
-        crate, _, within = self.site.partition("/")
-        if self.trace_format == "rust" and within.startswith("src/") and crate != "src":
-            keys.append(f"site {within}")  # found by the same file named without its crate (_same_site)
+        bare = _without_crate(self.site)
+        if self.trace_format == "rust" and bare != self.site:
+            keys.append(f"site {bare}")  # found by the same file named without its crate (_same_site)
         if self.message:
             keys.append(message_key(self.message))
             head = message_head(self.message)
@@ -175,13 +175,16 @@ def similarity(new: Shape, bucket: Shape) -> Match:
     return Match(round(min(score, 1.0), 3), matched)
 
 
+def _without_crate(site: str) -> str:
+    """``exa/src/fs/file.rs:331`` (a copy installed from Cargo's registry) -> ``src/fs/file.rs:331`` (as the
+    checkout it was built in names it); any other site as it is."""
+    crate, _, within = site.partition("/")
+    return within if within.startswith("src/") and crate != "src" else site
+
+
 def _same_site(one: str, other: str) -> bool:
-    """One site, or one crate's file named with its crate (``exa/src/fs/file.rs:331``, a copy installed from
-    Cargo's registry) and without it (``src/fs/file.rs:331``, the checkout it was built in)."""
-    if one == other:
-        return True
-    short, long = sorted((one, other), key=len)
-    return short.startswith("src/") and long.endswith("/" + short) and long.count("/") == short.count("/") + 1
+    """One site, or one crate's file named with its crate and without it."""
+    return one == other or _without_crate(one) == other or _without_crate(other) == one
 
 
 _BLANKS = re.compile(r"\s+")
