@@ -171,6 +171,12 @@ def shapes(size: int) -> dict[str, str]:
         "IPython headings": _grow("E   Traceback (most recent call last)\n", size),
         "Rich path pieces": "─── Traceback (most recent call last) ───\n" + _grow("  " + "a/" * 300 + "\n", size),
     }
+    # What the search found first: a run of go-errors frames, then 2,764 blanks, repeated. A pattern
+    # that lets a run of one character class open a line or a match (``^\s*x?\s*``, a search for
+    # ``\s+x``) reads the run once for each of its characters. Each piece before each such run.
+    for piece in PIECES:
+        for run in (" ", "\t", "(", "a", "a.", "/", ":", "<", "a "):
+            cases[f"{piece[:30]!r} repeated, then a run of {run!r}"] = _grow(piece * 20 + run * 2500, size)
     for path in sorted((ROOT / "tests" / "traces").glob("*/*.txt")):
         text = path.read_text()
         longest = max(text.splitlines() or [""], key=len)

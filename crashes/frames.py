@@ -271,9 +271,9 @@ def _normalize_function(name: str, language: str) -> str:
 
 
 _ABI_TAG = re.compile(r"\[abi:\w{1,40}\]")
-_CLONE = re.compile(r"(?:\s*\[clone [^\]]{0,100}\])+\s*$")
+_CLONE = re.compile(r"(?<!\s)(?:\s*\[clone [^\]]{0,100}\])+\s*$")
 # A method's qualifiers after its arguments, however many: "Baz::qux() const &".
-_QUALIFIERS = re.compile(r"(?:\s*\b(?:const|volatile)\b|\s*&&?)+\s*$")
+_QUALIFIERS = re.compile(r"(?<!\s)(?:\s*\b(?:const|volatile)\b|\s*&&?)+\s*$")
 
 
 _normalize_function_cached = functools.lru_cache(maxsize=16_384)(_normalize_function)

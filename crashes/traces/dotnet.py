@@ -74,7 +74,7 @@ def _exception_names(text: str) -> list[tuple[str, str]]:
 # Visual Studio's Call Stack window, copied: ">\tApp.dll!Ns.Type.Method(int x) Line 563\tC#". Managed
 # frames only (C#, F#, Visual Basic); a C++ frame there is native code.
 _DEBUGGER_FRAME = re.compile(
-    r"^\s*>?\s*[\w.-]{1,200}\.(?:dll|exe)!(?P<function>[\w.`<>+$\[\],|]{1,500}\.[\w`<>$]{1,200})\((?P<args>[^()\n]{0,1000})\)"
+    r"^\s*(?:>\s*)?[\w.-]{1,200}\.(?:dll|exe)!(?P<function>[\w.`<>+$\[\],|]{1,500}\.[\w`<>$]{1,200})\((?P<args>[^()\n]{0,1000})\)"
     r"(?:\s+Line (?P<line>\d+))?\s*(?P<language>C#|F#|Basic)?\s*$"
 )
 

@@ -31,9 +31,20 @@ _GOROUTINE = re.compile(r"^(?P<before>.{0,2000}?)goroutine \d+ \[[^\]]{0,100}\]:
 _SOURCE = re.compile(r"^\s*(?P<file>\S+\.go|\S+\.s|\?\?\?):(?P<line>\d+)(?: \+0x[0-9a-f]+)?\s*$")
 # A recovered panic: the handler printed debug.Stack() from its deferred
 # function, so the stack reads handler, ``panic(…)``, then the crash site.
-_RECOVERED = re.compile(r"\s*\[recovered(?:, repanicked)?\]\s*$")
+_RECOVERED = re.compile(r"(?<!\s)\s*\[recovered(?:, repanicked)?\]\s*$")
 _PANIC_FRAME = re.compile(r"^\s*panic\(.*\)\s*$")
 _FUNCTION = re.compile(r"^\s*(?P<function>[\w./*()\[\]{}-]+\(.*\))\s*$")
+
+
+def _function_line(line: str) -> re.Match | None:
+    """A function line, its argument list closed at its end.
+
+    The end is checked first: on a line of parentheses that never closes,
+    the pattern would try every ``(`` as the list's start, each to the end.
+    """
+    return _FUNCTION.match(line) if line.rstrip().endswith(")") else None
+
+
 # A frame whose argument list the reporter trimmed ("main.ProcessUrl"): only
 # taken as a frame when its source line follows.
 _BARE_FUNCTION = re.compile(r"^\s*(?P<function>[\w./*()\[\]{}-]+\.[\w*()\[\]{}-]+)\s*$")
@@ -123,7 +134,7 @@ def _headless_start(lines: list[str]) -> int | None:
     end = min(len(lines), _HEADLESS_LOOK)
     while index < end - 1:
         line = lines[index][:MAX_LINE]
-        if _FUNCTION.match(line) and _SOURCE.match(lines[index + 1][:MAX_LINE]) and ".go:" in lines[index + 1]:
+        if _function_line(line) and _SOURCE.match(lines[index + 1][:MAX_LINE]) and ".go:" in lines[index + 1]:
             start = index if run == 0 else start
             run += 1
             if run >= _HEADLESS_FRAMES:
@@ -146,7 +157,7 @@ def _frames(lines: list[str], start: int) -> list[Frame]:
                 break
             index += 1
             continue
-        function = _FUNCTION.match(line) or _BARE_FUNCTION.match(line)
+        function = _function_line(line) or _BARE_FUNCTION.match(line)
         source = _SOURCE.match(lines[index + 1][:MAX_LINE]) if function and index + 1 < len(lines) else None
         if function and not source and not function["function"].endswith(")"):
             function = None
@@ -187,11 +198,11 @@ def _join_cut_functions(lines: list[str]) -> list[str]:
         lines,
         lambda line: (
             bool(_FUNCTION_START.match(line))
-            and (line.count("(") > line.count(")") or not _FUNCTION.match(line[:MAX_LINE]))
+            and (line.count("(") > line.count(")") or not _function_line(line[:MAX_LINE]))
         ),
         lambda joined, following: (
             joined.count("(") == joined.count(")")
-            and bool(_FUNCTION.match(joined[:MAX_LINE]))
+            and bool(_function_line(joined[:MAX_LINE]))
             # Its source line, or what a paste cut short of it (indented, "/home/jenkins/agent/workspace/bui").
             and (bool(_SOURCE.match(following[:MAX_LINE])) or _SOURCE_CUT.match(following[:MAX_LINE]) is not None)
         ),

@@ -31,7 +31,7 @@ from crashes.traces.text import MAX_LINE, join_cut_lines, per_text
 FORMAT = "go"
 # Blanks are allowed in the path ("C:/Program Files/Go/src/…", "C:/Users/John Smith/…").
 _FRAME = re.compile(
-    r"^\s*(?P<file>(?:[A-Za-z]:)?[^:()\n]{1,400}?\.(?:go|s)):(?P<line>\d{1,9}) \(0x[0-9a-f]{1,16}\)\s*$"
+    r"^\s*(?P<file>(?:[A-Za-z]:)?[^\s:()][^:()\n]{0,399}?\.(?:go|s)):(?P<line>\d{1,9}) \(0x[0-9a-f]{1,16}\)\s*$"
 )
 # go-errors' second line of a frame: "\tFunc: source".
 _FUNCTION = re.compile(r"^\s+[\w.*()/\[\]-]{1,300}: ")

@@ -58,7 +58,7 @@ _RUSTC_THREAD = re.compile(r"thread 'rustc' (?:\(\d{1,20}\) )?panicked")
 _ICE = re.compile(r"^\s*(?:error|ERROR): internal compiler error: (?P<message>.+)$")
 # Before 2018 the location had no column: "../src/librustc_metadata/decoder.rs:490: entry: …".
 _ICE_LOCATION = re.compile(r"^(?P<file>[\w./\\-]{1,300}\.rs):(?P<line>\d+)(?::\d+)?: (?P<message>.*)$")
-_DELAYED_AT = re.compile(r"^\s*=?\s*note: delayed at (?P<file>[\w./\\-]{1,300}\.rs):(?P<line>\d+)")
+_DELAYED_AT = re.compile(r"^\s*(?:=\s*)?note: delayed at (?P<file>[\w./\\-]{1,300}\.rs):(?P<line>\d+)")
 _QUERY = re.compile(r"^\s*#(?P<index>\d+) \[(?P<query>\w+)\]")
 _FRAME = re.compile(r"^\s*(?P<index>\d+):\s+(?:0x[0-9a-fA-F]+ - )?(?P<function>\S.*?)\s*$")
 _AT = re.compile(r"^\s+at (?P<file>.+?):(?P<line>\d+)(?::\d+)?\s*$")
