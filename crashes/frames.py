@@ -200,12 +200,12 @@ def normalize_path(path: str) -> str:
     path = path.replace("\\", "/")
     if path.startswith("<"):
         return path
-    if _PACKAGES.match(path):
-        return _PACKAGES.sub("", path)
-    if _STDLIB.match(path):
+    if _STDLIB.match(path) and not _PACKAGES.match(path):
         return "stdlib/" + _STDLIB.sub("", path)
     # Elsewhere the checkout's location is arbitrary (/home/a/src, /tmp/ci);
-    # the last two components say which file it is.
+    # the last two components say which file it is. So for an installed
+    # package too: one file is one key whether it ran from site-packages
+    # (pylint/utils/ast_walker.py) or from a checkout (…/pylint/pylint/utils/…).
     return "/".join(path.rstrip("/").split("/")[-2:])
 
 

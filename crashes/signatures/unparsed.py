@@ -32,6 +32,8 @@ STOCK_LINES = re.compile(
     r"run with `?RUST_BACKTRACE|note: (?:rustc|compiler flags|some of the compiler flags|cargo)|"
     r"^\s*(?:version|rustc|go version|gcc version|clang version|target|thread model|installeddir)\b|"
     r"^\s*\$ |^\s*[\w.-]+@[\w.-]+[:~]|^\s*\(gdb\)|core dumped|^\s*(?:aborted|segmentation fault|killed)\s*$|"
+    # Zig's build runner, whatever the compiler it ran did.
+    r"the following (?:build )?command (?:crashed|failed with exit code|terminated unexpectedly)|"
     r"could not compile|build failed|^\s*error: aborting due to|^\s*(?:compiling|downloading|running|finished)\b|"
     r"go build failed|^\s*#\s*[\w./-]+\s*$|stack dump:|program arguments:|dropping into pdb|"
     r"--show-traceback|^\s*(?:warning|note|help|info)\b|"
@@ -65,9 +67,11 @@ STOCK_LINES = re.compile(
     r"^\S*: line \d+:\s+\d+ |^(?:zsh|bash|sh|fish): (?:segmentation fault|abort|killed|bus error|illegal hardware)"
     r")"
 )
-# Words that say a line reports the failure.
+# Words that say a line reports the failure: not inside a name ("abort_signal", "assert_equivalent"),
+# a path ("lib/crash/") or a module's ("node:assert"); a log's level after its time stamp is one
+# (Chromium's "…595583:ERROR:gpu_process_host.cc").
 _FAILURE = re.compile(
-    r"(?i)(?:[a-z](?:Exception|Error)\b)|\b(?:error|exception|panic\w*|fatal|assert\w*|abort\w*|fault|failed|failure|crash\w*|"
+    r"(?i)(?:[a-z](?:Exception|Error)\b)|(?<!/)(?<![a-z]:)\b(?:error|exception|panic[a-z]*|fatal|assert[a-z]*|abort[a-z]*|fault|failed|failure|crash[a-z]*|"
     r"unreachable|signal|sig[a-z]{3,4}|overflow|invalid|unexpected|cannot|can't|unable|not)\b"
 )
 # A word each of _FAILURE's matches holds, lower-cased: most lines hold none, and finding that
@@ -105,7 +109,10 @@ def _reports_failure(line: str) -> bool:
 # Messages that name a kind of crash, not a bug: alone they must not bucket.
 GENERIC_MESSAGES = re.compile(
     # A rustc ICE whose only message was a stock one ("unexpected panic") is left with none: "ICE:".
-    r"(?i)^ice:$|^(?:ice: )?(?:internal compiler error: )?(?:panic: )?(?:runtime error: )?(?:"
+    # A compiler's error line starts at the input's position ("x.go:92:45: "): the user's program, no bug.
+    r"(?i)^ice:$|^(?:[^\s:]{1,300}:N(?::N)?: )?(?:ice: )?(?:internal compiler error: )?"
+    # Zig's and Bun's panics say which thread: "thread N panic: …", "panic(main thread): …".
+    r"(?:thread n |panic\((?:main thread|thread n)\): )?(?:panic: )?(?:runtime error: )?(?:"
     r"invalid memory address or nil pointer dereference|index out of range.*|slice bounds out of range.*|"
     # Rust's std: the same stock panics
     r"index out of bounds.*|range (?:start |end )?index .* out of range.*|"
@@ -120,6 +127,15 @@ GENERIC_MESSAGES = re.compile(
     r"attempt to \w+ with overflow|assertion failed(?:: '\?')?|unreachable|not (?:yet )?implemented|"
     # assert_eq!'s own words and its operands (masked, or printed bare since Rust 1.73).
     r"assertion failed: '\?'\s*left: '\?',\s*right: '\?'|assertion '\?' failed\s+left: .*|"
+    # Zig's safety checks: every bug that trips one says the same.
+    r"reached unreachable code|attempt to use null value|attempt to unwrap error|integer overflow|"
+    r"integer cast truncated bits|integer does not fit in destination type|cast causes pointer to be null|"
+    r"incorrect alignment|invalid enum value|invalid error code|start index N is larger than end index N|"
+    r"division by zero|remainder division by zero or negative value|exact division produced remainder|"
+    r"shift amount is greater than the type size|(?:left|right) shift overflowed bits|sentinel mismatch.*|"
+    r"for loop over objects with non-equal lengths|access of union field '\?' while field '\?' is active|"
+    r"integer part of floating point value out of bounds|switch on corrupt value|"
+    r"segmentation fault at address .*|panicked during a panic\.? aborting\.?|"
     r"object reference not set to an instance of an object\.?|segmentation fault|sigsegv|sigabrt|sigbus|"
     r"sigfpe|segv|deadly signal|timeout|killed|aborted|illegal instruction|bus error|"
     r"no errors encountered even though .*|unexpected error.*|"

@@ -128,8 +128,15 @@ from crashes.traces.text import mask_message
 # keeps its src/ ("src/fs/file.rs", as a checkout's absolute path gives it); an old-form Rust panic
 # keyed on its line is keyed on its message, without the thread's name and the standard library's
 # location, and what its unwrap() found names it when named by a type of two words or more
-# ("SystemTimeError(Ns)", not "Error").
-VERSION = 10
+# ("SystemTimeError(Ns)", not "Error"). 11: Go's fatal-error tracebacks are read (a frame's
+# registers after its source line, "fp=0x… sp=0x… pc=0x…"; the system stack under "runtime stack:";
+# Go 1.23's goroutine header naming its g and m; "SIGSEGV: segmentation violation" as the message;
+# a stack whose header was cut, by its runtime.throw/gopanic frame); Go telemetry's stacks (gopls's
+# "runtime.gopanic:+69" lines, plain or as Markdown links) are Go stacks keyed by their functions;
+# a failure word inside an identifier ("abort_signal", "assert_equivalent") reports no failure;
+# Zig's safety-check panics ("thread N panic: reached unreachable code", "integer overflow") name
+# nothing, nor does a compiler error line's input position ("x.go:92:45: … assertion failed").
+VERSION = 11
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
 SIMILARITY_FRAMES = 8

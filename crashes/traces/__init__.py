@@ -23,6 +23,7 @@ from crashes.traces import (
     gdb,
     go,
     go_errors,
+    go_telemetry,
     jvm,
     libfuzzer,
     llvm,
@@ -44,8 +45,8 @@ from crashes.traces import (
 # names the bug better than its crashed thread); gdb's generic frames near
 # the end.
 REGISTRY = (
-    sanitizer, valgrind, python, cleo, libfuzzer, rust, go, go_errors, zig, jvm, dotnet, gcc, llvm, apple, gdb,
-    faulthandler,
+    sanitizer, valgrind, python, cleo, libfuzzer, rust, go, go_errors, go_telemetry, zig, jvm, dotnet, gcc, llvm,
+    apple, gdb, faulthandler,
 )  # fmt: skip
 
 __all__ = ["Frame", "ParsedTrace", "REGISTRY", "parse"]

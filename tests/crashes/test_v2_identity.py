@@ -711,10 +711,11 @@ def test_a_programs_crash_is_keyed_within_its_target_and_a_compilers_ice_is_shar
     assert flask_hubspot.method == flask_docs.method == "stack"
     assert flask_hubspot.frames == flask_docs.frames and flask_hubspot.digest != flask_docs.digest
     # Go's runtime failing to start on a new macOS, in two projects (ffay/lanproxy-go-client#3,
-    # yangl900/armclient-go#13): the same text, no identifying line, one bucket per target.
+    # yangl900/armclient-go#13): the same fatal error in the runtime's frames, one bucket per target.
     lanproxy = _sign("ffay/lanproxy-go-client#3", target="ffay/lanproxy-go-client")
     armclient = _sign("yangl900/armclient-go#13", target="yangl900/armclient-go")
-    assert lanproxy.crash_type == "unidentified crash" and lanproxy.digest != armclient.digest
+    assert lanproxy.trace_format == "go" and lanproxy.crash_type == "runtime: bsdthread_register error"
+    assert lanproxy.digest != armclient.digest
     assert _sign("ffay/lanproxy-go-client#3", target="x").digest == _sign("yangl900/armclient-go#13", target="x").digest
     # A rustc ICE names a place in rustc: the same in every project that reaches it.
     ice = (TRACES / "rust" / "ice_defid_expect_local.txt").read_text()
@@ -2048,3 +2049,41 @@ def test_a_driver_saying_a_tool_it_ran_failed_names_no_bug(line):
 def test_a_gcc_segfault_with_nothing_but_the_drivers_lines_is_a_bucket_of_its_own():
     # FastLED/FastLED#874: "internal compiler error: Segmentation fault" and lto-wrapper's exit status.
     assert _sign("FastLED/FastLED#874").repairs[-1] == "no identifying line: a bucket of its own"
+
+
+def test_stock_lines_of_zig_and_a_compilers_input_position_name_no_bug():
+    # ziglang/zig#18442 (Asahi Linux's page size) and #21099 (generic poison): different bugs, each
+    # "thread N panic: reached unreachable code" with no frames; #18442 adds Zig's "Panicked during a
+    # panic" and its build runner's "the following build command crashed". None names the bug.
+    for record_id in ("ziglang/zig#18442", "ziglang/zig#21099"):
+        signature = _sign(record_id)
+        assert signature.crash_type == "unidentified crash", record_id
+    assert _sign("ziglang/zig#18442").digest != _sign("ziglang/zig#21099").digest
+    # golang/go#54165 and #54169: two bugs, each a bare "x.go:85:45: internal compiler error: assertion
+    # failed" with no stack; the position is in the user's program, the assertion is any of many.
+    first, second = _sign("golang/go#54165"), _sign("golang/go#54169")
+    assert RECORDS["golang/go#54165"]["bug"] != RECORDS["golang/go#54169"]["bug"]
+    assert "no identifying line: a bucket of its own" in first.repairs
+    assert first.digest != second.digest
+
+
+def test_a_failure_word_inside_a_name_reports_no_failure():
+    # oven-sh/bun#28781 and #24895: Bun's crash header lists "abort_signal(4268)" among its features
+    # and "node:assert" among its builtins; neither line says what failed (the crash is a segfault).
+    for record_id in ("oven-sh/bun#28781", "oven-sh/bun#24895"):
+        signature = _sign(record_id)
+        assert not signature.message.startswith(("Features:", "Builtins:")), record_id
+    assert not unparsed._reports_failure('Builtins: "bun:main" "node:assert" "node:buffer"')
+    assert not unparsed._reports_failure("Features: abort_signal(4268) fetch(37892) jsc")
+    assert unparsed._reports_failure("Assertion failed: x, file a.c, line 3")
+    assert unparsed._reports_failure("thread 'main' panicked at src/main.rs:4:5")
+
+
+def test_a_python_file_is_one_key_installed_or_checked_out():
+    # pylint-dev/pylint#6037 ran pylint and astroid from checkouts (/home/florian/proj/pylint/astroid/
+    # astroid/nodes/node_ng.py), #6048 from site-packages (c:\program files\python37\lib\site-packages\
+    # astroid\nodes\node_ng.py); one fix closed both.
+    checkout, installed = _sign("pylint-dev/pylint#6037"), _sign("pylint-dev/pylint#6048")
+    assert checkout.frames == installed.frames
+    assert checkout.frames[0] == "nodes/node_ng.py:child_sequence"
+    assert checkout.digest == installed.digest
