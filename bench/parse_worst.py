@@ -82,6 +82,7 @@ PIECES = (
     "\n  ValueError\n\n  m\n\n  at a.py:1 in f\n",
     "  1  a.py:1 in f\n",
     "&lt;",
+    "&",
     "0x0",
     ":",
     "\n",
@@ -175,7 +176,7 @@ def shapes(size: int) -> dict[str, str]:
     # that lets a run of one character class open a line or a match (``^\s*x?\s*``, a search for
     # ``\s+x``) reads the run once for each of its characters. Each piece before each such run.
     for piece in PIECES:
-        for run in (" ", "\t", "(", "a", "a.", "/", ":", "<", "a "):
+        for run in (" ", "\t", "(", "a", "a.", "/", ":", "<", "&", "a "):
             cases[f"{piece[:30]!r} repeated, then a run of {run!r}"] = _grow(piece * 20 + run * 2500, size)
     for path in sorted((ROOT / "tests" / "traces").glob("*/*.txt")):
         text = path.read_text()

@@ -200,12 +200,14 @@ def normalize_path(path: str) -> str:
     path = path.replace("\\", "/")
     if path.startswith("<"):
         return path
-    if _STDLIB.match(path) and not _PACKAGES.match(path):
+    if _PACKAGES.match(path):
+        # An installed package's file is keyed as a checkout's is, below: one file is one key whether
+        # it ran from site-packages (pylint/utils/ast_walker.py) or a checkout (…/pylint/pylint/utils/…).
+        path = _PACKAGES.sub("", path)
+    elif _STDLIB.match(path):
         return "stdlib/" + _STDLIB.sub("", path)
     # Elsewhere the checkout's location is arbitrary (/home/a/src, /tmp/ci);
-    # the last two components say which file it is. So for an installed
-    # package too: one file is one key whether it ran from site-packages
-    # (pylint/utils/ast_walker.py) or from a checkout (…/pylint/pylint/utils/…).
+    # the last two components say which file it is.
     return "/".join(path.rstrip("/").split("/")[-2:])
 
 
@@ -273,7 +275,10 @@ def _normalize_function(name: str, language: str) -> str:
 _ABI_TAG = re.compile(r"\[abi:\w{1,40}\]")
 _CLONE = re.compile(r"(?<!\s)(?:\s*\[clone [^\]]{0,100}\])+\s*$")
 # A method's qualifiers after its arguments, however many: "Baz::qux() const &".
-_QUALIFIERS = re.compile(r"(?<!\s)(?:\s*\b(?:const|volatile)\b|\s*&&?)+\s*$")
+# (Each "&" run is taken whole: "&&?" could split a run of them every way, exponentially many. The
+# lookbehinds here and on _CLONE start a match only where a run of blanks or "&" starts, where the
+# leftmost match starts anyway: a search tried at each blank of a run reads the run once per blank.)
+_QUALIFIERS = re.compile(r"(?<![\s&])(?:\s*\b(?:const|volatile)\b|\s*&+(?!&))+\s*$")
 
 
 _normalize_function_cached = functools.lru_cache(maxsize=16_384)(_normalize_function)

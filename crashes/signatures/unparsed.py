@@ -127,7 +127,8 @@ GENERIC_MESSAGES = re.compile(
     r"attempt to \w+ with overflow|assertion failed(?:: '\?')?|unreachable|not (?:yet )?implemented|"
     # assert_eq!'s own words and its operands (masked, or printed bare since Rust 1.73).
     r"assertion failed: '\?'\s*left: '\?',\s*right: '\?'|assertion '\?' failed\s+left: .*|"
-    # Zig's safety checks: every bug that trips one says the same.
+    # Zig's safety checks: every bug that trips one says the same. (Not an unwrapped error that names
+    # itself: "attempt to unwrap error: FileNotFound".)
     r"reached unreachable code|attempt to use null value|attempt to unwrap error|integer overflow|"
     r"integer cast truncated bits|integer does not fit in destination type|cast causes pointer to be null|"
     r"incorrect alignment|invalid enum value|invalid error code|start index N is larger than end index N|"
@@ -136,6 +137,8 @@ GENERIC_MESSAGES = re.compile(
     r"for loop over objects with non-equal lengths|access of union field '\?' while field '\?' is active|"
     r"integer part of floating point value out of bounds|switch on corrupt value|"
     r"segmentation fault at address .*|panicked during a panic\.? aborting\.?|"
+    # Go's runtime naming the signal it took outside Go code ("SIGSEGV: segmentation violation").
+    r"sig(?:segv|bus|fpe|ill|abrt|trap|sys|emt|stkflt|pipe): [a-z -]{1,60}|"
     r"object reference not set to an instance of an object\.?|segmentation fault|sigsegv|sigabrt|sigbus|"
     r"sigfpe|segv|deadly signal|timeout|killed|aborted|illegal instruction|bus error|"
     r"no errors encountered even though .*|unexpected error.*|"

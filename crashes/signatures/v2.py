@@ -131,11 +131,13 @@ from crashes.traces.text import mask_message
 # ("SystemTimeError(Ns)", not "Error"). 11: Go's fatal-error tracebacks are read (a frame's
 # registers after its source line, "fp=0x… sp=0x… pc=0x…"; the system stack under "runtime stack:";
 # Go 1.23's goroutine header naming its g and m; "SIGSEGV: segmentation violation" as the message;
-# a stack whose header was cut, by its runtime.throw/gopanic frame); Go telemetry's stacks (gopls's
+# a goroutine's stack whose message was cut, by its runtime.throw/gopanic frame); Go telemetry's stacks (gopls's
 # "runtime.gopanic:+69" lines, plain or as Markdown links) are Go stacks keyed by their functions;
 # a failure word inside an identifier ("abort_signal", "assert_equivalent") reports no failure;
 # Zig's safety-check panics ("thread N panic: reached unreachable code", "integer overflow") name
-# nothing, nor does a compiler error line's input position ("x.go:92:45: … assertion failed").
+# nothing, nor does a compiler error line's input position ("x.go:92:45: … assertion failed") or
+# the signal Go's runtime names ("SIGSEGV: segmentation violation"); a Python file installed in
+# site-packages is keyed by its last two path components, as a checkout's is.
 VERSION = 11
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -33,15 +33,20 @@ _FRAME = re.compile(
     r"^\s*(?:[-*]\s+)?\[?`?(?P<function>[\w./*()\[\]{}-]{1,300}):(?P<marker>[+=?])?-?\d{1,9}`?\]?"
     r"(?:\(\S{0,500}\))?\s*$"
 )
-# A source file's line ("main.go:12" in a list of grep hits) is no function.
-_SOURCE_FILE = re.compile(r"\.(?:go|s|c|h|cc|cpp|rs|py|js|ts|java|txt|md|yaml|yml|json|mod)$")
+# A file's line ("main.go:12", "app.log:3" in grep's output) is no function.
+_FILE = re.compile(
+    r"\.(?:go|s|c|h|cc|cpp|rs|py|js|ts|java|txt|md|yaml|yml|json|mod|sum|log|properties|xml|ini|cfg|conf|toml|"
+    r"lock|csv|html|sh)$"
+)
+# The runtime's frames a panicking or exiting goroutine's stack holds.
+_RUNTIME_FRAME = re.compile(r"^runtime\.(?:gopanic|goexit|sigpanic|panic\w*|throw|fatal\w*)$")
 # A run of this many frame lines, at least, is a stack.
 _FRAMES_WANTED = 3
 
 
 def _frame(line: str) -> re.Match | None:
     found = _FRAME.match(line[:MAX_LINE]) if ":" in line else None
-    if found is None or "." not in found["function"] or _SOURCE_FILE.search(found["function"]):
+    if found is None or "." not in found["function"] or _FILE.search(found["function"]):
         return None
     return found
 
@@ -62,11 +67,14 @@ def _run(text: str) -> tuple[re.Match, ...]:
 
 
 def _is_stack(run: list[re.Match]) -> bool:
-    # Telemetry's marks, or the runtime's frames every goroutine starts or panics in: a list of
-    # "name:12" lines is otherwise anything.
-    return len(run) >= _FRAMES_WANTED and any(
-        found["marker"] or found["function"].startswith("runtime.") for found in run
-    )
+    """The runtime's frames a goroutine panics or ends in, or telemetry's marks on most lines and a
+    package path: a list of "name:12" lines (grep's counts, host:port pairs) is otherwise anything."""
+    if len(run) < _FRAMES_WANTED:
+        return False
+    if any(_RUNTIME_FRAME.match(found["function"]) for found in run):
+        return True
+    marked = sum(1 for found in run if found["marker"])
+    return 2 * marked >= len(run) and any("/" in found["function"] for found in run)
 
 
 def recognize(text: str) -> bool:

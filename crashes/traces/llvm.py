@@ -58,6 +58,7 @@ _MSVC_ASSERTION = re.compile(
 _UNREACHABLE = re.compile(r"^UNREACHABLE executed at (?P<where>\S+?):\d+!?")
 _FATAL = re.compile(r"^(?:\S+: )?LLVM ERROR: (?P<error>.+)$")
 _UNSYMBOLIZED = re.compile(r"^\s*(?P<index>\d+)\s+(?P<module>\S+)\s+0x[0-9a-fA-F]+\s*(?P<function>.*)$")
+# (The lookbehind: a match starts where a run of blanks does, so a search reads a run once, not per blank.)
 _OFFSET = re.compile(r"(?<!\s)\s+\+\s+\d+\s*$")
 
 

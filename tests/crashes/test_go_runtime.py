@@ -58,6 +58,18 @@ def test_a_signal_outside_go_code_names_the_crash_and_the_new_goroutine_header_i
     assert (parsed.format, parsed.message) == ("go", "SIGSEGV: segmentation violation")
     assert parsed.frames[0].function == "runtime.fpTracebackPCs(...)"
     assert parsed.frames[1].file == "runtime/tracestack.go"
+    # Every such crash says "SIGSEGV: segmentation violation"; with only the runtime's frames left
+    # there is nothing to key on, and the report is a bucket of its own.
+    signature = signatures.compute(kind="crash", trace_text=text, target="t")
+    assert "no identifying line: a bucket of its own" in signature.repairs
+
+
+def test_each_signal_the_runtime_names_is_read_and_a_log_line_is_not():
+    dump = "\nPC=0x4a1 m=0 sigcode=1\n\ngoroutine 1 [running]:\nmain.div(...)\n\t/src/main.go:12 +0x1d\n"
+    parsed = traces.parse("SIGFPE: floating-point exception" + dump)
+    assert (parsed.format, parsed.message) == ("go", "SIGFPE: floating-point exception")
+    logged = traces.parse("SIGNAL: received shutdown request" + dump)
+    assert logged is None or logged.message != "SIGNAL: received shutdown request"
 
 
 def test_a_sigquit_dump_is_no_crash():

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from crashes import signatures, traces
 from tests.data.record_digests import dedup_records
 
@@ -76,7 +78,16 @@ def test_a_goroutine_dump_of_the_same_crash_has_the_same_frames():
     assert _sign(dump).frames == _sign(telemetry).frames
 
 
-def test_a_list_of_source_lines_is_no_stack():
-    hits = "runtime/proc.go:12\nruntime/panic.go:40\nruntime/stack.go:7\nmain.go:3\n"
-    parsed = traces.parse(hits)
-    assert parsed is None or parsed.format != "go" or parsed.frames == ()
+@pytest.mark.parametrize(
+    "text",
+    [
+        "runtime/proc.go:12\nruntime/panic.go:40\nruntime/stack.go:7\nmain.go:3\n",  # grep's hits
+        "app.log:3\naudit.log:0\nruntime.log:12\nx.log:4\n",  # grep -c
+        "db.example.com:5432\nruntime.example.com:80\ncache.local:6379\n",  # hosts and ports
+        "alice.smith:+1\nbob.jones:+2\ncarol.w:+3\n",  # a tally
+        "numpy.core:=1\nnumpy.lib:=2\nscipy.x:=3\n",
+    ],
+)
+def test_lists_of_name_and_number_lines_are_no_stack(text):
+    parsed = traces.parse(text)
+    assert parsed is None or parsed.format != "go"

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from crashes import signatures, similarity
-from crashes.frames import normalize_function
+from crashes.frames import normalize_function, normalize_path
 from crashes.signatures import unparsed
 from crashes.traces import extract, parse
 from crashes.traces.text import mask_message
@@ -2087,3 +2087,7 @@ def test_a_python_file_is_one_key_installed_or_checked_out():
     assert checkout.frames == installed.frames
     assert checkout.frames[0] == "nodes/node_ng.py:child_sequence"
     assert checkout.digest == installed.digest
+    # A top-level module is the file's own name, wherever the package manager put it.
+    assert normalize_path("/usr/lib/python3/dist-packages/six.py") == "six.py"
+    assert normalize_path("C:\\Python37\\Lib\\site-packages\\six.py") == "six.py"
+    assert normalize_path("/home/u/six/six.py") == "six/six.py"
