@@ -170,6 +170,10 @@ def shapes(size: int) -> dict[str, str]:
         "IPython locations with no arrow": "E   Traceback (most recent call last)\n"
         + _grow("/a/b.py in f(" + "x, " * 100 + ")\n   1 y\n", size),
         "IPython headings": _grow("E   Traceback (most recent call last)\n", size),
+        # Distinct long lines that each say "error": every one is a candidate identity, read in full.
+        "long failure lines, each different": "".join(f"error {i} " + "(." * 1000 + "x\n" for i in range(size // 2000))[
+            :size
+        ],
         "Rich path pieces": "─── Traceback (most recent call last) ───\n" + _grow("  " + "a/" * 300 + "\n", size),
     }
     # What the search found first: a run of go-errors frames, then 2,764 blanks, repeated. A pattern
