@@ -77,8 +77,12 @@ def _is_stack(run: list[re.Match]) -> bool:
     return 2 * marked >= len(run) and any("/" in found["function"] for found in run)
 
 
+# What a stack _is_stack accepts holds: the runtime's frames, or telemetry's marks.
+_NEEDLES = ("runtime.", ":+", ":=", ":?")
+
+
 def recognize(text: str) -> bool:
-    return ":" in text and bool(_run(text))
+    return any(needle in text for needle in _NEEDLES) and bool(_run(text))
 
 
 def parse(text: str) -> ParsedTrace:
