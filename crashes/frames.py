@@ -408,8 +408,20 @@ def fold_recursion(keys: list[str], max_period: int = _MAX_PERIOD) -> list[str]:
     return folded
 
 
+# What a stack overflow's crash type says: where in its recursion the stack ran out is chance.
+STACK_OVERFLOW = re.compile(
+    r"(?i)stackoverflow|stack[ -]overflow|recursionerror|maximum recursion depth|overflowed its stack|"
+    r"stack exceeds|insufficientexecutionstack"
+)
+
+
 def significant_frames(
-    frames, language: str, top_n: int, extra: tuple[re.Pattern, ...] = (), target: str = ""
+    frames,
+    language: str,
+    top_n: int,
+    extra: tuple[re.Pattern, ...] = (),
+    target: str = "",
+    overflow: bool = False,
 ) -> tuple[str, ...]:
     """Normalised keys of the top ``top_n`` frames of the target's own code.
 
@@ -417,8 +429,14 @@ def significant_frames(
     LLVM stack dump or a 1,000-deep recursion costs little more than the
     frames that end up in the signature. Names repeat a lot in such stacks,
     so each distinct frame is normalised once per call.
+
+    ``overflow``: the crash is a stack overflow. Its top frames are a cycle
+    of mutually recursive calls, and which of them the stack ran out in is
+    chance: the cycle is read from its least key, so every report of one
+    recursion names the same top frames.
     """
     seen: dict[tuple[str, str, str], tuple[bool, str | None]] = {}
+    first: list[str] = []  # the first keys as printed, before folding, to find a cycle at the top
     folded: list[str] = []
     # Keys deeper than one block from the end are never folded away again.
     wanted = top_n + 2 * _MAX_PERIOD
@@ -430,9 +448,30 @@ def significant_frames(
         ignored, key = seen[memo_key]
         if ignored or key is None:
             continue
+        if len(first) < 2 * _MAX_PERIOD:
+            first.append(key)
         fold_push(folded, key)
         if len(folded) >= wanted:
             break
+    if overflow:
+        folded = _from_least_key(first, folded)
     # Nothing but runtime frames: no frames at all. (v1 kept the runtime's
     # frames then, and every abort() in a project shared one bucket.)
     return tuple(folded[:top_n])
+
+
+def _from_least_key(first: list[str], folded: list[str]) -> list[str]:
+    """``folded`` with the cycle its stack starts with (``first``: its keys unfolded) read from its least key.
+
+    A cycle is a run of distinct frames that the stack then starts again (a paste may show only the
+    start of its second round); not one that repeats within itself, which folds differently from
+    each place it may be entered.
+    """
+    for period in range(1, _MAX_PERIOD + 1):
+        block, again = first[:period], first[period : 2 * period]
+        if again and again == block[: len(again)] and len(set(block)) == period:
+            if folded[:period] != block:
+                return folded
+            start = block.index(min(block))
+            return block[start:] + block[:start] + folded[period:]
+    return folded

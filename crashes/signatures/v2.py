@@ -40,7 +40,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from crashes import traces
-from crashes.frames import MAX_FRAMES, dependency_caller, normalize_path, significant_frames
+from crashes.frames import MAX_FRAMES, STACK_OVERFLOW, dependency_caller, normalize_path, significant_frames
 from crashes.model import ParsedTrace, Signature
 from crashes.origins import title_function
 from crashes.signatures.unparsed import generic_frames, identity_line, is_generic, names_something, unwrap_payload
@@ -137,7 +137,9 @@ from crashes.traces.text import mask_message
 # Zig's safety-check panics ("thread N panic: reached unreachable code", "integer overflow") name
 # nothing, nor does a compiler error line's input position ("x.go:92:45: … assertion failed") or
 # the signal Go's runtime names ("SIGSEGV: segmentation violation"); a Python file installed in
-# site-packages is keyed by its last two path components, as a checkout's is.
+# site-packages is keyed by its last two path components, as a checkout's is; a stack overflow's
+# recursion is read from its least frame (which call of the cycle ran out of stack is chance);
+# Android Studio's Logcat columns and pytest's "E   " marks are log prefixes.
 VERSION = 11
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
@@ -285,11 +287,14 @@ def _from_trace(kind, parsed: ParsedTrace, crash_type, target, top_n, ignore) ->
         wanted = top_n
     # The site is a frame already: only frames that differ from it follow.
     candidates = [f for f in parsed.frames if not (site and f.source == "panic site")]
-    frames = significant_frames(candidates, parsed.language, max(wanted, SIMILARITY_FRAMES), ignore, target)
+    crash = (parsed.crash_type or crash_type).strip()
+    overflow = bool(STACK_OVERFLOW.search(crash))
+    frames = significant_frames(
+        candidates, parsed.language, max(wanted, SIMILARITY_FRAMES), ignore, target, overflow=overflow
+    )
     if site and frames and frames[0].split("(")[0].endswith(site.rsplit("::", 1)[-1]):
         frames = frames[1:]
     hashed = frames[:wanted]
-    crash = (parsed.crash_type or crash_type).strip()
     if site and parsed.site_line is not None and is_generic(crash):
         # A file without its line (rustc's ICEs) and a stock message ("index out of bounds") say
         # only which file gave up, and a compiler's file holds many checks: the line says which,

@@ -38,13 +38,16 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]{0,32}[ -/]{0,4}[@-~]")
 # A fence line with its newline; [^\S\n] is \s kept within the line.
 _FENCE_LINE = re.compile(r"^[^\S\n]{0,8}(?:>[^\S\n]?){0,4}(?:```|~~~)[^\n]*(?:\n|\Z)", re.M)
 _QUOTE = re.compile(r"^[ \t]{0,3}>[ \t]?", re.M)
-# Log prefixes people leave in: ISO timestamps, syslog's and journald's heads, logcat tags,
-# `[INFO]`-style levels. Only stripped where most lines carry one.
+# Log prefixes people leave in: ISO timestamps, syslog's and journald's heads, logcat tags (adb's and
+# Android Studio's panel), `[INFO]`-style levels, pytest's "E   ". Only stripped where most lines carry one.
 _LOG_PREFIX = re.compile(
     r"^(?:\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?\]?[ \t]{1,4}"
     r"(?:\[?(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|CRITICAL)\]?[ \t]{1,4})?"
     r"|\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}[ \t]{1,4}\d{1,6}[ \t]{1,4}\d{1,6} [VDIWEF] [\w.$-]{0,64}:[ \t]?"
     r"|[VDIWEF]/[\w.$-]{1,64}\([ \t]{0,6}\d{1,6}\):[ \t]?"
+    # Android Studio's Logcat panel: padded columns (time, process, tag, package; blank where they
+    # repeat the line above) and the level, two blanks before the message.
+    r"|(?:[ \t]*|[^\n]{0,300}?[ \t]{2})[VDIWEFA][ \t]{2}"
     r"|\[(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|CRITICAL)\][ \t]{1,4}"
     # syslog's and journald's: "Nov 02 19:04:52 host dockerd[28586]: ", "Feb  9 20:45:46 host run.sh: "
     # (the month in the machine's language: "ian 22 …", "févr. 3 …"; journalctl's short-precise seconds).

@@ -2091,3 +2091,28 @@ def test_a_python_file_is_one_key_installed_or_checked_out():
     assert normalize_path("/usr/lib/python3/dist-packages/six.py") == "six.py"
     assert normalize_path("C:\\Python37\\Lib\\site-packages\\six.py") == "six.py"
     assert normalize_path("/home/u/six/six.py") == "six/six.py"
+
+
+def test_android_studios_logcat_columns_and_pytests_marks_are_log_prefixes():
+    # InsertKoinIO/koin#1237: copied from Android Studio's Logcat panel, every line behind its tag column
+    # (blank where it repeats) and level ("E  "); the same crash as #1188, pasted bare.
+    pasted = _sign("InsertKoinIO/koin#1237")
+    assert "log prefixes removed" in pasted.repairs
+    assert pasted.trace_format == "jvm" and pasted.crash_type == "java.lang.NoSuchMethodError"
+    assert pasted.frames[:2] == _sign("InsertKoinIO/koin#1188").frames[:2]
+    # tsnlab/connx#75: pytest's "E   " before each line of the failure.
+    assert _sign("tsnlab/connx#75").message == "TypeError: Descriptors cannot not be created directly"
+
+
+def test_a_stack_overflow_is_keyed_by_its_recursion_whichever_call_ran_out():
+    # Kotlin/kotlinx.coroutines#2371: three people's StackOverflowError in one cycle of four toString
+    # calls, each run out of stack in another of them (one fix closed it).
+    ids = ("Kotlin/kotlinx.coroutines#2371", "Kotlin/kotlinx.coroutines#2371/c1", "Kotlin/kotlinx.coroutines#2371/c2")
+    tops = {_sign(record_id).frames[0] for record_id in ids}
+    assert len({_sign(record_id).digest for record_id in ids}) == 1
+    assert tops == {"kotlinx.coroutines.CancellableContinuationImpl.toString"}
+    # Another exception in the same calls is thrown where it is: that place is no chance.
+    thrown = RECORDS["Kotlin/kotlinx.coroutines#2371/c1"]["trace"].replace(
+        "java.lang.StackOverflowError", "java.lang.IllegalStateException"
+    )
+    assert _sign_text(thrown).frames[0] == "kotlinx.coroutines.DisposeOnCancel.toString"
