@@ -139,7 +139,8 @@ from crashes.traces.text import mask_message
 # the signal Go's runtime names ("SIGSEGV: segmentation violation"); a Python file installed in
 # site-packages is keyed by its last two path components, as a checkout's is; a stack overflow's
 # recursion is read from its least frame (which call of the cycle ran out of stack is chance);
-# Android Studio's Logcat columns and pytest's "E   " marks are log prefixes.
+# Android Studio's Logcat columns and pytest's "E   " marks are log prefixes; the Kotlin IR backend's
+# CompilationException is a wrapper, the error its "Details:" line names is the crash.
 VERSION = 11
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -35,6 +35,7 @@ _COMPILER_WRAPPERS = frozenset(
         "org.jetbrains.kotlin.util.FileAnalysisException",
         "org.jetbrains.kotlin.util.KotlinFrontEndException",
         "org.jetbrains.kotlin.backend.common.BackendException",
+        "org.jetbrains.kotlin.backend.common.CompilationException",
         "org.jetbrains.kotlin.codegen.CompilationException",
     }
 )
@@ -158,8 +159,10 @@ def parse(text: str) -> ParsedTrace:
             blocks[-1].omitted = int(more["count"])
             continue
         exception = _exception(line.strip())
-        # The first line naming an exception before a run of frames heads it.
-        if exception and (not blocks or blocks[-1].frames) and header is None:
+        # The first line naming an exception before a run of frames heads it; after a compiler's
+        # wrapper, the line naming what failed ("Details: Internal error in file lowering:
+        # java.lang.NoSuchMethodError: …", below the file the IR backend's CompilationException names).
+        if exception and (not blocks or blocks[-1].frames) and (header is None or header[0] in _COMPILER_WRAPPERS):
             header = exception
     root_cause = _root_cause(text)
     if root_cause:

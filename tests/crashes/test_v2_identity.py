@@ -2116,3 +2116,12 @@ def test_a_stack_overflow_is_keyed_by_its_recursion_whichever_call_ran_out():
         "java.lang.StackOverflowError", "java.lang.IllegalStateException"
     )
     assert _sign_text(thrown).frames[0] == "kotlinx.coroutines.DisposeOnCancel.toString"
+
+
+def test_the_kotlin_ir_backends_compilation_exception_is_the_error_it_details():
+    # realm/realm-kotlin#1024: "CompilationException: Back-end: Please report this problem", the file,
+    # then "Details: Internal error in file lowering: java.lang.NoSuchMethodError: …"; another user's
+    # paste in the thread starts at that line. One crash of Realm's plugin on a new Kotlin release.
+    wrapped, bare = _sign("realm/realm-kotlin#1024"), _sign("realm/realm-kotlin#1024/c1")
+    assert wrapped.crash_type == bare.crash_type == "java.lang.NoSuchMethodError"
+    assert wrapped.digest == bare.digest
