@@ -61,7 +61,8 @@ def recognize(text: str) -> bool:
 
 
 def _is_frame(line: str) -> bool:
-    return " (0x" in line and _FRAME.match(line[:MAX_LINE]) is not None
+    line = line[:MAX_LINE]  # (the mark looked for in what is matched: a long line may hold it past the cut)
+    return " (0x" in line and _FRAME.match(line) is not None
 
 
 # A frame line starts with its path: no blank before the path's first slash (a sentence has one).
