@@ -448,7 +448,7 @@ def significant_frames(
         ignored, key = seen[memo_key]
         if ignored or key is None:
             continue
-        if len(first) < 2 * _MAX_PERIOD:
+        if overflow and len(first) < 2 * _MAX_PERIOD:
             first.append(key)
         fold_push(folded, key)
         if len(folded) >= wanted:
@@ -465,13 +465,12 @@ def _from_least_key(first: list[str], folded: list[str]) -> list[str]:
 
     A cycle is a run of distinct frames that the stack then starts again (a paste may show only the
     start of its second round); not one that repeats within itself, which folds differently from
-    each place it may be entered.
+    each place it may be entered. Distinct frames never fold among themselves, so ``folded`` starts
+    with the cycle as printed.
     """
     for period in range(1, _MAX_PERIOD + 1):
         block, again = first[:period], first[period : 2 * period]
         if again and again == block[: len(again)] and len(set(block)) == period:
-            if folded[:period] != block:
-                return folded
             start = block.index(min(block))
             return block[start:] + block[:start] + folded[period:]
     return folded
