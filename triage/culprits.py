@@ -165,10 +165,12 @@ def _finding_culprit_move(finding_id: int) -> str:
     found = _search(program, language.suffix, backends, case.reference, matrix=False)
     if not culprit_key(found, backends) and _beyond_pipeline(found) and finding.testcase_language in C_LANGUAGES:
         # No flag or pass to blame: the cause is what the reduced program keeps, as for Python.
-        from triage.reproduction import reduce_case
+        from triage.reproduction import reduce_case, run_program
 
         try:
             program = reduce_case(case, program, settings.FUZZWEB_SHAPE_SECONDS)[0].text
+            # Then without the statements a reduction cut short kept and the difference does not need.
+            program = shape.c_canonical(program, lambda candidate: run_program(case, candidate).reproduces(case))
         except (CannotReproduce, OSError, ValueError) as error:
             return f"cannot reduce: {type(error).__name__}: {str(error)[:200]}"
         if program == finding.testcase:

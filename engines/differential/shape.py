@@ -161,6 +161,40 @@ def canonical(program: str, interesting: Callable[[str], bool], max_tests: int =
     return program
 
 
+def c_canonical(program: str, interesting: Callable[[str], bool], max_tests: int = CANONICAL_TESTS) -> str:
+    """A reduced C ``program`` without the lines whose operations its difference does not need.
+
+    A reduction cut short by its budget (C-Vise under load) keeps whole
+    statements the bug does not need: a ``printf`` of ``a * 5`` beside the
+    ``a << 3`` that goes wrong. Its shape then performs both operations,
+    and covers another bug's bucket as well as its own (``covering`` takes
+    the finding for the ``*`` bug's). So each line, last first, is tried
+    away when that leaves the program performing strictly fewer operations,
+    and kept away when the program still differs: one test per line that
+    carries an operation of its own, whatever the machine's load.
+    """
+    features = cfeatures.c_features(program)
+    lines = program.splitlines(keepends=True)
+    tests = 0
+    for index in range(len(lines) - 1, -1, -1):
+        if features is None or tests >= max_tests:
+            break
+        if not _balanced(lines[index]):
+            continue  # half a block or a call: what is left would not compile
+        rest = lines[:index] + lines[index + 1 :]
+        found = cfeatures.c_features("".join(rest))
+        if found is None or not found < features:
+            continue
+        tests += 1
+        if interesting("".join(rest)):
+            lines, features = rest, found
+    return "".join(lines)
+
+
+def _balanced(line: str) -> bool:
+    return all(line.count(opening) == line.count(closing) for opening, closing in ("{}", "()", "[]"))
+
+
 def _printed_alone(program: str) -> Iterator[str]:
     """The program up to a top-level statement, then one value that statement computes, printed."""
     try:

@@ -123,3 +123,29 @@ def test_the_canonical_form_prints_the_value_that_differs_with_fewer_operations(
     tried.clear()
     shape.canonical("'é'[-1 % 5]\n", lambda program: tried.append(program) and False, max_tests=1)
     assert len(tried) == 1
+
+
+def test_a_c_reduction_cut_short_loses_the_statements_its_difference_does_not_need():
+    # What C-Vise kept of a `<< 3` finding of tests/data/planted/multi_level under load (the CI run that
+    # put it in the `*` bug's bucket): the `a2 * 5` line is a leftover, and with it the shape covered `*`.
+    kept = (
+        "#include <stdio.h>\nint main(void) {\n    volatile int a0 = 665;\n"
+        '    printf("%d\\n", a0 << 3);\n    volatile int a2 = 405;\n    printf("%d\\n", a2 * 5);\n'
+        "    return 0;\n}\n"
+    )
+    tried: list[str] = []
+
+    def differs(program: str) -> bool:  # the planted compiler: wrong while `<< 3` is compiled
+        tried.append(program)
+        return "<< 3" in program
+
+    settled = shape.c_canonical(kept, differs)
+    assert shape.shape_key(settled, "output", ".c") == "output: <<"
+    assert "a2 * 5" not in settled and "a0 << 3" in settled and settled.rstrip().endswith("}")
+    # One test per line that takes an operation away: the `*` line (kept away) and the `<<` line (needed).
+    assert len(tried) == 2
+    # A program every line of which the difference needs is returned as it was; a budget of tests holds.
+    assert shape.c_canonical(settled, differs) == settled
+    tried.clear()
+    assert shape.c_canonical(kept, lambda program: tried.append(program) and False, max_tests=1) == kept
+    assert len(tried) == 1
