@@ -140,8 +140,11 @@ from crashes.traces.text import mask_message
 # site-packages is keyed by its last two path components, as a checkout's is; a stack overflow's
 # recursion is read from its least frame (which call of the cycle ran out of stack is chance);
 # Android Studio's Logcat columns and pytest's "E   " marks are log prefixes; the Kotlin IR backend's
-# CompilationException is a wrapper, the error its "Details:" line names is the crash.
-VERSION = 11
+# CompilationException is a wrapper, the error its "Details:" line names is the crash. 12: an old-form
+# Rust panic line whose location was cut ("panicked at 'msg'" and the line ends) is read for its
+# message; a "panic: message" line read without its stack (Go's, Zig's by thread) is a panic whose
+# message is the rest of the line, its type unknown.
+VERSION = 12
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
 SIMILARITY_FRAMES = 8
@@ -200,6 +203,10 @@ _TYPED_LINE = re.compile(
     r"^(?:.{0,80}?[\s.:])??(?P<type>[A-Za-z_$][\w$]{0,100}(?:\.[A-Za-z_$][\w$]{0,100}){0,10}(?:Exception|Error)): "
     r"(?P<message>.+)$"
 )
+
+# Go's runtime (and Zig's, by thread) print a panic as "panic: message" at the start of a line: a line
+# read without the stack below it (cut, or pasted alone) is that panic's message, its type unknown.
+_PANIC_LINE = re.compile(r"^(?:thread N )?panic: (?P<type>)(?P<message>.+)$")
 
 
 def normalize_message(message: str) -> str:
@@ -354,14 +361,14 @@ def _from_text(kind, crash_type, message, cleaned, parsed: ParsedTrace | None, t
     # a macOS report cut before its crashed thread shows only other threads' stacks.
     frames = generic_frames(text, 2) if text and not (parsed and parsed.format in _WHOLE_STACK_FORMATS) else ()
     if line or frames:
-        typed = _TYPED_LINE.match(line) if line else None
+        typed = (_TYPED_LINE.match(line) or _PANIC_LINE.match(line)) if line else None
         read_message = parsed is not None and parsed.language == "rust" and bool(parsed.message.strip())
         return Signature(
             version=VERSION,
             # A line is weaker evidence than a stack: trusted within one target only.
             digest=_digest(kind, target, crash_type, "message", line, *frames),
             kind=kind,
-            crash_type=crash_type or (parsed.crash_type if parsed else "") or (typed["type"] if typed else line[:100]),
+            crash_type=crash_type or (parsed.crash_type if parsed else "") or (typed["type"] if typed else "") or line[:100],
             frames=frames,
             message=line,
             method=MESSAGE,

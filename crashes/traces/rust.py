@@ -36,6 +36,9 @@ _PANIC_OLD = re.compile(
     r"^\s*`?(?:" + THREAD + r")?panicked at '(?P<message>(?s:.*))', ?"
     r"(?P<file>(?:[A-Za-z]:)?[^\s:]{1,300}):(?P<line>\d+)(?::\d+)?"
 )
+# The old form with its location cut off by the reporter ("thread 'main' panicked at 'msg'" and the
+# line ends): the message is all there is to go by, as for a panic that printed no location.
+_PANIC_OLD_BARE = re.compile(r"^\s*`?(?:" + THREAD + r")?panicked at '(?P<message>[^\n]{1,2000})'`?\s*$")
 # The old form's head: a message that runs past its line (its own newlines, or
 # a terminal's hard wrap) closes on one of the next lines.
 # (A "`" opening the line: inline code whose closing tick a wrap put on the next line.)
@@ -363,6 +366,10 @@ def parse(text: str) -> ParsedTrace:
         old = _old_panic(lines, index)
         if old:
             panic_file, panic_line, message = old["file"], int(old["line"]), old["message"].strip()
+            break
+        bare = _PANIC_OLD_BARE.match(line[:MAX_LINE])
+        if bare:
+            message = bare["message"].strip()
             break
     hooked = None if panic_file or _HOOK_PAYLOAD not in text else _panic_hook(lines)
     if hooked:

@@ -76,6 +76,13 @@ SAME_BUG = [
     ("rust-lang/rustfmt#1184", "rust-lang/rustfmt#1184/c1"),
     # Early Rust printed a symbol's hash as twenty digits (format_missing_inner::h12013305559594873944)
     ("rust-lang/rustfmt#413", "rust-lang/rustfmt#419"),
+    # An old-form Rust panic line whose location the paste cut ("panicked at 'Handling wgpu errors as
+    # fatal by default'" and the line ends) is that panic's message: against one with its backtrace
+    ("bevyengine/bevy#1882", "bevyengine/bevy#1664"),
+    ("bevyengine/bevy#2866", "bevyengine/bevy#1664"),
+    # Go's "panic: inconsistent import:" pasted without its goroutine stack (after a "go vet" prompt)
+    # against the same panic with its stack: the line is the panic's message
+    ("golang/go#16112", "golang/go#17072"),
 ]
 
 
