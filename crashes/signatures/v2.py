@@ -368,7 +368,10 @@ def _from_text(kind, crash_type, message, cleaned, parsed: ParsedTrace | None, t
             # A line is weaker evidence than a stack: trusted within one target only.
             digest=_digest(kind, target, crash_type, "message", line, *frames),
             kind=kind,
-            crash_type=crash_type or (parsed.crash_type if parsed else "") or (typed["type"] if typed else "") or line[:100],
+            crash_type=crash_type
+            or (parsed.crash_type if parsed else "")
+            or (typed["type"] if typed else "")
+            or line[:100],
             frames=frames,
             message=line,
             method=MESSAGE,
