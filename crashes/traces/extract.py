@@ -40,21 +40,35 @@ _FENCE_LINE = re.compile(r"^[^\S\n]{0,8}(?:>[^\S\n]?){0,4}(?:```|~~~)[^\n]*(?:\n
 _QUOTE = re.compile(r"^[ \t]{0,3}>[ \t]?", re.M)
 # Log prefixes people leave in: ISO timestamps, syslog's and journald's heads, logcat tags (adb's and
 # Android Studio's panel), `[INFO]`-style levels, pytest's "E   ". Only stripped where most lines carry one.
-_LOG_PREFIX = re.compile(
-    r"^(?:\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?\]?[ \t]{1,4}"
+_LOG_PREFIX_HEAD = (
+    r"\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?\]?[ \t]{1,4}"
     r"(?:\[?(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|CRITICAL)\]?[ \t]{1,4})?"
     r"|\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}[ \t]{1,4}\d{1,6}[ \t]{1,4}\d{1,6} [VDIWEF] [\w.$-]{0,64}:[ \t]?"
     r"|[VDIWEF]/[\w.$-]{1,64}\([ \t]{0,6}\d{1,6}\):[ \t]?"
-    # Android Studio's Logcat panel: padded columns (time, process, tag, package; blank where they
-    # repeat the line above) and the level, two blanks before the message.
-    r"|(?:[ \t]*|[^\n]{0,300}?[ \t]{2})[VDIWEFA][ \t]{2}"
-    r"|\[(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|CRITICAL)\][ \t]{1,4}"
+)
+# Android Studio's Logcat panel: padded columns (time, process, tag, package; blank where they
+# repeat the line above) and the level, two blanks before the message.
+_LOGCAT_PANEL = r"(?:[ \t]*|[^\n]{0,300}?[ \t]{2})[VDIWEFA][ \t]{2}"
+_LOG_PREFIX_TAIL = (
+    r"\[(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|CRITICAL)\][ \t]{1,4}"
     # syslog's and journald's: "Nov 02 19:04:52 host dockerd[28586]: ", "Feb  9 20:45:46 host run.sh: "
     # (the month in the machine's language: "ian 22 …", "févr. 3 …"; journalctl's short-precise seconds).
     r"|[^\W\d_]{2,5}\.?[ \t]{1,2}\d{1,2} \d\d:\d\d:\d\d(?:[.,]\d{1,9})? [\w.-]{1,100} [\w./@-]{1,100}"
-    r"(?:\[\d{1,10}\])?:[ \t]?)",
-    re.M,
+    r"(?:\[\d{1,10}\])?:[ \t]?"
 )
+_LOG_PREFIX = re.compile(f"^(?:{_LOG_PREFIX_HEAD}|{_LOGCAT_PANEL}|{_LOG_PREFIX_TAIL})", re.M)
+# The panel's prefix is looked for up to 300 characters into every line: most of the cost of reading
+# a text's prefixes. A text without a level letter followed by two blanks anywhere has no line the
+# branch can match, and is read without it.
+_LOG_PREFIX_NO_PANEL = re.compile(f"^(?:{_LOG_PREFIX_HEAD}|{_LOG_PREFIX_TAIL})", re.M)
+_PANEL_LEVEL = re.compile(r"[VDIWEFA][ \t]{2}")
+
+
+def _log_prefix(text: str) -> re.Pattern:
+    """The log prefixes ``text`` may hold: with the Logcat panel's only where its level column could be."""
+    return _LOG_PREFIX if _PANEL_LEVEL.search(text) else _LOG_PREFIX_NO_PANEL
+
+
 # A list item's marker in front of a pasted trace ("- ", "* ", "1. ").
 # The item's text starts one blank after it; more blanks may be the trace's own indentation.
 _LIST_MARKER = re.compile(r"^[ \t]{0,3}(?:[-*+]|\d{1,3}[.)])[ \t]")
@@ -257,13 +271,14 @@ def _strip_emphasis(text: str) -> tuple[str, str]:
 
 
 def _strip_log_prefixes(text: str) -> tuple[str, str]:
-    if not _mostly(text, _LOG_PREFIX):
+    prefix = _log_prefix(text)
+    if not _mostly(text, prefix):
         return text, ""
-    text, rejoined = _rejoin_cut_log_lines(text)
-    return _LOG_PREFIX.sub("", text), "log prefixes removed" + (f", {rejoined} cut lines rejoined" if rejoined else "")
+    text, rejoined = _rejoin_cut_log_lines(text, prefix)
+    return prefix.sub("", text), "log prefixes removed" + (f", {rejoined} cut lines rejoined" if rejoined else "")
 
 
-def _rejoin_cut_log_lines(text: str) -> tuple[str, int]:
+def _rejoin_cut_log_lines(text: str, prefix: re.Pattern) -> tuple[str, int]:
     """A log a terminal cut: each prefixed line of its width goes on in the unprefixed line below.
 
     Once the prefixes are gone the pieces are too short to show a terminal's width, so the
@@ -272,7 +287,7 @@ def _rejoin_cut_log_lines(text: str) -> tuple[str, int]:
     """
     lines = text.split("\n")
     # Each line's prefix is looked for once.
-    prefixed = [_LOG_PREFIX.match(line) is not None for line in lines]
+    prefixed = [prefix.match(line) is not None for line in lines]
     goes_on = [_goes_on(line) and not has_prefix for line, has_prefix in zip(lines, prefixed, strict=True)]
     # A terminal's width: no prefixed line is longer, and distinct lines (not one message
     # logged twice) of exactly that length went on below.

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from crashes.signatures import unparsed
-from crashes.traces import text
+from crashes.traces import extract, text
 
 # The expressions as v4 was recorded with them.
 _PATH = re.compile(r"(?:[A-Za-z]:)?(?:[\\/][\w.+@-]{1,100}){2,}[\\/]?")
@@ -222,3 +222,20 @@ def test_function_names_are_remembered_only_when_of_ordinary_length():
     hostile = "f<" * (frames.MAX_NAME // 2 + 1)
     assert frames.normalize_function(hostile, "native") == frames._normalize_function(hostile, "native")
     assert frames._normalize_function_cached.cache_info().currsize == 1
+
+
+# What the log prefixes are made of, the Logcat panel's columns and levels among them.
+LOG_PIECES = st.sampled_from(
+    ["\n", " ", "  ", "\t", "E", "W", "A", "x", ":", "2024-01-02 03:04:05 ", "[INFO] ", "E/Tag( 12): ", "Nov 02"]
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(LOG_PIECES | st.text(max_size=3), max_size=40))
+def test_log_prefixes_are_read_alike_without_the_panels_branch_where_it_cannot_match(parts):
+    # extract._log_prefix leaves the Logcat panel's costly branch out of texts with no level letter
+    # followed by two blanks: the prefixes found and removed are those of the whole expression.
+    pasted = "".join(parts)
+    chosen = extract._log_prefix(pasted)
+    assert chosen.findall(pasted) == extract._LOG_PREFIX.findall(pasted)
+    assert chosen.sub("", pasted) == extract._LOG_PREFIX.sub("", pasted)
