@@ -78,6 +78,10 @@ PIECES = (
     # go-errors' frames (gitea, lazygit).
     "/a/b.go:1 (0x1)\n",
     "\tf: x\n",
+    # glibc's backtrace_symbols lines (a program's own crash handler) and its error line.
+    "htop(f+0x1)[0x1]\n",
+    "/lib/libc.so.6(+0x1) [0x1]\n",
+    "*** Error in `a': x: 0x1 ***\n",
     # cleo's rendering (Poetry): a class name, a message and an "at" line.
     "\n  ValueError\n\n  m\n\n  at a.py:1 in f\n",
     "  1  a.py:1 in f\n",

@@ -173,6 +173,7 @@ RULES = {
     "zig": Rule(frames=3, frames_with_site=3, typed=False),
     "libfuzzer": Rule(frames=3, frames_with_site=3),
     "gdb": Rule(frames=3, frames_with_site=3),
+    "glibc-backtrace": Rule(frames=3, frames_with_site=3),
     "rust": Rule(frames=2, frames_with_site=1, typed=False),
     # rustc's triagers: the panic location's file and function, and the message.
     "rustc-ice": Rule(frames=2, frames_with_site=1, typed=False),

@@ -21,6 +21,7 @@ from crashes.traces import (
     faulthandler,
     gcc,
     gdb,
+    glibc_backtrace,
     go,
     go_errors,
     go_telemetry,
@@ -42,11 +43,12 @@ from crashes.traces import (
 # and Go's ICEs say "internal compiler error" as GCC's do, so they are tried
 # before GCC; LLVM's stack dump after every other compiler that may embed
 # LLVM (and before a macOS crash report, whose assertion, when it has one,
-# names the bug better than its crashed thread); gdb's generic frames near
-# the end.
+# names the bug better than its crashed thread); glibc's backtrace_symbols lines
+# (a program's own crash handler) after those that may print them among their
+# own; gdb's generic frames near the end.
 REGISTRY = (
     sanitizer, valgrind, python, cleo, libfuzzer, rust, go, go_errors, go_telemetry, zig, jvm, dotnet, gcc, llvm,
-    apple, gdb, faulthandler,
+    apple, glibc_backtrace, gdb, faulthandler,
 )  # fmt: skip
 
 __all__ = ["Frame", "ParsedTrace", "REGISTRY", "parse"]
