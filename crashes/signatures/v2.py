@@ -143,7 +143,9 @@ from crashes.traces.text import mask_message
 # CompilationException is a wrapper, the error its "Details:" line names is the crash. 12: an old-form
 # Rust panic line whose location was cut ("panicked at 'msg'" and the line ends) is read for its
 # message; a "panic: message" line read without its stack (Go's, Zig's by thread) is a panic whose
-# message is the rest of the line, its type unknown.
+# message is the rest of the line, its type unknown; glibc's backtrace_symbols lines (a program's own
+# crash handler's: "htop(Affinity_set+0x2b)[0x…]") are read as a stack, below the handler's frames
+# and the signal trampoline; a Rust v0 symbol is read by its path, without its crates' build hashes.
 VERSION = 12
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
