@@ -171,10 +171,17 @@ class _V0Reader:
 
     def __init__(self, mangled: str):
         self.mangled = mangled
+        # Back references re-read what they point at: two to one path at each level would double
+        # the work a level. A budget of steps in the symbol's length keeps any symbol linear.
+        self.steps = 4 * len(mangled) + 64
+
+    def _step(self, depth: int) -> None:
+        self.steps -= 1
+        if depth > _MOST_DEPTH or self.steps < 0:
+            raise _NotV0("too deep, or too much re-read")
 
     def path(self, index: int, depth: int) -> tuple[int, list[str]]:
-        if depth > _MOST_DEPTH:
-            raise _NotV0("too deep")
+        self._step(depth)
         mangled, tag = self.mangled, self.mangled[index]
         if tag == "C":
             return self.identifier(index + 1, name_only=True)
@@ -249,8 +256,7 @@ class _V0Reader:
         return index + length, [mangled[index : index + length]]
 
     def type(self, index: int, depth: int) -> tuple[int, list[str]]:
-        if depth > _MOST_DEPTH:
-            raise _NotV0("too deep")
+        self._step(depth)
         mangled, tag = self.mangled, self.mangled[index]
         if tag in _BASIC_TYPES:
             return index + 1, [_BASIC_TYPES[tag]]

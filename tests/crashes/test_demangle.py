@@ -174,10 +174,32 @@ def test_rust_v0_symbols_read_as_binutils_demangles_them():
     assert demangle(RUST_V0[5]) == demangle(RUST_V0[6]) == "rustc_trait_selection::solve::EvalCtxt::evaluate_goal"
 
 
+def _doubling(levels: int) -> str:
+    """A v0 symbol whose every level refers back to the one inside it: re-read in full, 2**levels steps."""
+    symbol = "C1a"
+    for level in range(1, levels + 1):
+        inner = levels - level + 1  # where the level inside starts, just after this one's "I"
+        symbol = f"I{symbol}B{_BASE62[inner - 1]}_E"
+    return "_R" + symbol
+
+
+_BASE62 = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
 @pytest.mark.parametrize(
     "text",
-    ["_R", "_RB0_", "_RNvC3foo", "_RNvNtB0_3a3b", "_RC" + "9" * 50, "_RNvNtCs_" + "N" * 5000, "_RINv" + "I" * 200],
+    [
+        "_R",
+        "_RB0_",
+        "_RNvC3foo",
+        "_RNvNtB0_3a3b",
+        "_RC" + "9" * 50,
+        "_RNvNtCs_" + "N" * 5000,
+        "_RINv" + "I" * 200,
+        _doubling(50),
+    ],
 )
 def test_a_v0_symbol_not_read_is_left_as_it_was(text):
-    # Cut, forward back references, lengths past the end, nesting deeper than any real symbol.
+    # Cut, forward back references, lengths past the end, nesting deeper than any real symbol, and
+    # back references that would re-read the symbol 2**50 times.
     assert demangle(text) == text
