@@ -27,8 +27,9 @@ from __future__ import annotations
 import re
 
 from crashes.demangle import demangle
+from crashes.frames import MAX_FRAMES
 from crashes.model import Frame, ParsedTrace
-from crashes.traces.text import MAX_LINE, mask_message
+from crashes.traces.text import find_lines, mask_message
 
 FORMAT = "glibc-backtrace"
 # Module, then "(function+0xOFF)" or "(+0xOFF)", then " [0xADDR]" (Ruby puts a blank before it, and
@@ -58,23 +59,16 @@ _SIGNALS = (
 )
 
 
-def _frames(text: str) -> list[tuple[str, str]]:
-    """(module, function) of every backtrace line; the function is "" for an unnamed frame."""
-    found = []
-    for line in text.split("\n"):
-        if "[0x" not in line:
-            continue
-        match = _FRAME.match(line[:MAX_LINE])
-        if match:
-            found.append((match["module"], match["function"] or ""))
-    return found
+def _frames(text: str, limit: int = MAX_FRAMES) -> list[tuple[str, str]]:
+    """(module, function) of the backtrace's lines, up to ``limit``; the function is "" for an unnamed frame."""
+    return [(match["module"], match["function"] or "") for match in find_lines(text, _FRAME, limit, "[0x")]
 
 
 def recognize(text: str) -> bool:
     """True for three or more ``module(function+0xOFF)[0xADDR]`` lines."""
     if ")[0x" not in text and ") [0x" not in text:
         return False
-    return len(_frames(text)) >= _MIN_FRAMES
+    return len(_frames(text, _MIN_FRAMES)) >= _MIN_FRAMES
 
 
 def _below_handler(frames: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -87,14 +81,13 @@ def _below_handler(frames: list[tuple[str, str]]) -> list[tuple[str, str]]:
 
 def _crash_type(text: str, frames: list[tuple[str, str]]) -> tuple[str, str]:
     """(crash type, message): glibc's error, else a signal the text or a handler's name names."""
-    for line in text.split("\n"):
-        if line.startswith("*** "):
-            error = _GLIBC_ERROR.match(line[:MAX_LINE])
-            if error:
-                return mask_message(error["error"].strip(), 160), error["error"].strip()
-    named = text + "\n" + "\n".join(function for _, function in frames[:_HANDLER_DEPTH])
+    error = find_lines(text, _GLIBC_ERROR, 1, "*** ")
+    if error:
+        said = error[0]["error"].strip()
+        return mask_message(said, 160), said
+    handler = "\n".join(function for _, function in frames[:_HANDLER_DEPTH])
     for pattern, signal in _SIGNALS:
-        if pattern.search(named):
+        if pattern.search(text) or pattern.search(handler):
             return signal, ""
     return "", ""
 
