@@ -142,35 +142,36 @@ def _finding_culprit_move(finding_id: int) -> str:
     if finding is None or finding.bucket.method == Method.CULPRIT:
         return "nothing to do"
     from triage.reduction import case_for
+    from triage.reproduction import reduce_case, run_program
 
     try:
         case = case_for(finding, finding.bucket)
         language, backends = _backends(case)
     except CannotReproduce as error:
         return f"cannot re-run: {error}"
+
+    def reproduces(candidate: str) -> bool:
+        return run_program(case, candidate).reproduces(case)
+
     program = finding.testcase
     if finding.testcase_language in SHAPE_LANGUAGES:
         # The shape is read off a reduced program: what the unreduced one does besides the bug says nothing.
-        from triage.reproduction import reduce_case, run_program
-
         try:
             program = reduce_case(
                 case, program, settings.FUZZWEB_SHAPE_SECONDS, max_tests=settings.FUZZWEB_SHAPE_TESTS
             )[0].text
             # Then the value that differs, printed alone where that takes operations away.
-            program = shape.canonical(program, lambda candidate: run_program(case, candidate).reproduces(case))
+            program = shape.canonical(program, reproduces)
         except (CannotReproduce, RecursionError, MemoryError, ValueError) as error:
             # A program too deep for Python's parser, say: it stays in its provisional bucket.
             return f"cannot reduce: {type(error).__name__}: {str(error)[:200]}"
     found = _search(program, language.suffix, backends, case.reference, matrix=False)
     if not culprit_key(found, backends) and _beyond_pipeline(found) and finding.testcase_language in C_LANGUAGES:
         # No flag or pass to blame: the cause is what the reduced program keeps, as for Python.
-        from triage.reproduction import reduce_case, run_program
-
         try:
             program = reduce_case(case, program, settings.FUZZWEB_SHAPE_SECONDS)[0].text
             # Then without the statements a reduction cut short kept and the difference does not need.
-            program = shape.c_canonical(program, lambda candidate: run_program(case, candidate).reproduces(case))
+            program = shape.c_canonical(program, reproduces)
         except (CannotReproduce, OSError, ValueError) as error:
             return f"cannot reduce: {type(error).__name__}: {str(error)[:200]}"
         if program == finding.testcase:
