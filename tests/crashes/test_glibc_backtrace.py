@@ -4,13 +4,10 @@ from __future__ import annotations
 
 from crashes import signatures
 from crashes.traces import glibc_backtrace, parse
+from tests.crashes.signing import sign_record as _sign
 from tests.data.record_digests import dedup_records
 
 RECORDS = dedup_records()
-
-
-def _sign(record_id: str):
-    return signatures.compute(kind="crash", trace_text=RECORDS[record_id]["trace"], target="t")
 
 
 def test_htops_handler_backtraces_are_keyed_by_the_frames_below_its_handler():

@@ -10,13 +10,10 @@ from __future__ import annotations
 
 from crashes import signatures, traces
 from tests.crashes.pastes import hard_wrap
+from tests.crashes.signing import sign_record as _sign
 from tests.data.record_digests import dedup_records
 
 RECORDS = dedup_records()
-
-
-def _sign(record_id: str):
-    return signatures.compute(kind="crash", trace_text=RECORDS[record_id]["trace"], target="t")
 
 
 def test_the_recovered_value_and_the_programs_files_identify_the_crash():

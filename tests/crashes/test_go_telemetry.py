@@ -10,14 +10,11 @@ import re
 
 import pytest
 
-from crashes import signatures, traces
+from crashes import traces
+from tests.crashes.signing import sign as _sign
 from tests.data.record_digests import dedup_records
 
 RECORDS = dedup_records()
-
-
-def _sign(text: str):
-    return signatures.compute(kind="crash", trace_text=text, target="t")
 
 
 def test_a_telemetry_stack_is_keyed_by_its_functions_past_the_runtime():

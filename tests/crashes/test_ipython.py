@@ -6,17 +6,14 @@ failure-like line (llmware-ai/llmware#501 by "AttributeError  Traceback (most re
 
 from __future__ import annotations
 
-from crashes import signatures, traces
+from crashes import traces
 from crashes.traces import ipython
 from crashes.traces.extract import clean
 from tests.crashes.pastes import hard_wrap
+from tests.crashes.signing import sign as _sign
 from tests.data.record_digests import dedup_records
 
 RECORDS = dedup_records()
-
-
-def _sign(text: str):
-    return signatures.compute(kind="crash", trace_text=text, target="t")
 
 
 def test_colabs_linked_paths_and_folded_frames():

@@ -12,16 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from crashes import signatures, traces
+from crashes import traces
+from tests.crashes.signing import sign as _sign
 from tests.data.record_digests import dedup_records
 from tests.traces import ROOT, read_meta
 
 FIXTURES = sorted((ROOT / "apple").glob("*.txt"))
 RECORDS = dedup_records()
-
-
-def _sign(text: str):
-    return signatures.compute(kind="crash", trace_text=text, target="t")
 
 
 @pytest.mark.parametrize("path", FIXTURES, ids=lambda path: path.stem)

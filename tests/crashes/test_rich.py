@@ -11,16 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from crashes import signatures, traces
+from crashes import traces
 from crashes.traces import rich
 from crashes.traces.extract import clean
+from tests.crashes.signing import sign as _sign
 from tests.traces import ROOT, read_meta
 
 FIXTURES = sorted((ROOT / "rich").glob("*.txt"))
-
-
-def _sign(text: str):
-    return signatures.compute(kind="crash", trace_text=text, target="t")
 
 
 @pytest.mark.parametrize("path", FIXTURES, ids=lambda path: path.stem)

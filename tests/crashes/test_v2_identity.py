@@ -19,20 +19,14 @@ from crashes.signatures import unparsed
 from crashes.traces import extract, parse
 from crashes.traces.text import mask_message
 from tests.crashes.pastes import hard_wrap
+from tests.crashes.signing import sign as _sign_text
+from tests.crashes.signing import sign_record as _sign
 from tests.data.record_digests import dedup_records
 
 TRACES = Path(__file__).resolve().parents[1] / "traces"
 
 
 RECORDS = dedup_records()
-
-
-def _sign(record_id: str, target: str = "t"):
-    return signatures.compute(kind="crash", trace_text=RECORDS[record_id]["trace"], target=target)
-
-
-def _sign_text(text: str, target: str = "t"):
-    return signatures.compute(kind="crash", trace_text=text, target=target)
 
 
 # Duplicates as their maintainers linked them (evidence in each record).

@@ -11,15 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from crashes import signatures, traces
+from crashes import traces
 from crashes.signatures import unparsed
+from tests.crashes.signing import sign as _sign
 from tests.traces import ROOT, read_meta
 
 FIXTURES = sorted((ROOT / "valgrind").glob("*.txt"))
-
-
-def _sign(text: str, target: str = "t"):
-    return signatures.compute(kind="crash", trace_text=text, target=target)
 
 
 @pytest.mark.parametrize("path", FIXTURES, ids=lambda path: path.stem)
