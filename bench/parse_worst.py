@@ -82,6 +82,13 @@ PIECES = (
     "htop(f+0x1)[0x1]\n",
     "/lib/libc.so.6(+0x1) [0x1]\n",
     "*** Error in `a': x: 0x1 ***\n",
+    # bun.report's stacks (Bun's crash reports) and QGIS's crash dialog.
+    "Bun v1.0.0 ([`abcd`](<u>)) on linux x64 [_]\n",
+    "- [`a.zig:1`](<u>): `f`\n",
+    "- ??? at `0x1` in a.dll\n",
+    "Crash ID: " + "a" * 40 + "\n\nStack Trace\n",
+    "QObject::event :\n",
+    "f a.cpp:1\n",
     # cleo's rendering (Poetry): a class name, a message and an "at" line.
     "\n  ValueError\n\n  m\n\n  at a.py:1 in f\n",
     "  1  a.py:1 in f\n",
@@ -141,6 +148,13 @@ def shapes(size: int) -> dict[str, str]:
         "macOS threads": "Exception Type: EXC_BAD_ACCESS (SIGSEGV)\n"
         + _grow("Thread 0 Crashed:\n0   lib" + " " * 300 + "0x1 f + 1 (a.c:1)\n", size),
         "macOS frame lines with no address": "Thread 0 Crashed:\n" + _grow("0   " + "a " * 500 + "\n", size),
+        "bun.report frames": "Bun v1.0.0 ([`abcd`](<u>)) on linux x64 [_]\n\npanic: x\n\n"
+        + _grow("- [`a.zig:1`](<https://x/" + "a" * 200 + ">): `f.g__anon_1`\n", size),
+        "bun.report links that never close": "Bun v1.0.0 ([`abcd`](<u>)) on linux x64 [_]\n\npanic: x\n\n"
+        + _grow("- [`a.zig:" * 100 + "\n", size),
+        "QGIS frames": "Crash ID: " + "a" * 40 + "\n\nStack Trace\n" + _grow("QObject::event :\nf a.cpp:1\n", size),
+        "QGIS frames with long names": "Crash ID: " + "a" * 40 + "\n\nStack Trace\n"
+        + _grow("f" + " a.b" * 400 + "\n", size),
         "Zig frames": "thread 1 panic: x\n" + _grow("/a/b.zig:1:2: 0x1 in f (x)\n    x\n    ^\n", size),
         "macOS symbols with a run of blanks": "Exception Type: EXC_BAD_ACCESS (SIGSEGV)\nThread 0 Crashed:\n"
         + _grow("0 m 0x1 f" + " " * 1400 + "x\n", size),

@@ -96,6 +96,11 @@ _IGNORED_FUNCTIONS = {
         # The same, as Rust before 1.0 named them (no ``std::``).
         r"sys::backtrace::|sys_common::|rt::unwind::|rt::lang_start|panicking::|"
         r"BaseThreadInitThunk$|RtlUserThreadStart$|KiUserExceptionDispatcher|"
+        # Qt's event loop and signal dispatch, through which every Qt program's crash passes.
+        r"Q(?:Core|Gui)?Application(?:Private)?::(?:notify\w*|sendThroughObjectEventFilters|sendPostedEvents|exec)$|"
+        r"QGuiApplicationPrivate::process\w*Event$|QEventLoop::|QEventDispatcher\w*::|QWindowSystemInterface\w*::|"
+        r"QMetaObject::activate$|QMetaCallEvent::placeMetaCall$|QObject::event$|QtPrivate::(?:QSlotObject|QFunctorSlot"
+        r"Object|FunctorCall)|"
         r"runtime\.|testing\.|"
         # macOS's loader starting the program (a crash at launch shows nothing else).
         r"_dyld_start$|dyld::|dyld4::|"

@@ -146,7 +146,11 @@ from crashes.traces.text import mask_message
 # message is the rest of the line, its type unknown; glibc's backtrace_symbols lines (a program's own
 # crash handler's: "htop(Affinity_set+0x2b)[0x…]") are read as a stack, below the handler's frames
 # and the signal trampoline; a Rust v0 symbol is read by its path, without its crates' build hashes.
-VERSION = 12
+# 13: bun.report's symbolized stacks (the list Bun's crash reports put in an issue) and QGIS's crash
+# dialog ("Crash ID", "Stack Trace") are read; Qt's event loop and signal dispatch are no frames; a
+# Rust backtrace's last line cut inside its name (no symbol hash where the frames above have one) is
+# no frame.
+VERSION = 13
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
 SIMILARITY_FRAMES = 8
@@ -176,6 +180,9 @@ RULES = {
     "libfuzzer": Rule(frames=3, frames_with_site=3),
     "gdb": Rule(frames=3, frames_with_site=3),
     "glibc-backtrace": Rule(frames=3, frames_with_site=3),
+    "qgis": Rule(frames=3, frames_with_site=3),
+    # Bun's messages are mostly kinds of crash ("Segmentation fault at address N"): the frames decide.
+    "bun-report": Rule(frames=3, frames_with_site=3, typed=False),
     "rust": Rule(frames=2, frames_with_site=1, typed=False),
     # rustc's triagers: the panic location's file and function, and the message.
     "rustc-ice": Rule(frames=2, frames_with_site=1, typed=False),

@@ -15,6 +15,7 @@ from dataclasses import replace
 from crashes.model import Frame, ParsedTrace
 from crashes.traces import (
     apple,
+    bun_report,
     cleo,
     dotnet,
     extract,
@@ -29,6 +30,7 @@ from crashes.traces import (
     libfuzzer,
     llvm,
     python,
+    qgis,
     rust,
     sanitizer,
     valgrind,
@@ -45,10 +47,12 @@ from crashes.traces import (
 # LLVM (and before a macOS crash report, whose assertion, when it has one,
 # names the bug better than its crashed thread); glibc's backtrace_symbols lines
 # (a program's own crash handler) after those that may print them among their
-# own; gdb's generic frames near the end.
+# own; gdb's generic frames near the end. QGIS's crash dialog comes before Python's traceback
+# (newer dialogs add the Python threads' stacks below the crash's own); bun.report's list before
+# Zig's panic line, which Bun's terminal output prints above it.
 REGISTRY = (
-    sanitizer, valgrind, python, cleo, libfuzzer, rust, go, go_errors, go_telemetry, zig, jvm, dotnet, gcc, llvm,
-    apple, glibc_backtrace, gdb, faulthandler,
+    sanitizer, valgrind, qgis, python, cleo, libfuzzer, rust, go, go_errors, go_telemetry, bun_report, zig, jvm,
+    dotnet, gcc, llvm, apple, glibc_backtrace, gdb, faulthandler,
 )  # fmt: skip
 
 __all__ = ["Frame", "ParsedTrace", "REGISTRY", "parse"]

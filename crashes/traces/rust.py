@@ -229,7 +229,9 @@ def _backtrace(lines: list[str]) -> tuple[Frame, ...]:
     # Without its "stack backtrace:" header (cut off), the frames start at once;
     # a panic hook may print "Backtrace:" with the first frame on the same line.
     started = not any("stack backtrace:" in line or "Backtrace:" in line for line in lines)
-    for line in lines:
+    last_line = max((i for i, line in enumerate(lines) if line.strip()), default=-1)
+    cut = False  # whether the last frame read is the text's last line
+    for index, line in enumerate(lines):
         if not started:
             header = line.find("stack backtrace:") if "stack backtrace:" in line else line.find("Backtrace:")
             if header == -1:
@@ -246,14 +248,20 @@ def _backtrace(lines: list[str]) -> tuple[Frame, ...]:
         frame = _FRAME.match(line)
         if frame and not _UNSYMBOLISED.match(frame["function"]):
             frames.append(Frame(function=frame["function"]))
+            cut = index == last_line
         elif frames and line.strip() and not line.startswith(" "):
             break
+    # A paste cut inside its last frame's name ("11: 0x115fde5ac - co") leaves a piece of a name: when
+    # the frames above it end in their symbol hash (::h0123456789abcdef), a last line without one was cut.
+    if cut and not _SYMBOL_HASH.search(frames[-1].function) and any(_SYMBOL_HASH.search(f.function) for f in frames):
+        frames.pop()
     # Above std's rust_panic_with_hook is the panic hook at work (a logger's writer, a crash
     # reporter, rustc's ICE hook): the same in every panic of the program, never the crash.
     hooked = max((i for i, frame in enumerate(frames) if "rust_panic_with_hook" in frame.function), default=-1)
     return tuple(frames[hooked + 1 :])
 
 
+_SYMBOL_HASH = re.compile(r"::h[0-9a-f]{16}$")
 # A frame without symbols ("0x5637cd7092d4 - <unknown>", or its address alone where the paste was cut):
 # the address moves with every run, so it names nothing.
 _UNSYMBOLISED = re.compile(r"(?:0x[0-9a-fA-F]+\s*-?\s*)?(?:<unknown>)?$")

@@ -2126,3 +2126,19 @@ def test_the_kotlin_ir_backends_compilation_exception_is_the_error_it_details():
     wrapped, bare = _sign("realm/realm-kotlin#1024"), _sign("realm/realm-kotlin#1024/c1")
     assert wrapped.crash_type == bare.crash_type == "java.lang.NoSuchMethodError"
     assert wrapped.digest == bare.digest
+
+
+def test_a_frame_cut_inside_its_name_at_the_end_of_a_paste_is_no_frame():
+    # rust-lang/miri#4698, #4706 and bevyengine/bevy#21874 (closed by the Miri fix of #4698): rustc's
+    # assertion at teardown, each stored cut inside a frame of the panic machinery ("11: 0x115fde5ac - co",
+    # "8: 0x72f5d68fc3f9 - std::"). A piece of a name is not a frame: the three are one bucket.
+    signed = [_sign(rid) for rid in ("rust-lang/miri#4698", "rust-lang/miri#4706", "bevyengine/bevy#21874")]
+    assert len({signature.digest for signature in signed}) == 1
+    assert "co" not in signed[2].frames and "std" not in signed[0].frames
+    # A last frame whole (its hash printed) stays a frame.
+    whole = "thread 'main' panicked at src/a.rs:1:1:\nboom\nstack backtrace:\n   0: app::f::h0123456789abcdef\n"
+    assert "app::f" in _sign_text(whole).frames
+    # With no hashes printed at all (a v0 build), nothing tells a cut: the frame stays.
+    assert "app::f" in _sign_text(whole.replace("::h0123456789abcdef", "")).frames
+    cut = whole + "   1: 0x1 - ap"
+    assert _sign_text(cut).frames == _sign_text(whole).frames
