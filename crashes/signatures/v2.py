@@ -149,7 +149,10 @@ from crashes.traces.text import mask_message
 # 13: bun.report's symbolized stacks (the list Bun's crash reports put in an issue) and QGIS's crash
 # dialog ("Crash ID", "Stack Trace") are read; Qt's event loop and signal dispatch are no frames; a
 # Rust backtrace's last line cut inside its name (no symbol hash where the frames above have one) is
-# no frame.
+# no frame; a gdb backtrace's frames above "<signal handler called>" are a crash handler's when one
+# of them reports (KCrash::defaultCrashHandler, waitpid, raise), as DrKonqi's "[KCrash Handler]"
+# says, and of all threads printed the crash is the one a handler ran in, else the one gdb names
+# as current.
 VERSION = 13
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -7,6 +7,10 @@ thread N:`` and ``#0  0x000000000047ed31 set_ref_in_item (nvim + 0x7ed31)``
 
 ``#0  0x00007ffff7a42428 in __GI_raise (sig=sig@entry=6) at ../sysdeps/unix/sysv/linux/raise.c:54``
 ``#3  0x0000555555554abc in main () at test.c:10``
+Of several threads ("thread apply all bt") the crash is the one a crash
+handler ran in, else the one gdb names as current, else the first printed;
+a handler's frames, above the ``<signal handler called>`` frame or replaced
+by DrKonqi's ``[KCrash Handler]``, are not the crash's.
 The crash type is the signal gdb reported; without one, a stack that
 starts in raise/abort/pthread_kill is an abort (SIGABRT). An abort from
 glibc's assert is the assertion: gdb prints its text and function among
@@ -17,6 +21,7 @@ reported by the program itself (or by macOS) is keyed.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
 from crashes.model import Frame, ParsedTrace
 from crashes.traces.llvm import function_name
@@ -42,6 +47,20 @@ _FUNCTION_ARG = re.compile(
 )
 # gdb wraps a frame whose arguments run long onto indented lines.
 _MAX_WRAPPED = 6
+# A crash handler's frames sit above the frame gdb prints for the kernel's signal trampoline; KDE's
+# DrKonqi replaces them with a line of its own. What is above is the handler's (a wait for the
+# debugger it started, its backtrace call), the same in every crash of the program.
+_TRAMPOLINE = re.compile(r"^#\s?\d+\s+<signal handler called>")
+_KCRASH = "[KCrash Handler]"
+# A handler's frames: a crash reporter, or the C library's calls it makes. A signal handler that
+# itself crashed (an alarm's) has none of these above the trampoline, and its frames are the crash.
+_REPORTING = re.compile(
+    r"(?i)crash|signal|sig_?handler|segv|abort|raise|waitpid|system$|backtrace|stack_?trace|dump|"
+    r"__kernel_vsyscall|pthread_kill|^\?\?$"
+)
+# "thread apply all bt": each thread's header; gdb names the thread it stopped in (a core's: the one that crashed).
+_THREAD = re.compile(r"^Thread (?P<number>\d+) \(")
+_CURRENT = re.compile(r"^\[Current thread is (?P<number>\d+) ")
 
 
 def recognize(text: str) -> bool:
@@ -105,24 +124,44 @@ def _assertion(frames_text: list[str]) -> tuple[str, str]:
     return "", ""
 
 
-def parse(text: str) -> ParsedTrace:
-    """Parse the signal and the backtrace (the first thread's, if several)."""
-    frames: list[Frame] = []
-    lines = list(_joined_lines(text))
+@dataclass
+class _Thread:
+    number: int | None
+    frames: list[Frame] = field(default_factory=list)
+    handled: bool = False  # a crash handler's frames were found above this thread's crash
+
+
+def _threads(lines: list[str]) -> list[_Thread]:
+    """Each thread's frames, as printed: one thread unless the paste holds "thread apply all bt"."""
+    threads = [_Thread(None)]
     for line in lines:
-        if "#" not in line:
+        header = _THREAD.match(line) if line.startswith("Thread ") else None
+        if header:
+            threads.append(_Thread(int(header["number"])))
             continue
-        match = _frame(line[:MAX_LINE].strip())
+        if "#" not in line and _KCRASH not in line:
+            continue
+        stripped = line[:MAX_LINE].strip()
+        current = threads[-1]
+        if stripped.startswith(_KCRASH):
+            current.frames, current.handled = [], True
+            continue
+        if _TRAMPOLINE.match(stripped):
+            if any(_REPORTING.search(frame.function) for frame in current.frames):
+                current.frames, current.handled = [], True
+            continue
+        match = _frame(stripped)
         if not match:
             continue
-        if match["index"] == "0" and frames:
-            if len(frames) == 1 and frames[0].function == match["function"]:
+        if match["index"] == "0" and current.frames:
+            if len(current.frames) == 1 and current.frames[0].function == match["function"]:
                 # gdb printed where it stopped ("#0 f (…)" on loading a core), then `bt` printed it all.
-                frames = []
+                current.frames = []
             else:
-                break  # a second thread's backtrace
+                current = _Thread(None)  # another thread's backtrace, without its header
+                threads.append(current)
         groups = match.groupdict()
-        frames.append(
+        current.frames.append(
             Frame(
                 function="??" if match["function"] == "n/a" else match["function"],
                 file=groups.get("file") or "",
@@ -130,6 +169,29 @@ def parse(text: str) -> ParsedTrace:
                 module=match["module"] or "",
             )
         )
+    return [thread for thread in threads if thread.frames or thread.handled]
+
+
+def _crashed(threads: list[_Thread], text: str) -> list[Frame]:
+    """The frames of the thread that crashed: the one a crash handler ran in, else the one gdb names as
+    current, else the first printed."""
+    if not threads:
+        return []
+    handled = next((thread for thread in threads if thread.handled), None)
+    if handled is not None:
+        return handled.frames
+    if len(threads) > 1 and "[Current thread is " in text:
+        current = next((int(m["number"]) for m in map(_CURRENT.match, text.split("\n")) if m), None)
+        named = next((thread for thread in threads if thread.number == current), None)
+        if named is not None:
+            return named.frames
+    return threads[0].frames
+
+
+def parse(text: str) -> ParsedTrace:
+    """Parse the signal and the backtrace of the thread that crashed."""
+    lines = list(_joined_lines(text))
+    frames = _crashed(_threads(lines), text)
     assertion, site = _assertion([line for line in lines[:64] if line.startswith("#")])
     if assertion:
         return ParsedTrace(format=FORMAT, crash_type=assertion, frames=tuple(frames), language="native", site=site)

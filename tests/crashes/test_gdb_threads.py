@@ -1,0 +1,85 @@
+"""gdb backtraces of a program whose crash handler ran, and of every thread ("thread apply all bt").
+
+A handler's frames (KDE's KCrash, a program's own segv_handler) sit above the
+"<signal handler called>" frame gdb prints for the signal trampoline, or
+DrKonqi replaces them with "[KCrash Handler]": they are the same in every
+crash of the program, and keying on them put every crash in one bucket.
+"""
+
+from __future__ import annotations
+
+from crashes import traces
+from tests.crashes.signing import sign
+
+# kvirc/KVIrc#594 (https://github.com/kvirc/KVIrc/issues/594), as DrKonqi printed it.
+KVIRC = """\
+[Thread debugging using libthread_db enabled]
+[New Thread 0xb5c49700 (LWP 25013)]
+0xb7fdc430 in __kernel_vsyscall ()
+[Current thread is 0 (process 25013)]
+
+Thread 1 (Thread 0xb5c49700 (LWP 25013)):
+#0  0xb7fdc430 in __kernel_vsyscall ()
+#1  0xb7f0d03b in waitpid () from /lib/tls/i686/cmov/libpthread.so.0
+#2  0xb6e3d18f in ?? () from /usr/lib/libkdeui.so.5
+#3  0xb6e3e0e3 in KCrash::defaultCrashHandler () from /usr/lib/libkdeui.so.5
+#4  <signal handler called>
+#5  0x08150160 in KviQuery::ownMessage ()
+#6  0xbf9f6ac4 in ?? ()
+#7  0xb699c170 in ?? () from /lib/tls/i686/cmov/libc.so.6
+
+Backtrace stopped: previous frame inner to this frame (corrupt stack?)
+#0  0xb7fdc430 in __kernel_vsyscall ()
+"""
+
+
+def test_the_crash_handlers_frames_above_the_signal_trampoline_are_not_the_crash():
+    parsed = traces.parse(KVIRC)
+    assert parsed.format == "gdb"
+    assert parsed.frames[0].function == "KviQuery::ownMessage"
+    assert sign(KVIRC).frames[0] == "KviQuery::ownMessage"
+    # Another crash of the same program is another bucket (they shared KCrash::defaultCrashHandler).
+    other = KVIRC.replace("KviQuery::ownMessage", "KviChannel::ownMessage")
+    assert sign(other).digest != sign(KVIRC).digest
+
+
+def test_drkonqis_marker_stands_for_the_handlers_frames():
+    marked = KVIRC.replace(
+        "#0  0xb7fdc430 in __kernel_vsyscall ()\n#1  0xb7f0d03b in waitpid () from /lib/tls/i686/cmov/libpthread.so.0\n"
+        "#2  0xb6e3d18f in ?? () from /usr/lib/libkdeui.so.5\n"
+        "#3  0xb6e3e0e3 in KCrash::defaultCrashHandler () from /usr/lib/libkdeui.so.5\n#4  <signal handler called>\n",
+        "[KCrash Handler]\n",
+        1,
+    )
+    assert "[KCrash Handler]\n#5  0x08150160 in KviQuery::ownMessage" in marked
+    assert sign(marked).frames == sign(KVIRC).frames
+
+
+def test_of_all_threads_the_one_the_handler_ran_in_is_the_crash():
+    waiting = (
+        "Thread 2 (Thread 0xb3a1b700 (LWP 25014)):\n"
+        "#0  0xb7fdc430 in __kernel_vsyscall ()\n"
+        "#1  0xb6d13816 in pthread_cond_wait@@GLIBC_2.3.2 () from /lib/libpthread.so.0\n"
+        "#2  0xb3ace16c in xine_event_wait () from /usr/lib/libxine.so.1\n\n"
+    )
+    body = KVIRC[KVIRC.index("Thread 1") :]
+    assert sign(waiting + body).frames == sign(KVIRC).frames
+    # Without a handler, the thread gdb says it stopped in.
+    plain = body.replace("#3  0xb6e3e0e3 in KCrash::defaultCrashHandler () from /usr/lib/libkdeui.so.5\n", "")
+    plain = plain.replace("#4  <signal handler called>\n", "").replace(
+        "#1  0xb7f0d03b in waitpid ()", "#1  0xb7f0d03b in f ()"
+    )
+    current = "[Current thread is 1 (Thread 0xb5c49700 (LWP 25013))]\n\n" + waiting + plain
+    assert [frame.function for frame in traces.parse(current).frames][:2] == ["__kernel_vsyscall", "f"]
+    assert traces.parse(waiting + plain).frames[2].function == "xine_event_wait"  # else the first printed
+
+
+def test_a_crash_inside_a_signal_handler_keeps_its_frames():
+    text = (
+        "Program received signal SIGSEGV, Segmentation fault.\n"
+        "#0  0x0000555555555189 in tick (n=0) at alarm.c:7\n"
+        "#1  0x00005555555551b0 in on_alarm (sig=14) at alarm.c:12\n"
+        "#2  <signal handler called>\n"
+        "#3  0x00005555555551e0 in main () at alarm.c:20\n"
+    )
+    assert [frame.function for frame in traces.parse(text).frames][:3] == ["tick", "on_alarm", "main"]
