@@ -89,6 +89,10 @@ PIECES = (
     "Crash ID: " + "a" * 40 + "\n\nStack Trace\n",
     "QObject::event :\n",
     "f a.cpp:1\n",
+    # lldb's backtrace lines and its thread line.
+    "    frame #1: 0x1 a`f(x=1) + 2 at a.c:1:2\n",
+    "* thread #1, stop reason = signal SIGSEGV\n",
+    "&#8203;\u200b",
     # cleo's rendering (Poetry): a class name, a message and an "at" line.
     "\n  ValueError\n\n  m\n\n  at a.py:1 in f\n",
     "  1  a.py:1 in f\n",
@@ -152,8 +156,13 @@ def shapes(size: int) -> dict[str, str]:
         + _grow("- [`a.zig:1`](<https://x/" + "a" * 200 + ">): `f.g__anon_1`\n", size),
         "bun.report links that never close": "Bun v1.0.0 ([`abcd`](<u>)) on linux x64 [_]\n\npanic: x\n\n"
         + _grow("- [`a.zig:" * 100 + "\n", size),
+        "lldb frames": "* thread #1, stop reason = signal SIGSEGV\n"
+        + _grow("    frame #1: 0x1 a`f(x=1) + 2 at a.c:1:2\n", size),
+        "lldb frames with long names": _grow("    frame #1: 0x1 a`" + "f(" * 500 + " + 2 at\n", size),
         "QGIS frames": "Crash ID: " + "a" * 40 + "\n\nStack Trace\n" + _grow("QObject::event :\nf a.cpp:1\n", size),
-        "QGIS frames with long names": "Crash ID: " + "a" * 40 + "\n\nStack Trace\n"
+        "QGIS frames with long names": "Crash ID: "
+        + "a" * 40
+        + "\n\nStack Trace\n"
         + _grow("f" + " a.b" * 400 + "\n", size),
         "Zig frames": "thread 1 panic: x\n" + _grow("/a/b.zig:1:2: 0x1 in f (x)\n    x\n    ^\n", size),
         "macOS symbols with a run of blanks": "Exception Type: EXC_BAD_ACCESS (SIGSEGV)\nThread 0 Crashed:\n"

@@ -152,7 +152,9 @@ from crashes.traces.text import mask_message
 # no frame; a gdb backtrace's frames above "<signal handler called>" are a crash handler's when one
 # of them reports (KCrash::defaultCrashHandler, waitpid, raise), as DrKonqi's "[KCrash Handler]"
 # says, and of all threads printed the crash is the one a handler ran in, else the one gdb names
-# as current.
+# as current; lldb's backtraces are read (the stopped thread's reason and frames; an assertion
+# above them keyed by LLVM's rules); numeric HTML entities are decoded and zero-width spaces (GitHub's
+# after "#" in a migrated issue) removed.
 VERSION = 13
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
@@ -184,6 +186,7 @@ RULES = {
     "gdb": Rule(frames=3, frames_with_site=3),
     "glibc-backtrace": Rule(frames=3, frames_with_site=3),
     "qgis": Rule(frames=3, frames_with_site=3),
+    "lldb": Rule(frames=3, frames_with_site=3),
     # Bun's messages are mostly kinds of crash ("Segmentation fault at address N"): the frames decide.
     "bun-report": Rule(frames=3, frames_with_site=3, typed=False),
     "rust": Rule(frames=2, frames_with_site=1, typed=False),

@@ -28,6 +28,7 @@ from crashes.traces import (
     go_telemetry,
     jvm,
     libfuzzer,
+    lldb,
     llvm,
     python,
     qgis,
@@ -49,10 +50,11 @@ from crashes.traces import (
 # (a program's own crash handler) after those that may print them among their
 # own; gdb's generic frames near the end. QGIS's crash dialog comes before Python's traceback
 # (newer dialogs add the Python threads' stacks below the crash's own); bun.report's list before
-# Zig's panic line, which Bun's terminal output prints above it.
+# Zig's panic line, which Bun's terminal output prints above it; lldb's backtrace before LLVM's
+# parser, which would read the assertion above it but not its frames (lldb gives it to LLVM's rules).
 REGISTRY = (
     sanitizer, valgrind, qgis, python, cleo, libfuzzer, rust, go, go_errors, go_telemetry, bun_report, zig, jvm,
-    dotnet, gcc, llvm, apple, glibc_backtrace, gdb, faulthandler,
+    dotnet, gcc, lldb, llvm, apple, glibc_backtrace, gdb, faulthandler,
 )  # fmt: skip
 
 __all__ = ["Frame", "ParsedTrace", "REGISTRY", "parse"]

@@ -106,6 +106,10 @@ _PADDED_LINE = re.compile(r"^[^\n]*\S[ \t]+$", re.M)
 _BLANK_RUN = re.compile(r"\n(?:[^\S\n]*+\n){3,}")
 
 
+_ZERO_WIDTH = ("\u200b", "\u200c", "\u200d", "\u2060", "\ufeff")
+_NO_ZERO_WIDTH = str.maketrans(dict.fromkeys(_ZERO_WIDTH))
+
+
 def clean(text: str) -> Cleaned:
     """Canonical form of a pasted trace; see the module docstring."""
     repairs: list[str] = []
@@ -118,9 +122,14 @@ def clean(text: str) -> Cleaned:
     if "\x1b[" in text:
         text = _ANSI.sub("", text)
         repairs.append("terminal colours removed")
-    if "&lt;" in text or "&gt;" in text or "&quot;" in text or "&#39;" in text or "&amp;" in text:
+    if "&lt;" in text or "&gt;" in text or "&quot;" in text or "&#" in text or "&amp;" in text:
         text = html.unescape(text)
         repairs.append("HTML entities decoded")
+    if any(mark in text for mark in _ZERO_WIDTH):
+        # GitHub puts a zero-width space after "#" in a migrated issue's "#1" (so that it links no
+        # issue), and a copy from the page keeps it: "frame #​0:". Such a mark never says anything.
+        text = text.translate(_NO_ZERO_WIDTH)
+        repairs.append("zero-width spaces removed")
     text, restored = _restore_line_breaks(text)
     if restored:
         repairs.append(restored)

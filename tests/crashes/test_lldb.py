@@ -1,0 +1,79 @@
+"""lldb's backtraces (crashes.traces.lldb), on reports from public trackers (tests/traces/lldb/*.meta)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from crashes import traces
+from crashes.traces import extract, lldb
+from tests.crashes.signing import sign, sign_record
+from tests.traces import ROOT, read_meta
+
+FIXTURES = sorted((ROOT / "lldb").glob("*.txt"))
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda path: path.stem)
+def test_the_stop_reason_and_the_first_frame_of_the_programs_own_code(path: Path):
+    meta, text = read_meta(path), path.read_text()
+    assert meta["source"].startswith("https://")
+    parsed = traces.parse(text)
+    assert (parsed.format, parsed.crash_type) == (meta["format"], meta["error"])
+    assert sign(text).frames[0] == meta["innermost"]
+
+
+def test_binaryens_assertion_in_lldb_is_keyed_by_its_frames_not_by_a_frame_line():
+    # WebAssembly/binaryen#9: lldb's "bt" alone, below gsignal/abort/__assert_fail. Before lldb's
+    # lines were read, its key was the text's line "frame #1: … libc.so.6`abort + 328".
+    signature = sign_record("WebAssembly/binaryen#9")
+    assert signature.trace_format == lldb.FORMAT and signature.crash_type == "SIGABRT"
+    assert signature.frames[:2] == ("wasm::Element::list", "wasm::Element::operator[]")
+
+
+def test_lldbs_unnamed_symbols_and_the_c_librarys_abort_path_name_nothing():
+    # swiftlang/llvm-project#4299: raise, abort, ___lldb_unnamed_symbol8$$libc.so.6, __assert_fail.
+    text = (ROOT / "lldb" / "lldb_swift_typeref_assert.txt").read_text()
+    assert sign(text).frames == ("lldb_private::TypeSystemSwiftTypeRef::DumpTypeValue",)
+
+
+def test_an_assertion_above_the_backtrace_is_keyed_as_llvms_rules_key_it():
+    assertion = "clang: /src/clang/lib/Sema/SemaExpr.cpp:12: void clang::Sema::Foo(int): Assertion `x' failed.\n"
+    dump = assertion + (
+        "PLEASE submit a bug report to https://github.com/llvm/llvm-project/issues/\nStack dump:\n"
+        " #0 0x0000556 llvm::sys::PrintStackTrace(llvm::raw_ostream&, int) (/usr/bin/clang+0x1)\n"
+        " #1 0x0000557 clang::Sema::Foo(int) (/usr/bin/clang+0x2)\n"
+        " #2 0x0000558 clang::Sema::Bar() (/usr/bin/clang+0x3)\n"
+    )
+    debugged = assertion + (
+        "* thread #1, name = 'clang', stop reason = signal SIGABRT\n"
+        "  * frame #0: 0x00007ffff7a42428 libc.so.6`raise + 56\n"
+        "    frame #1: 0x00007ffff7a4402a libc.so.6`abort + 362\n"
+        "    frame #2: 0x0000555555b2c0f4 clang`clang::Sema::Foo(this=0x0, x=1) at SemaExpr.cpp:12:3\n"
+        "    frame #3: 0x0000555555b2d000 clang`clang::Sema::Bar(this=0x0) at SemaExpr.cpp:40:5\n"
+    )
+    assert traces.parse(debugged).format == "llvm"
+    assert sign(debugged).digest == sign(dump).digest
+
+
+def test_of_several_threads_the_one_lldb_stopped_in_is_the_crash():
+    text = (
+        "  thread #2, name = 'worker'\n"
+        "    frame #0: 0x1 libc.so.6`__futex_wait + 1\n"
+        "    frame #1: 0x2 app`pool::wait(x=1) at pool.c:9\n"
+        "* thread #1, name = 'app', stop reason = signal SIGSEGV: invalid address (fault address: 0x0)\n"
+        "  * frame #0: 0x3 app`parse_header(p=0x0) at parse.c:12:7\n"
+        "    frame #1: 0x4 app`main(argc=2) at main.c:5:3\n"
+    )
+    parsed = traces.parse(text)
+    assert parsed.crash_type == "SIGSEGV"
+    assert [frame.function for frame in parsed.frames] == ["parse_header", "main"]
+
+
+def test_zero_width_spaces_and_numeric_entities_from_a_page_are_removed():
+    # swiftlang/llvm-project#4299 as stored: "frame #&#8203;0:" (GitHub breaks the issue link it would make).
+    text = (ROOT / "lldb" / "lldb_swift_typeref_assert.txt").read_text()
+    assert "#&#8203;0" in text
+    cleaned = extract.clean(text)
+    assert "frame #0: 0x" in cleaned.text and "zero-width spaces removed" in cleaned.repairs
+    assert extract.clean("a\u200bb\ufeff").text == "ab"
