@@ -246,6 +246,8 @@ def _normalize_function(name: str, language: str) -> str:
             name = _INNERMOST_ANGLES.sub(lambda found: _TRAIT_IMPL.sub(r"\1", found[0]), name)
         # "<zip::ZipArchive<R>>::new": an inherent impl, same idea.
         name = _unwrap_impl(name)
+    if language == "native" and "`" in name:
+        name = _msvc_names(name)
     if language in ("native", "rust", "dotnet"):
         # Rust hashes first: `::h…` would otherwise survive as a path segment.
         name = _RUST_HASH.sub("", name)
@@ -277,13 +279,33 @@ def _normalize_function(name: str, language: str) -> str:
     return name.strip(" .:")
 
 
+# MSVC's names for what GCC and Clang print otherwise: its anonymous namespace, and the wrappers it
+# emits around a destructor (which delete the object after running it).
+_MSVC_ANONYMOUS = "`anonymous namespace'::"
+_MSVC_DELETING = ("::`scalar deleting destructor'", "::`vector deleting destructor'")
+
+
+def _msvc_names(name: str) -> str:
+    """``Foo::`scalar deleting destructor'`` -> ``Foo::~Foo``; ```anonymous namespace'::f`` -> ``f`` (as GCC's
+    ``(anonymous namespace)::f`` is read)."""
+    name = name.replace(_MSVC_ANONYMOUS, "")
+    for wrapper in _MSVC_DELETING:
+        at = name.find(wrapper)
+        if at > 0:
+            owner = name[:at]
+            short = owner.rsplit("::", 1)[-1].rsplit(" ", 1)[-1]
+            name = f"{owner}::~{short}{name[at + len(wrapper) :]}"
+    return name
+
+
 _ABI_TAG = re.compile(r"\[abi:\w{1,40}\]")
 _CLONE = re.compile(r"(?<!\s)(?:\s*\[clone [^\]]{0,100}\])+\s*$")
 # A method's qualifiers after its arguments, however many: "Baz::qux() const &".
 # (Each "&" run is taken whole: "&&?" could split a run of them every way, exponentially many. The
 # lookbehinds here and on _CLONE start a match only where a run of blanks or "&" starts, where the
 # leftmost match starts anyway: a search tried at each blank of a run reads the run once per blank.)
-_QUALIFIERS = re.compile(r"(?<![\s&])(?:\s*\b(?:const|volatile)\b|\s*&+(?!&))+\s*$")
+# (MSVC adds its pointer size: "Foo::bar(int) __ptr64".)
+_QUALIFIERS = re.compile(r"(?<![\s&])(?:\s*\b(?:const|volatile|__ptr64|__ptr32)\b|\s*&+(?!&))+\s*$")
 
 
 _normalize_function_cached = functools.lru_cache(maxsize=16_384)(_normalize_function)

@@ -154,7 +154,8 @@ from crashes.traces.text import mask_message
 # says, and of all threads printed the crash is the one a handler ran in, else the one gdb names
 # as current; lldb's backtraces are read (the stopped thread's reason and frames; an assertion
 # above them keyed by LLVM's rules); numeric HTML entities are decoded and zero-width spaces (GitHub's
-# after "#" in a migrated issue) removed.
+# after "#" in a migrated issue) removed; MSVC's deleting-destructor wrappers are the destructor
+# and its anonymous namespace and __ptr64 qualifiers no part of a name.
 VERSION = 13
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -2142,3 +2142,17 @@ def test_a_frame_cut_inside_its_name_at_the_end_of_a_paste_is_no_frame():
     assert "app::f" in _sign_text(whole.replace("::h0123456789abcdef", "")).frames
     cut = whole + "   1: 0x1 - ap"
     assert _sign_text(cut).frames == _sign_text(whole).frames
+
+
+def test_msvcs_names_read_as_gcc_and_clang_print_them():
+    # qgis/QGIS#32592 (a Windows build's crash dialog): "QgsNetworkContentFetcherTask::`vector deleting
+    # destructor' :", the wrapper MSVC emits around the destructor, just below it in the stack.
+    wrapper = "QgsNetworkContentFetcherTask::`vector deleting destructor'"
+    assert normalize_function(wrapper, "native") == "QgsNetworkContentFetcherTask::~QgsNetworkContentFetcherTask"
+    signed = "void * __ptr64 __cdecl Foo::`scalar deleting destructor'(unsigned int) __ptr64"
+    assert normalize_function(signed, "native") == "Foo::~Foo"
+    # MSVC's anonymous namespace, like GCC's "(anonymous namespace)::", names no part of the function.
+    assert normalize_function("`anonymous namespace'::Walker::visit", "native") == normalize_function(
+        "(anonymous namespace)::Walker::visit(int)", "native"
+    )
+    assert normalize_function("Foo::bar() const __ptr64", "native") == "Foo::bar"
