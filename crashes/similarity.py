@@ -74,6 +74,7 @@ def message_key(message: str) -> str:
 # of them to say something: a few words and characters at least.
 _HEAD_WORDS = 3
 _MIN_PREFIX_CHARACTERS = 16
+_MIN_PREFIX_WITHOUT_WORDS = 32
 
 
 def message_head(message: str) -> str:
@@ -90,7 +91,8 @@ def _cut_short(one: str, other: str, anywhere: bool = False) -> bool:
     short, long = sorted((one, other), key=len)
     return (
         len(short) >= _MIN_PREFIX_CHARACTERS
-        and bool(message_head(short))
+        # Enough words, or enough characters: an assertion's expression is one long "word".
+        and (bool(message_head(short)) or len(short) >= _MIN_PREFIX_WITHOUT_WORDS)
         and long.startswith(short)
         and (anywhere or len(long) == len(short) or not long[len(short)].isalnum())
     )

@@ -155,7 +155,9 @@ from crashes.traces.text import mask_message
 # as current; lldb's backtraces are read (the stopped thread's reason and frames; an assertion
 # above them keyed by LLVM's rules); numeric HTML entities are decoded and zero-width spaces (GitHub's
 # after "#" in a migrated issue) removed; MSVC's deleting-destructor wrappers are the destructor
-# and its anonymous namespace and __ptr64 qualifiers no part of a name.
+# and its anonymous namespace and __ptr64 qualifiers no part of a name; a glibc assertion line cut
+# inside its expression keeps the expression open (the start of the whole one, which the fuzzy stage
+# then finds by it).
 VERSION = 13
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -211,7 +211,8 @@ def _assertion(lines: list[str]) -> list[dict]:
         end = expr.rfind("' failed")
         # A line wrapped before its "file:line:" keeps no trustworthy function: the frames decide.
         function = line[where.end() : cut] if where else ""
-        return [{"function": function, "expr": expr[:end] if end != -1 else expr, "line": line}]
+        # Without its "' failed" the line was cut inside the expression: what is left is its start.
+        return [{"function": function, "expr": expr[:end] if end != -1 else expr, "line": line, "cut": end == -1}]
     return []
 
 
@@ -302,6 +303,10 @@ def parse(text: str) -> ParsedTrace:
     if assertion:
         match = assertion[0]
         crash_type = f"Assertion `{match['expr'].strip()}' failed"
+        if isinstance(match, dict) and match.get("cut"):
+            # An expression cut short is kept open, the start of the whole one: the fuzzy stage finds a
+            # report of it whole by that start (crashes.similarity), as it does a message cut short.
+            crash_type = f"Assertion `{match['expr'].rstrip()}"
         if "function" not in _groups(match):
             # MSVC's assert names no function: its file (without the line) is the site.
             site = file_name(match["where"])

@@ -2156,3 +2156,18 @@ def test_msvcs_names_read_as_gcc_and_clang_print_them():
         "(anonymous namespace)::Walker::visit(int)", "native"
     )
     assert normalize_function("Foo::bar() const __ptr64", "native") == "Foo::bar"
+
+
+def test_an_assertion_cut_inside_its_expression_finds_the_whole_one_by_its_start():
+    # swiftlang/swift#75311 (AnthonyLatsis: "Duplicate of #66392"), stored cut inside the expression of
+    # glibc's assertion line; #66392 printed it whole, in macOS's form. Both fail in extractElements.
+    cut, whole = _sign("swiftlang/swift#75311"), _sign("swiftlang/swift#66392")
+    assert cut.crash_type == "Assertion `!tupleTy.containsPackExpansionType("  # kept open: its start
+    match = similarity.similarity(similarity.shape_of(cut), similarity.shape_of(whole))
+    assert match.score >= similarity.THRESHOLD and match.matched == ("site extractElements",)
+    # Another assertion in the same function that merely starts alike is not the cut one's whole.
+    other = replace(whole, fuzzy_crash_type="Assertion `!tupleTy.containsPackExpansionTypes()' failed")
+    assert similarity.similarity(similarity.shape_of(cut), similarity.shape_of(other)).score < similarity.THRESHOLD
+    # A start too short to say anything alone matches nothing.
+    short = replace(cut, fuzzy_crash_type="Assertion `!tupleTy.c")
+    assert similarity.similarity(similarity.shape_of(short), similarity.shape_of(whole)).score < similarity.THRESHOLD
