@@ -156,6 +156,10 @@ def shapes(size: int) -> dict[str, str]:
         + _grow("- [`a.zig:1`](<https://x/" + "a" * 200 + ">): `f.g__anon_1`\n", size),
         "bun.report links that never close": "Bun v1.0.0 ([`abcd`](<u>)) on linux x64 [_]\n\npanic: x\n\n"
         + _grow("- [`a.zig:" * 100 + "\n", size),
+        # Each trampoline line looked at every frame above it (a handler's?): 1 s at 128 KiB.
+        "gdb frames, then trampolines": _grow("#1 0x1 in f () from /a.so\n", size // 2)
+        + _grow("#2 <signal handler called>\n", size // 2),
+        "gdb frames and trampolines alternating": _grow("#1 0x1 in f () at /a.so\n#2 <signal handler called>\n", size),
         "lldb frames": "* thread #1, stop reason = signal SIGSEGV\n"
         + _grow("    frame #1: 0x1 a`f(x=1) + 2 at a.c:1:2\n", size),
         "lldb frames with long names": _grow("    frame #1: 0x1 a`" + "f(" * 500 + " + 2 at\n", size),

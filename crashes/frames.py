@@ -100,7 +100,9 @@ _IGNORED_FUNCTIONS = {
         r"Q(?:Core|Gui)?Application(?:Private)?::(?:notify\w*|sendThroughObjectEventFilters|sendPostedEvents|exec)$|"
         r"QGuiApplicationPrivate::process\w*Event$|QEventLoop::|QEventDispatcher\w*::|QWindowSystemInterface\w*::|"
         r"QMetaObject::activate$|QMetaCallEvent::placeMetaCall$|QObject::event$|QtPrivate::(?:QSlotObject|QFunctorSlot"
-        r"Object|FunctorCall)|"
+        r"Object|FunctorCall)|\w+::qt_static_metacall$|"
+        # Qt's exported symbol a Windows build without its symbols names any of Qt's code by.
+        r"qt_plugin_query_metadata$|"
         r"runtime\.|testing\.|"
         # macOS's loader starting the program (a crash at launch shows nothing else).
         r"_dyld_start$|dyld::|dyld4::|"

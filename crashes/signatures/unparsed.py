@@ -31,7 +31,10 @@ STOCK_LINES = re.compile(
     r"internal error -- |unexpectedly panicked|we would appreciate|"
     r"run with `?RUST_BACKTRACE|note: (?:rustc|compiler flags|some of the compiler flags|cargo)|"
     r"^\s*(?:version|rustc|go version|gcc version|clang version|target|thread model|installeddir)\b|"
-    r"^\s*\$ |^\s*[\w.-]+@[\w.-]+[:~]|^\s*\(gdb\)|core dumped|^\s*(?:aborted|segmentation fault|killed)\s*$|"
+    r"^\s*\$ |^\s*[\w.-]+@[\w.-]+[:~]|^\s*\(gdb\)|core dumped|"
+    # A debugger saying a signal stopped the program (gdb's "Thread 1 "obs" received signal SIGSEGV,
+    # Segmentation fault.", a core's "Program terminated with signal SIGSEGV"): any crash of it says so.
+    r"\b(?:received|terminated with) signal SIG[A-Z]+|^\s*(?:aborted|segmentation fault|killed)\s*$|"
     # Zig's build runner, whatever the compiler it ran did.
     r"the following (?:build )?command (?:crashed|failed with exit code|terminated unexpectedly)|"
     r"could not compile|build failed|^\s*error: aborting due to|^\s*(?:compiling|downloading|running|finished)\b|"

@@ -157,7 +157,8 @@ from crashes.traces.text import mask_message
 # after "#" in a migrated issue) removed; MSVC's deleting-destructor wrappers are the destructor
 # and its anonymous namespace and __ptr64 qualifiers no part of a name; a glibc assertion line cut
 # inside its expression keeps the expression open (the start of the whole one, which the fuzzy stage
-# then finds by it).
+# then finds by it); gdb's report of where a signal stopped the program, pasted without `bt`, is
+# its innermost frame, and a debugger's "received signal SIGSEGV" notice no identity of its own.
 VERSION = 13
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -49,7 +49,7 @@ from crashes.traces import (
 # names the bug better than its crashed thread); glibc's backtrace_symbols lines
 # (a program's own crash handler) after those that may print them among their
 # own; gdb's generic frames near the end. QGIS's crash dialog comes before Python's traceback
-# (newer dialogs add the Python threads' stacks below the crash's own); bun.report's list before
+# (newer dialogs print the Python threads' stacks above the crash's own); bun.report's list before
 # Zig's panic line, which Bun's terminal output prints above it; lldb's backtrace before LLVM's
 # parser, which would read the assertion above it but not its frames (lldb gives it to LLVM's rules).
 REGISTRY = (

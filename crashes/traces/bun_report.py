@@ -34,31 +34,39 @@ FORMAT = "bun-report"
 # "Bun v1.3.2 ([`b131639`](<url>)) on linux x86_64_baseline [RunCommand]"; older reports link without <>.
 _HEADER = re.compile(r"^Bun v\d{1,4}\.\d{1,4}\.\d{1,4}\S{0,40} \(\[`[0-9a-f]{4,40}`\]\([^)\s]{1,300}\)\) on \S{1,40} ")
 # "- [`file.zig:12`](<url>): `function`", "- `function`", "- ??? at `0x8a046` in ntdll.dll",
-# "- *2 unknown/js code*" (read after "- ", one line each).
+# "- *2 unknown/js code*" (read after "- ", one line each); a function outside Bun's binary is
+# followed by its module: "- `RtlUserThreadStart` in ntdll.dll".
 _LINKED = re.compile(
     r"^\[`(?P<file>[^`\n]{1,300}?):(?P<line>\d{1,9})`\]\(<?[^)\s>]{0,500}>?\): `(?P<function>[^`\n]{1,1000})`"
+    r"(?: in (?P<module>\S{1,300}))?$"
 )
-_BARE = re.compile(r"^`(?P<function>[^`\n]{1,1000})`$")
+_BARE = re.compile(r"^`(?P<function>[^`\n]{1,1000})`(?: in (?P<module>\S{1,300}))?$")
 _MARKER = "- "
 # A generic function's instance and a comptime struct are numbered per build.
 _INSTANCE = re.compile(r"__(?:anon|struct)_\d+")
-# Where a crash is caught or reported, not where it happened.
-_HANDLER = re.compile(r"(?i)signal_?handler|^crash_handler\.")
+# Where a crash is caught or reported, not where it happened (read on the name as printed).
+_HANDLER = re.compile(r"(?i)signal_?handler|^(?:bun\.)?crash_handler\.")
 _REPORTERS = frozenset({"panic", "panicImpl", "assert", "debugAssert", "unreachable", "outOfMemory"})
 _PANIC_PREFIX = re.compile(r"^panic(?:\([^)\n]{1,40}\))?: ")
-# Frames it takes to tell a report from a header quoted alone.
-_MIN_FRAMES = 1
+# Lines after the header a report's frame list is looked for in.
+_LOOKAHEAD = 60
+
+
+def _after_header(text: str) -> list[str] | None:
+    """The lines after the first bun.report header line, or None without one."""
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        if line.startswith("Bun v") and _HEADER.match(line[:MAX_LINE]):
+            return lines[index + 1 :]
+    return None
 
 
 def recognize(text: str) -> bool:
     """True for bun.report's header followed by at least one of its frame lines."""
-    if "Bun v" not in text or "- " not in text:
+    if "Bun v" not in text or "- " not in text or not find_lines(text, _HEADER, 1, "Bun v"):
         return False
-    headers = find_lines(text, _HEADER, 1, "Bun v")
-    if not headers:
-        return False
-    start = text.find(headers[0].group(0))
-    return any(_frame_line(line) is not None for line in text[start:].split("\n", 60)[1:60])
+    after = _after_header(text) or []
+    return any(_frame_line(line) is not None for line in after[:_LOOKAHEAD])
 
 
 def _frame_line(line: str) -> Frame | None:
@@ -68,13 +76,19 @@ def _frame_line(line: str) -> Frame | None:
     rest = line[len(_MARKER) : MAX_LINE].rstrip()
     linked = _LINKED.match(rest)
     if linked:
-        return Frame(function=_function(linked["function"]), file=linked["file"], line=int(linked["line"]))
+        return _named(linked["function"], linked["module"], file=linked["file"], line=int(linked["line"]))
     bare = _BARE.match(rest)
     if bare:
-        return Frame(function=_function(bare["function"]))
+        return _named(bare["function"], bare["module"])
     if rest.startswith("??? at `0x") or (rest.startswith("*") and "unknown" in rest):
         return Frame(function="")
     return None
+
+
+def _named(printed: str, module: str | None, file: str = "", line: int | None = None) -> Frame:
+    # A handler's frame is marked by its source: its name is shortened below.
+    source = "handler" if _HANDLER.search(printed) else ""
+    return Frame(function=_function(printed), file=file, line=line, module=module or "", source=source)
 
 
 def _function(printed: str) -> str:
@@ -88,10 +102,8 @@ def _function(printed: str) -> str:
 
 def parse(text: str) -> ParsedTrace:
     """The message under the first header and the frames after it, from the first that names a function."""
-    header = find_lines(text, _HEADER, 1, "Bun v")[0]
-    lines = text[text.find(header.group(0)) :].split("\n")[1:]
     message, frames = "", []
-    for line in lines:
+    for line in _after_header(text) or []:
         line = line[:MAX_LINE].rstrip()
         frame = _frame_line(line)
         if frame is not None:
@@ -113,5 +125,5 @@ def parse(text: str) -> ParsedTrace:
 
 def _below_handler(frames: list[Frame]) -> list[Frame]:
     """The frames under the signal handler's and the panic's own."""
-    handled = max((i for i, f in enumerate(frames[:4]) if _HANDLER.search(f.function)), default=-1)
+    handled = max((i for i, f in enumerate(frames[:4]) if f.source == "handler"), default=-1)
     return [f for f in frames[handled + 1 :] if f.function not in _REPORTERS]

@@ -106,6 +106,14 @@ _PADDED_LINE = re.compile(r"^[^\n]*\S[ \t]+$", re.M)
 _BLANK_RUN = re.compile(r"\n(?:[^\S\n]*+\n){3,}")
 
 
+_NUMERIC_ENTITY = re.compile(r"&#(?:(?P<decimal>\d{1,7})|[xX](?P<hex>[0-9a-fA-F]{1,6}));")
+
+
+def _character(reference: re.Match) -> str:
+    code = int(reference["decimal"]) if reference["decimal"] else int(reference["hex"], 16)
+    return chr(code) if 0 < code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF else reference[0]
+
+
 _ZERO_WIDTH = ("\u200b", "\u200c", "\u200d", "\u2060", "\ufeff")
 _NO_ZERO_WIDTH = str.maketrans(dict.fromkeys(_ZERO_WIDTH))
 
@@ -122,9 +130,15 @@ def clean(text: str) -> Cleaned:
     if "\x1b[" in text:
         text = _ANSI.sub("", text)
         repairs.append("terminal colours removed")
-    if "&lt;" in text or "&gt;" in text or "&quot;" in text or "&#" in text or "&amp;" in text:
+    if "&lt;" in text or "&gt;" in text or "&quot;" in text or "&#39;" in text or "&amp;" in text:
         text = html.unescape(text)
         repairs.append("HTML entities decoded")
+    elif "&#" in text:
+        # Numeric references alone ("#&#8203;0"): a full unescape would also read "&notify" as "¬ify".
+        decoded = _NUMERIC_ENTITY.sub(_character, text)
+        if decoded != text:
+            text = decoded
+            repairs.append("HTML entities decoded")
     if any(mark in text for mark in _ZERO_WIDTH):
         # GitHub puts a zero-width space after "#" in a migrated issue's "#1" (so that it links no
         # issue), and a copy from the page keeps it: "frame #​0:". Such a mark never says anything.

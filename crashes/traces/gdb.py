@@ -23,14 +23,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from crashes.frames import MAX_FRAMES
 from crashes.model import Frame, ParsedTrace
 from crashes.traces.llvm import function_name
+from crashes.traces.native_frames import is_handlers
 from crashes.traces.text import MAX_LINE, per_text
 
 FORMAT = "gdb"
 _FRAME = re.compile(
     r"^#\s?(?P<index>\d+)\s+(?:0x[0-9a-fA-F]+ in )?(?P<function>[^\s(]+) \((?P<args>.*?)\)"
-    r"(?: at (?P<file>\S+?):(?P<line>\d+)| from (?P<module>\S+))?\s*$"
+    # (Newer gdb says "at /lib64/libc.so.6" for a library without debug information, as older said "from".)
+    r"(?: at (?P<file>\S+?):(?P<line>\d+)| (?:from|at) (?P<module>\S+))?\s*$"
 )
 _COREDUMP_FRAME = re.compile(
     r"^#(?P<index>\d+)\s+0x[0-9a-fA-F]+ (?P<function>[^\s(]+) \((?P<module>[^\s()+]+)(?: \+ 0x[0-9a-fA-F]+)?\)\s*$"
@@ -47,29 +50,61 @@ _FUNCTION_ARG = re.compile(
 )
 # gdb wraps a frame whose arguments run long onto indented lines.
 _MAX_WRAPPED = 6
-# A crash handler's frames sit above the frame gdb prints for the kernel's signal trampoline; KDE's
-# DrKonqi replaces them with a line of its own. What is above is the handler's (a wait for the
+# A crash handler's frames sit above the frame gdb prints for the kernel's signal trampoline
+# ("#4  <signal handler called>", newer gdb "#2  0x… in <signal handler called> () at /lib64/libc.so.6");
+# KDE's DrKonqi replaces them with a line of its own. What is above is the handler's (a wait for the
 # debugger it started, its backtrace call), the same in every crash of the program.
-_TRAMPOLINE = re.compile(r"^#\s?\d+\s+<signal handler called>")
+_TRAMPOLINE = re.compile(r"^#\s?\d+\s+(?:0x[0-9a-fA-F]+ in )?<signal handler called>")
 _KCRASH = "[KCrash Handler]"
-# A handler's frames: a crash reporter, or the C library's calls it makes. A signal handler that
-# itself crashed (an alarm's) has none of these above the trampoline, and its frames are the crash.
-_REPORTING = re.compile(
-    r"(?i)crash|signal|sig_?handler|segv|abort|raise|waitpid|system$|backtrace|stack_?trace|dump|"
-    r"__kernel_vsyscall|pthread_kill|^\?\?$"
-)
 # "thread apply all bt": each thread's header; gdb names the thread it stopped in (a core's: the one that crashed).
 _THREAD = re.compile(r"^Thread (?P<number>\d+) \(")
 _CURRENT = re.compile(r"^\[Current thread is (?P<number>\d+) ")
 
 
 def recognize(text: str) -> bool:
-    """True for gdb ``bt`` output."""
+    """True for gdb ``bt`` output, or gdb's report of where a signal stopped the program."""
     if "#" not in text:
-        return False
+        return _stop_frame(text) is not None
     frames = sum(1 for line in _joined_lines(text) if line.startswith("#") and _frame(line[:MAX_LINE]))
     # Two frames are enough when the head ("#0", the signal) was cut off.
-    return frames >= 2 or (frames == 1 and ("#0  " in text or "(gdb)" in text or bool(_signal(text))))
+    return (
+        frames >= 2
+        or (frames == 1 and ("#0  " in text or "(gdb)" in text or bool(_signal(text))))
+        or (frames == 0 and _stop_frame(text) is not None)
+    )
+
+
+# Where gdb says a signal stopped the program, on the line after "Program received signal SIGSEGV, …":
+# "0x00005555555551a9 in foo (p=0x0) at t.c:3" or, at a line's start, "XDisplayString (dpy=0x0) at Macros.c:119".
+# Pasted without `bt`, it is the crash's innermost frame.
+_STOP = re.compile(
+    r"^(?:0x[0-9a-fA-F]{1,16} in )?(?P<function>[A-Za-z_][\w:~<>.$@]{0,300}) \((?P<args>[^\n]{0,1000})\)"
+    r"(?: at (?P<file>\S+?):(?P<line>\d+)| from (?P<module>\S+))?\s*$"
+)
+_RECEIVED = re.compile(r"(?:Program|Thread \d+ .{0,200}?) received signal SIG\w+")
+# Lines gdb may print between the signal and the stop: "[Switching to Thread 0x7ffff7d8a740 (LWP 3)]".
+_STOP_LOOKAHEAD = 3
+
+
+def _stop_frame(text: str) -> Frame | None:
+    """The frame gdb printed where a signal stopped the program, or None."""
+    at = text.find(" received signal SIG")
+    if at == -1:
+        return None
+    start = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
+    if not _RECEIVED.match(text[start : end if end != -1 else len(text)][:MAX_LINE]) or end == -1:
+        return None
+    for line in text[end + 1 :].split("\n", _STOP_LOOKAHEAD)[:_STOP_LOOKAHEAD]:
+        found = _STOP.match(line[:MAX_LINE].strip())
+        if found:
+            return Frame(
+                function=found["function"],
+                file=found["file"] or "",
+                line=int(found["line"]) if found["line"] else None,
+                module=found["module"] or "",
+            )
+    return None
 
 
 def _frame(line: str) -> re.Match | None:
@@ -129,6 +164,11 @@ class _Thread:
     number: int | None
     frames: list[Frame] = field(default_factory=list)
     handled: bool = False  # a crash handler's frames were found above this thread's crash
+    marked: bool = False  # DrKonqi marked it as the thread its crash handler ran in
+
+
+# Frames kept per thread: the signature reads far fewer, and a hostile paste may hold a million.
+_MOST_FRAMES = 4 * MAX_FRAMES
 
 
 def _threads(lines: list[str]) -> list[_Thread]:
@@ -144,10 +184,10 @@ def _threads(lines: list[str]) -> list[_Thread]:
         stripped = line[:MAX_LINE].strip()
         current = threads[-1]
         if stripped.startswith(_KCRASH):
-            current.frames, current.handled = [], True
+            current.frames, current.handled, current.marked = [], True, True
             continue
         if _TRAMPOLINE.match(stripped):
-            if any(_REPORTING.search(frame.function) for frame in current.frames):
+            if is_handlers(current.frames):
                 current.frames, current.handled = [], True
             continue
         match = _frame(stripped)
@@ -160,6 +200,8 @@ def _threads(lines: list[str]) -> list[_Thread]:
             else:
                 current = _Thread(None)  # another thread's backtrace, without its header
                 threads.append(current)
+        if len(current.frames) >= _MOST_FRAMES:
+            continue
         groups = match.groupdict()
         current.frames.append(
             Frame(
@@ -172,26 +214,32 @@ def _threads(lines: list[str]) -> list[_Thread]:
     return [thread for thread in threads if thread.frames or thread.handled]
 
 
-def _crashed(threads: list[_Thread], text: str) -> list[Frame]:
-    """The frames of the thread that crashed: the one a crash handler ran in, else the one gdb names as
-    current, else the first printed."""
+def _crashed(threads: list[_Thread], lines: list[str]) -> list[Frame]:
+    """The frames of the thread that crashed: the one DrKonqi marks, else the one gdb names as current
+    (a core's first thread is the one that crashed), else one a crash handler ran in, else the first
+    printed. (A runtime may park its other threads in a signal handler of its own: gdb's word comes
+    before a handler's frames.)"""
     if not threads:
         return []
-    handled = next((thread for thread in threads if thread.handled), None)
-    if handled is not None:
-        return handled.frames
-    if len(threads) > 1 and "[Current thread is " in text:
-        current = next((int(m["number"]) for m in map(_CURRENT.match, text.split("\n")) if m), None)
-        named = next((thread for thread in threads if thread.number == current), None)
+    marked = next((thread for thread in threads if thread.marked), None)
+    if marked is not None:
+        return marked.frames
+    if len(threads) > 1:
+        current = next((int(m["number"]) for m in map(_CURRENT.match, lines) if m), None)
+        named = next((thread for thread in threads if current is not None and thread.number == current), None)
         if named is not None:
             return named.frames
-    return threads[0].frames
+    handled = next((thread for thread in threads if thread.handled), None)
+    return (handled or threads[0]).frames
 
 
 def parse(text: str) -> ParsedTrace:
     """Parse the signal and the backtrace of the thread that crashed."""
     lines = list(_joined_lines(text))
-    frames = _crashed(_threads(lines), text)
+    frames = _crashed(_threads(lines), lines)
+    if not frames:
+        stopped = _stop_frame(text)
+        frames = [stopped] if stopped else []
     assertion, site = _assertion([line for line in lines[:64] if line.startswith("#")])
     if assertion:
         return ParsedTrace(format=FORMAT, crash_type=assertion, frames=tuple(frames), language="native", site=site)

@@ -24,6 +24,7 @@ import re
 from crashes.frames import MAX_FRAMES
 from crashes.model import Frame, ParsedTrace
 from crashes.traces import llvm
+from crashes.traces.native_frames import HANDLER_DEPTH, is_handlers
 from crashes.traces.text import MAX_LINE, find_lines, mask_message
 
 FORMAT = "lldb"
@@ -33,9 +34,14 @@ _EXCEPTION = re.compile(r"^(?P<kind>EXC_[A-Z_]{1,40})\b")
 _SIGNAL = re.compile(r"^signal (?P<signal>SIG[A-Z]{2,10})\b")
 _LOCATION = re.compile(r" at (?P<file>[^\s:]{1,300}):(?P<line>\d{1,9})(?::\d{1,9})?$")
 _OFFSET = re.compile(r" \+ \d{1,12}$")
-_TRAMPOLINES = frozenset({"_sigtramp", "__restore_rt", "<signal handler called>"})
-# A crash handler's frames above the trampoline: a reporter, or the C library's calls it makes.
-_REPORTING = re.compile(r"(?i)crash|signal|sig_?handler|segv|abort|raise|waitpid|backtrace|stack_?trace|dump")
+# A stack that starts in these aborted (with no stop reason pasted to say so).
+_ABORTING = re.compile(r"^(?:raise|abort|gsignal|pthread_kill|__pthread_kill)$")
+# The signal trampoline, as macOS's and glibc's C libraries name it.
+_TRAMPOLINES = frozenset({"_sigtramp", "__restore_rt"})
+# lldb marks an optimized build's frames and the compiler's artificial ones after their location.
+_MARKS = re.compile(r"(?: \[(?:opt|artificial)\])+$")
+# Frames read at most: the signature reads far fewer, and a hostile paste may hold a million.
+_MOST_FRAMES = 4 * MAX_FRAMES
 # Frames it takes to tell a backtrace from a line quoting one.
 _MIN_FRAMES = 2
 
@@ -59,6 +65,7 @@ def _frame(rest: str | None) -> Frame:
         if not called:
             return Frame(function="", module=module.strip())
     file, line = "", None
+    called = _MARKS.sub("", called.rstrip())
     located = _LOCATION.search(called)
     if located:
         file, line, called = located["file"], int(located["line"]), called[: located.start()]
@@ -69,34 +76,42 @@ def _frame(rest: str | None) -> Frame:
 
 
 def _stack(text: str) -> tuple[str, list[Frame]]:
-    """The stop reason and frames of the thread lldb selected (marked ``*``), else of the first printed."""
-    threads: list[tuple[bool, str, list[Frame]]] = [(False, "", [])]  # (selected, stop reason, frames)
+    """The stop reason and frames of the thread lldb selected (marked ``*``), else of the first printed.
+
+    lldb prints a stopped thread with its top frame, then ``bt`` prints it again whole: of one thread
+    printed more than once, the longest printing counts.
+    """
+    printings: list[tuple[int | None, bool, str, list[Frame]]] = [(None, False, "", [])]
     read = 0
     for line in text.split("\n"):
         line = line[:MAX_LINE]
         thread = _THREAD.match(line) if "thread #" in line else None
         if thread:
-            threads.append((bool(thread["selected"]), line.partition("stop reason = ")[2].strip(), []))
+            reason = line.partition("stop reason = ")[2].strip()
+            printings.append((int(thread["number"]), bool(thread["selected"]), reason, []))
             continue
         found = _FRAME.match(line) if "frame #" in line else None
-        if found and read < MAX_FRAMES * 4:
-            threads[-1][2].append(_frame(found["rest"]))
+        if found and read < _MOST_FRAMES:
+            printings[-1][3].append(_frame(found["rest"]))
             read += 1
-    printed = [thread for thread in threads if thread[2] or thread[1]]
+    printed = [printing for printing in printings if printing[3] or printing[2]]
     if not printed:
         return "", []
-    _, reason, frames = next((thread for thread in printed if thread[0]), printed[0])
+    number, _, reason, _ = next((printing for printing in printed if printing[1]), printed[0])
+    same = [printing for printing in printed if printing[0] == number] if number is not None else printed[:1]
+    frames = max((printing[3] for printing in same), key=len)
+    reason = next((printing[2] for printing in same if printing[2]), reason)
     return reason, _below_handler(frames[:MAX_FRAMES])
 
 
 def _below_handler(frames: list[Frame]) -> list[Frame]:
-    trampoline = next((i for i, f in enumerate(frames[:12]) if f.function in _TRAMPOLINES), None)
-    if trampoline is not None and any(_REPORTING.search(f.function) for f in frames[:trampoline]):
+    """The frames below the signal trampoline when those above it are a crash handler's."""
+    trampoline = next(
+        (i for i, frame in enumerate(frames[: HANDLER_DEPTH + 1]) if frame.function in _TRAMPOLINES), None
+    )
+    if trampoline is not None and is_handlers(frames[:trampoline]):
         return frames[trampoline + 1 :]
     return frames
-
-
-_ABORTING = re.compile(r"^(?:raise|abort|gsignal|pthread_kill|__pthread_kill)$")
 
 
 def _crash_type(reason: str, frames: list[Frame]) -> str:

@@ -115,3 +115,20 @@ def first_stack(lines: list[str], start: int = 0) -> tuple[tuple[Frame, ...], in
             break
         index += 1
     return tuple(frames), index
+
+
+# A crash handler's frames, above the signal trampoline: a crash reporter (KCrash::defaultCrashHandler,
+# segv_handler, TUnixSystem::DispatchSignals, sighandler_dump_stack), or the C library's calls it
+# makes (waitpid for the debugger it started, system, raise, backtrace), or frames without symbols.
+# A signal handler that itself crashed (an alarm's) has none of these above it: its frames are the crash.
+_HANDLER_FRAME = re.compile(
+    r"(?i)crash|signal|sig_?handler|segv|abort|raise|waitpid|^system$|backtrace|stack_?trace|dump|"
+    r"__kernel_vsyscall|pthread_kill|^\?{2,3}$|^$"
+)
+# How deep a handler's frames go: the handler, the reporter it calls, the C library's calls.
+HANDLER_DEPTH = 12
+
+
+def is_handlers(frames: list[Frame]) -> bool:
+    """Whether ``frames``, all above a signal trampoline, are a crash handler's (not a crash's own)."""
+    return 0 < len(frames) <= HANDLER_DEPTH and any(_HANDLER_FRAME.search(frame.function) for frame in frames)

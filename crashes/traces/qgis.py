@@ -46,13 +46,12 @@ def recognize(text: str) -> bool:
 
 
 def _frames(text: str, limit: int) -> list[Frame]:
-    """The frame lines under the first "Stack Trace" heading, up to ``limit``."""
-    heading = find_lines(text, _HEADING, 1, "Stack Trace")
-    if not heading:
+    """The frame lines under the "Stack Trace" heading (not "Python Stack Trace"), up to ``limit``."""
+    lines = iter(text.split("\n"))
+    if not any(line.startswith(("Stack", "*Stack", "**Stack", "_Stack")) and _HEADING.match(line) for line in lines):
         return []
-    start = text.find("\n", text.find(heading[0].group(0)))
     frames: list[Frame] = []
-    for line in text[start + 1 :].split("\n", 4 * limit + 8):
+    for line in lines:
         line = line[:MAX_LINE].strip()
         if line in _PRE:
             if frames:

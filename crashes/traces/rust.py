@@ -64,6 +64,8 @@ _ICE_LOCATION = re.compile(r"^(?P<file>[\w./\\-]{1,300}\.rs):(?P<line>\d+)(?::\d
 _DELAYED_AT = re.compile(r"^\s*(?:=\s*)?note: delayed at (?P<file>[\w./\\-]{1,300}\.rs):(?P<line>\d+)")
 _QUERY = re.compile(r"^\s*#(?P<index>\d+) \[(?P<query>\w+)\]")
 _FRAME = re.compile(r"^\s*(?P<index>\d+):\s+(?:0x[0-9a-fA-F]+ - )?(?P<function>\S.*?)\s*$")
+# A legacy symbol ends in its hash ("core::fmt::write::h0123456789abcdef"); a name cut short does not.
+_SYMBOL_HASH = re.compile(r"::h[0-9a-f]{16}$")
 _AT = re.compile(r"^\s+at (?P<file>.+?):(?P<line>\d+)(?::\d+)?\s*$")
 # Messages that name no bug: the real one is elsewhere in the report.
 _GENERIC_PANICS = re.compile(
@@ -261,7 +263,6 @@ def _backtrace(lines: list[str]) -> tuple[Frame, ...]:
     return tuple(frames[hooked + 1 :])
 
 
-_SYMBOL_HASH = re.compile(r"::h[0-9a-f]{16}$")
 # A frame without symbols ("0x5637cd7092d4 - <unknown>", or its address alone where the paste was cut):
 # the address moves with every run, so it names nothing.
 _UNSYMBOLISED = re.compile(r"(?:0x[0-9a-fA-F]+\s*-?\s*)?(?:<unknown>)?$")

@@ -71,3 +71,18 @@ def test_a_header_alone_or_a_list_elsewhere_is_not_a_report():
     assert bun_report.recognize(header + "panic: oops\n\n- `vmEntryToJavaScript`\n")
     # Bun's terminal output alone ("panic(main thread): …", then bun.report's link) has no frames.
     assert sign_record("oven-sh/bun#29488").trace_format != bun_report.FORMAT
+
+
+def test_a_function_outside_bun_keeps_its_module_and_the_list_goes_on():
+    text = (
+        "Bun v1.3.2 ([`b131639`](<https://github.com/oven-sh/bun/tree/b131639>)) on windows x86_64 [_]\n\n"
+        "Segmentation fault at address 0x0\n\n"
+        "- `RtlUserThreadStart` in ntdll.dll\n- [`a.zig:1`](<u>): `f`\n- `g` in foo.dll\n- `h`\n"
+    )
+    frames = traces.parse(text).frames
+    assert [(frame.function, frame.module) for frame in frames] == [
+        ("RtlUserThreadStart", "ntdll.dll"),
+        ("f", ""),
+        ("g", "foo.dll"),
+        ("h", ""),
+    ]

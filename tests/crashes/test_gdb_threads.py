@@ -9,7 +9,7 @@ crash of the program, and keying on them put every crash in one bucket.
 from __future__ import annotations
 
 from crashes import traces
-from tests.crashes.signing import sign
+from tests.crashes.signing import sign, sign_record
 
 # kvirc/KVIrc#594 (https://github.com/kvirc/KVIrc/issues/594), as DrKonqi printed it.
 KVIRC = """\
@@ -83,3 +83,52 @@ def test_a_crash_inside_a_signal_handler_keeps_its_frames():
         "#3  0x00005555555551e0 in main () at alarm.c:20\n"
     )
     assert [frame.function for frame in traces.parse(text).frames][:3] == ["tick", "on_alarm", "main"]
+
+
+def test_newer_gdbs_trampoline_and_library_frames():
+    # gdb 12 on: the trampoline as a frame of the C library, and "at /lib64/libc.so.6" for a library
+    # without debug information (older gdb said "from").
+    text = (
+        "Thread 1 (Thread 0x7fbc1d6e4a40 (LWP 2345)):\n"
+        "#0  0x00007fbc1e06a2f2 in waitpid () at /lib64/libc.so.6\n"
+        "#1  0x000000000066bf99 in crash_handler (sig_num=11) at ../app/signals.c:206\n"
+        "#2  0x00007fbc1df9dfd0 in <signal handler called> () at /lib64/libc.so.6\n"
+        "#3  0x00000000004e3f2a in gimp_layer_tree_view_drop (view=0x2a3c1e0) at gimplayertreeview.c:812\n"
+        "#4  0x00000000004e5a11 in gimp_container_tree_view_drop_cb () at gimpcontainertreeview.c:301\n"
+    )
+    parsed = traces.parse(text)
+    assert [frame.function for frame in parsed.frames] == [
+        "gimp_layer_tree_view_drop",
+        "gimp_container_tree_view_drop_cb",
+    ]
+
+
+def test_gdbs_current_thread_comes_before_a_thread_parked_in_a_signal_handler():
+    # A runtime parks its other threads in a signal handler of its own (WebKit's GC suspends them):
+    # the thread gdb names as current (a core's first: the one that crashed) is the crash.
+    parked = (
+        "Thread 3 (Thread 0x7f00 (LWP 3)):\n"
+        "#0  0x1 in __GI___poll () at /lib64/libc.so.6\n"
+        "#1  0x2 in WTF::Thread::signalHandlerSuspendResume () at /lib64/libjavascriptcoregtk-4.1.so.0\n"
+        "#2  <signal handler called>\n"
+        "#3  0x3 in g_main_context_iterate () at /lib64/libglib-2.0.so.0\n"
+    )
+    crashed = (
+        "Thread 1 (Thread 0x7f01 (LWP 1)):\n"
+        "#0  0x4 in webkit_web_view_get_uri (web_view=0x0) at WebKitWebView.cpp:2876\n"
+        "#1  0x5 in ephy_window_update_title (window=0x55) at ephy-window.c:512\n"
+    )
+    text = "[Current thread is 1 (Thread 0x7f01 (LWP 1))]\n" + parked + crashed
+    assert traces.parse(text).frames[0].function == "webkit_web_view_get_uri"
+
+
+def test_where_gdb_says_a_signal_stopped_the_program_is_its_frame_and_the_notice_no_identity():
+    # obsproject/obs-studio#8986 (tytan652: "Duplicate of #8056"): gdb's stop report alone, no `bt`.
+    signature = sign_record("obsproject/obs-studio#8986")
+    assert (signature.trace_format, signature.crash_type, signature.frames) == ("gdb", "SIGSEGV", ("XDisplayString",))
+    # The notice alone names no crash: two such reports of one program are not one bucket by it.
+    notice = 'Thread 1 "obs" received signal SIGSEGV, Segmentation fault.\n'
+    alone = sign(notice)
+    assert "no identifying line: a bucket of its own" in alone.repairs
+    other = notice + "0x00007ffff7a4 in obs_source_release (source=0x0) at /build/obs/libobs/obs-source.c:512\n"
+    assert sign(other).frames == ("obs_source_release",) and sign(other).digest != signature.digest

@@ -77,3 +77,27 @@ def test_zero_width_spaces_and_numeric_entities_from_a_page_are_removed():
     cleaned = extract.clean(text)
     assert "frame #0: 0x" in cleaned.text and "zero-width spaces removed" in cleaned.repairs
     assert extract.clean("a\u200bb\ufeff").text == "ab"
+    # Numeric references alone are decoded: "&notify" is a Rust reference, not the entity "¬".
+    assert extract.clean("f(&registry, &notify_tx) #&#8203;0").text == "f(&registry, &notify_tx) #0"
+
+
+def test_a_stop_notice_then_bt_is_read_by_the_whole_backtrace():
+    # lldb prints the stopped thread with its top frame, then `bt` prints it whole; one crash pasted
+    # with and without the notice is one bucket.
+    bt = (
+        "(lldb) bt\n"
+        "* thread #1, queue = 'com.apple.main-thread', stop reason = EXC_BAD_ACCESS (code=1, address=0x0)\n"
+        "  * frame #0: 0x0000000100003f3c a.out`parse_node(p=0x0000000000000000) at parser.c:31:12\n"
+        "    frame #1: 0x0000000100003f80 a.out`parse_list(l=0x0000600000c04000) at parser.c:58:9\n"
+        '    frame #2: 0x0000000100003fb0 a.out`parse_file(path="in.txt") at parser.c:90:5 [opt]\n'
+    )
+    notice = (
+        "Process 41234 stopped\n"
+        "* thread #1, queue = 'com.apple.main-thread', stop reason = EXC_BAD_ACCESS (code=1, address=0x0)\n"
+        "    frame #0: 0x0000000100003f3c a.out`parse_node(p=0x0000000000000000) at parser.c:31:12\n"
+        "-> 31  \t\treturn p->kind;\n"
+    )
+    assert sign(notice + bt).frames == sign(bt).frames == ("parse_node", "parse_list", "parse_file")
+    # An optimized build's " [opt]" after the location is no part of it.
+    last = traces.parse(bt).frames[2]
+    assert (last.function, last.file, last.line) == ("parse_file", "parser.c", 90)

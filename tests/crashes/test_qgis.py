@@ -56,3 +56,21 @@ def test_one_crash_pasted_by_many_users_in_the_dialogs_markdown_is_one_bucket():
     assert same[0].frames[:2] == ("proj_lpz_dist", "QgsCoordinateTransform::transformPolygon")
     # qgis/QGIS#32632: one frame only, under the dialog's headings, is still its stack.
     assert sign_record("qgis/QGIS#32632").frames == ("QBasicMutex::unlockInternal",)
+
+
+def test_the_python_threads_printed_above_the_crash_are_not_its_stack():
+    # QGIS 3.2x's dialog prints "Python Stack Trace" (faulthandler's) above the native "Stack Trace".
+    text = (
+        "**Crash ID**: [62c06df51ba84c32376002e25009cb4640285a25](https://github.com/qgis/QGIS/search?q=x)\n\n"
+        "**Python Stack Trace**\n```\nWindows fatal exception: access violation\n\n"
+        "Current thread 0x000002e4 (most recent call first):\n"
+        '  File "C:\\\\PROGRA~1/QGIS/apps/qgis/python\\\\qgis\\\\utils.py", line 888 in _import\n```\n\n'
+        "**Stack Trace**\n```\nQgsVectorLayer::setRenderer qgsvectorlayer.cpp:4120\n"
+        "QgsRendererPropertiesDialog::apply :\nQgisApp::layerProperties :\n```\n\n**QGIS Info**\n"
+    )
+    parsed = traces.parse(text)
+    assert parsed.format == qgis.FORMAT
+    assert [frame.function for frame in parsed.frames][:2] == [
+        "QgsVectorLayer::setRenderer",
+        "QgsRendererPropertiesDialog::apply",
+    ]
