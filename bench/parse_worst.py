@@ -89,6 +89,10 @@ PIECES = (
     "Crash ID: " + "a" * 40 + "\n\nStack Trace\n",
     "QObject::event :\n",
     "f a.cpp:1\n",
+    # HotSpot's crash banner, error line and frames.
+    "# A fatal error has been detected by the Java Runtime Environment:\n",
+    "#  SIGSEGV (0xb) at pc=0x1, pid=1, tid=1\n",
+    "C  [libjvm.so+0x1]  f+0x1\n",
     # lldb's backtrace lines and its thread line.
     "    frame #1: 0x1 a`f(x=1) + 2 at a.c:1:2\n",
     "* thread #1, stop reason = signal SIGSEGV\n",
@@ -160,6 +164,9 @@ def shapes(size: int) -> dict[str, str]:
         "gdb frames, then trampolines": _grow("#1 0x1 in f () from /a.so\n", size // 2)
         + _grow("#2 <signal handler called>\n", size // 2),
         "gdb frames and trampolines alternating": _grow("#1 0x1 in f () at /a.so\n#2 <signal handler called>\n", size),
+        "HotSpot native frames": "# A fatal error has been detected by the Java Runtime Environment:\n"
+        + "Native frames:\n"
+        + _grow("j  a.b.C.d(" + "J" * 300 + "\n", size),
         "lldb frames": "* thread #1, stop reason = signal SIGSEGV\n"
         + _grow("    frame #1: 0x1 a`f(x=1) + 2 at a.c:1:2\n", size),
         "lldb frames with long names": _grow("    frame #1: 0x1 a`" + "f(" * 500 + " + 2 at\n", size),

@@ -34,7 +34,11 @@ STOCK_LINES = re.compile(
     r"^\s*\$ |^\s*[\w.-]+@[\w.-]+[:~]|^\s*\(gdb\)|core dumped|"
     # A debugger saying a signal stopped the program (gdb's "Thread 1 "obs" received signal SIGSEGV,
     # Segmentation fault.", a core's "Program terminated with signal SIGSEGV"): any crash of it says so.
-    r"\b(?:received|terminated with) signal SIG[A-Z]+|^\s*(?:aborted|segmentation fault|killed)\s*$|"
+    r"\b(?:received|terminated with) signal SIG[A-Z]+|"
+    # HotSpot's crash banner and its notes (every JVM crash prints them).
+    r"a fatal error has been detected by the java runtime|an error report file with more information is saved|"
+    r"the crash happened outside the java virtual machine|if you would like to submit a bug report|"
+    r"^\s*(?:aborted|segmentation fault|killed)\s*$|"
     # Zig's build runner, whatever the compiler it ran did.
     r"the following (?:build )?command (?:crashed|failed with exit code|terminated unexpectedly)|"
     r"could not compile|build failed|^\s*error: aborting due to|^\s*(?:compiling|downloading|running|finished)\b|"

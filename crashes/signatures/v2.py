@@ -158,7 +158,9 @@ from crashes.traces.text import mask_message
 # and its anonymous namespace and __ptr64 qualifiers no part of a name; a glibc assertion line cut
 # inside its expression keeps the expression open (the start of the whole one, which the fuzzy stage
 # then finds by it); gdb's report of where a signal stopped the program, pasted without `bt`, is
-# its innermost frame, and a debugger's "received signal SIGSEGV" notice no identity of its own.
+# its innermost frame, and a debugger's "received signal SIGSEGV" notice no identity of its own;
+# HotSpot's crash reports are read (the error its banner names, the crashed thread's native frames
+# or the problematic frame, a frame without its symbol by its module), and its banner is stock.
 VERSION = 13
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
@@ -191,6 +193,7 @@ RULES = {
     "glibc-backtrace": Rule(frames=3, frames_with_site=3),
     "qgis": Rule(frames=3, frames_with_site=3),
     "lldb": Rule(frames=3, frames_with_site=3),
+    "hotspot": Rule(frames=3, frames_with_site=3),
     # Bun's messages are mostly kinds of crash ("Segmentation fault at address N"): the frames decide.
     "bun-report": Rule(frames=3, frames_with_site=3, typed=False),
     "rust": Rule(frames=2, frames_with_site=1, typed=False),

@@ -26,6 +26,7 @@ from crashes.traces import (
     go,
     go_errors,
     go_telemetry,
+    hotspot,
     jvm,
     libfuzzer,
     lldb,
@@ -50,11 +51,12 @@ from crashes.traces import (
 # (a program's own crash handler) after those that may print them among their
 # own; gdb's generic frames near the end. QGIS's crash dialog comes before Python's traceback
 # (newer dialogs print the Python threads' stacks above the crash's own); bun.report's list before
-# Zig's panic line, which Bun's terminal output prints above it; lldb's backtrace before LLVM's
+# Zig's panic line, which Bun's terminal output prints above it; HotSpot's crash report before a
+# Java stack (its log may quote one among the VM's events); lldb's backtrace before LLVM's
 # parser, which would read the assertion above it but not its frames (lldb gives it to LLVM's rules).
 REGISTRY = (
-    sanitizer, valgrind, qgis, python, cleo, libfuzzer, rust, go, go_errors, go_telemetry, bun_report, zig, jvm,
-    dotnet, gcc, lldb, llvm, apple, glibc_backtrace, gdb, faulthandler,
+    sanitizer, valgrind, qgis, python, cleo, libfuzzer, rust, go, go_errors, go_telemetry, bun_report, zig,
+    hotspot, jvm, dotnet, gcc, lldb, llvm, apple, glibc_backtrace, gdb, faulthandler,
 )  # fmt: skip
 
 __all__ = ["Frame", "ParsedTrace", "REGISTRY", "parse"]

@@ -1,0 +1,71 @@
+"""HotSpot's crash reports (crashes.traces.hotspot), on reports from public trackers (tests/traces/hotspot)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from crashes import traces
+from crashes.traces import hotspot
+from tests.crashes.signing import sign
+from tests.traces import ROOT, read_meta
+
+FIXTURES = sorted((ROOT / "hotspot").glob("*.txt"))
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda path: path.stem)
+def test_the_banners_error_and_the_problematic_frame(path: Path):
+    meta, text = read_meta(path), path.read_text()
+    assert meta["source"].startswith("https://")
+    parsed = traces.parse(text)
+    assert (parsed.format, parsed.crash_type) == (meta["format"], meta["error"])
+    assert sign(text).frames[0] == meta["innermost"]
+
+
+def test_two_jvm_crashes_of_one_project_are_not_one_bucket_by_the_banner():
+    # Before the format was read, both were keyed on "# A fatal error has been detected by the Java
+    # Runtime Environment:", the first line reporting a failure.
+    one = (ROOT / "hotspot" / "androidscreencast_jnu_getenv.txt").read_text()
+    other = (ROOT / "hotspot" / "jssc_jvm_set_int_array_region.txt").read_text()
+    assert sign(one, "app").digest != sign(other, "app").digest
+    # The same crash on another run (other addresses, pid, paths) is one bucket.
+    again = one.replace("pid=966, tid=967", "pid=4410, tid=4411").replace("0x00007f6a9165d009", "0x00007f11aa65d009")
+    assert sign(again, "app").digest == sign(one, "app").digest
+
+
+def test_the_whole_logs_native_frames_are_the_stack():
+    head = (ROOT / "hotspot" / "androidscreencast_jnu_getenv.txt").read_text()
+    log = head + (
+        "\n---------------  T H R E A D  ---------------\n\n"
+        "Native frames: (J=compiled Java code, j=interpreted, Vv=VM code, C=native code)\n"
+        "C  [libjava.so+0x1d009]  JNU_GetEnv+0x19\n"
+        "C  [libawt_xawt.so+0x4a1c2]  Java_sun_awt_X11_XlibWrapper_XSync+0x22\n"
+        "j  sun.awt.X11.XlibWrapper.XSync(JI)V+0\n"
+        "J 1234 c2 sun.awt.X11.XToolkit.run(Z)V java.desktop@9 (229 bytes) @ 0x00007f6a7d1e2a4c"
+        " [0x00007f6a7d1e2a00+0x4c]\n"
+        "v  ~StubRoutines::call_stub\n\n"
+        "Java frames: (J=compiled Java code, j=interpreted, Vv=VM code)\n"
+        "j  sun.awt.X11.XlibWrapper.XSync(JI)V+0\n"
+    )
+    parsed = traces.parse(log)
+    assert [frame.function for frame in parsed.frames][:4] == [
+        "JNU_GetEnv",
+        "Java_sun_awt_X11_XlibWrapper_XSync",
+        "sun.awt.X11.XlibWrapper.XSync",
+        "sun.awt.X11.XToolkit.run",
+    ]
+
+
+def test_the_vms_own_failed_check_names_the_crash():
+    text = (
+        "#\n# A fatal error has been detected by the Java Runtime Environment:\n#\n"
+        "#  Internal Error (g1ConcurrentMark.cpp:1234), pid=77, tid=78\n"
+        "#  guarantee(!_g1h->is_in_cset(obj)) failed: object 0x00000007ffa00000 in collection set\n#\n"
+        "# Problematic frame:\n# V  [libjvm.so+0x6a1b2c]  G1CMTask::make_reference_grey(oopDesc*)+0x5c\n"
+    )
+    parsed = traces.parse(text)
+    assert parsed.format == hotspot.FORMAT
+    assert parsed.crash_type.startswith("Internal Error (g1ConcurrentMark.cpp): guarantee(")
+    assert parsed.frames[0].function == "G1CMTask::make_reference_grey(oopDesc*)"
+    assert sign(text).frames == ("G1CMTask::make_reference_grey",)
