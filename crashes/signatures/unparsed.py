@@ -35,6 +35,8 @@ STOCK_LINES = re.compile(
     # A debugger saying a signal stopped the program (gdb's "Thread 1 "obs" received signal SIGSEGV,
     # Segmentation fault.", a core's "Program terminated with signal SIGSEGV"): any crash of it says so.
     r"\b(?:received|terminated with) signal SIG[A-Z]+|"
+    # Chromium's (Electron's) signal handler: "Received signal 11 SEGV_MAPERR 000000000000".
+    r"^received signal \d+ |^\[end of stack trace\]|"
     # HotSpot's crash banner and its notes (every JVM crash prints them).
     r"a fatal error has been detected by the java runtime|an error report file with more information is saved|"
     r"the crash happened outside the java virtual machine|if you would like to submit a bug report|"

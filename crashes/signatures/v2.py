@@ -160,7 +160,9 @@ from crashes.traces.text import mask_message
 # then finds by it); gdb's report of where a signal stopped the program, pasted without `bt`, is
 # its innermost frame, and a debugger's "received signal SIGSEGV" notice no identity of its own;
 # HotSpot's crash reports are read (the error its banner names, the crashed thread's native frames
-# or the problematic frame, a frame without its symbol by its module), and its banner is stock.
+# or the problematic frame, a frame without its symbol by its module), and its banner is stock;
+# Chromium's unsymbolized "#0 0x… (/app+0x…)" is no gdb call of an address, and its "Received signal
+# 11 SEGV_MAPERR" line no identity.
 VERSION = 13
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -108,7 +108,12 @@ def _stop_frame(text: str) -> Frame | None:
 
 
 def _frame(line: str) -> re.Match | None:
-    return _FRAME.match(line) or _COREDUMP_FRAME.match(line)
+    found = _FRAME.match(line) or _COREDUMP_FRAME.match(line)
+    # "#0 0x561dcb863463 (/tmp/app+0x4d1b462)" is Chromium's unsymbolized frame, not a call of "0x561dcb863463".
+    return None if found is not None and _ADDRESS.match(found["function"]) else found
+
+
+_ADDRESS = re.compile(r"0x[0-9a-fA-F]+$")
 
 
 def _signal(text: str) -> str:

@@ -132,3 +132,29 @@ def test_where_gdb_says_a_signal_stopped_the_program_is_its_frame_and_the_notice
     assert "no identifying line: a bucket of its own" in alone.repairs
     other = notice + "0x00007ffff7a4 in obs_source_release (source=0x0) at /build/obs/libobs/obs-source.c:512\n"
     assert sign(other).frames == ("obs_source_release",) and sign(other).digest != signature.digest
+
+
+# electron/electron#33889 and #9236: Chromium's signal handler, its frames unsymbolized.
+ELECTRON_UNSYMBOLIZED = """Received signal 11 SEGV_MAPERR 000000000000
+#0 0x561dcb863463 (/tmp/app/path+0x4d1b462)
+#1 0x561dcb8fba5a (/tmp/app/path+0x4db3a59)
+#2 0x7f99beaab560 (/usr/lib/libc.so.6+0x4255f)
+#3 0x561dc8c807a4 (/tmp/app/path+0x21387a3)
+"""
+ELECTRON_UNKNOWN = """Received signal 11 SEGV_MAPERR 000000000000
+#0 0x7f5f5acc9d07 <unknown>
+#1 0x7f5f48ecffe0 <unknown>
+#2 0x7f5f6012f39c <unknown>
+  r8: 00000000beeddead  r9: 00000000beeddead r10: 000009af72c938f0 r11: 00000000beeddead
+[end of stack trace]
+"""
+
+
+def test_chromiums_unsymbolized_frames_are_no_calls_and_its_signal_line_no_identity():
+    # "#0 0x561dcb863463 (/tmp/app/path+0x4d1b462)" once read as a call of "0x561dcb863463": every run
+    # its own addresses. And "Received signal 11 SEGV_MAPERR …" is what every crash of the app prints.
+    for text in (ELECTRON_UNSYMBOLIZED, ELECTRON_UNKNOWN):
+        signature = sign(text, "app")
+        assert not any(frame.startswith("0x") for frame in signature.frames)
+        assert "no identifying line: a bucket of its own" in signature.repairs
+    assert sign(ELECTRON_UNSYMBOLIZED, "app").digest != sign(ELECTRON_UNKNOWN, "app").digest
