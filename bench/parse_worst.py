@@ -93,6 +93,9 @@ PIECES = (
     "# A fatal error has been detected by the Java Runtime Environment:\n",
     "#  SIGSEGV (0xb) at pc=0x1, pid=1, tid=1\n",
     "C  [libjvm.so+0x1]  f+0x1\n",
+    # Breakpad's crashed thread and frames.
+    "Thread 0 (crashed)\n",
+    " 0  a.so!f(int) [a.cc:1a : 2 + 0x3]\n",
     # lldb's backtrace lines and its thread line.
     "    frame #1: 0x1 a`f(x=1) + 2 at a.c:1:2\n",
     "* thread #1, stop reason = signal SIGSEGV\n",
@@ -167,6 +170,8 @@ def shapes(size: int) -> dict[str, str]:
         "HotSpot native frames": "# A fatal error has been detected by the Java Runtime Environment:\n"
         + "Native frames:\n"
         + _grow("j  a.b.C.d(" + "J" * 300 + "\n", size),
+        "Breakpad frames": "Crash reason:  SIGSEGV\nThread 0 (crashed)\n"
+        + _grow(" 0  a.so!f(" + "int, " * 100 + ") [a.cc:1a : 2 + 0x3]\n    rax = 0x1\n", size),
         "lldb frames": "* thread #1, stop reason = signal SIGSEGV\n"
         + _grow("    frame #1: 0x1 a`f(x=1) + 2 at a.c:1:2\n", size),
         "lldb frames with long names": _grow("    frame #1: 0x1 a`" + "f(" * 500 + " + 2 at\n", size),

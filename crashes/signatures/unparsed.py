@@ -37,6 +37,8 @@ STOCK_LINES = re.compile(
     r"\b(?:received|terminated with) signal SIG[A-Z]+|"
     # Chromium's (Electron's) signal handler: "Received signal 11 SEGV_MAPERR 000000000000".
     r"^received signal \d+ |^\[end of stack trace\]|"
+    # Breakpad's reason for any crash of a program ("Crash reason:  SIGSEGV").
+    r"^crash reason: |^crash address: |"
     # HotSpot's crash banner and its notes (every JVM crash prints them).
     r"a fatal error has been detected by the java runtime|an error report file with more information is saved|"
     r"the crash happened outside the java virtual machine|if you would like to submit a bug report|"
