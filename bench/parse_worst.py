@@ -96,6 +96,9 @@ PIECES = (
     # Breakpad's crashed thread and frames.
     "Thread 0 (crashed)\n",
     " 0  a.so!f(int) [a.cc:1a : 2 + 0x3]\n",
+    # Windows debuggers' frames.
+    ">\tApp.exe!f(int x) Line 1\tC++\n",
+    "00 0000004f`9b4ff5a8 00007ff6`00001000 App!f+0x2a\n",
     # lldb's backtrace lines and its thread line.
     "    frame #1: 0x1 a`f(x=1) + 2 at a.c:1:2\n",
     "* thread #1, stop reason = signal SIGSEGV\n",
@@ -172,6 +175,8 @@ def shapes(size: int) -> dict[str, str]:
         + _grow("j  a.b.C.d(" + "J" * 300 + "\n", size),
         "Breakpad frames": "Crash reason:  SIGSEGV\nThread 0 (crashed)\n"
         + _grow(" 0  a.so!f(" + "int, " * 100 + ") [a.cc:1a : 2 + 0x3]\n    rax = 0x1\n", size),
+        "Windows debugger frames": _grow(" \tApp.exe!f(" + "int, " * 200 + ") Line 1\tC++\n", size),
+        "Windows frames with runs of blanks": _grow("App.exe!f" + " " * 1500 + "Line 1\n", size),
         "lldb frames": "* thread #1, stop reason = signal SIGSEGV\n"
         + _grow("    frame #1: 0x1 a`f(x=1) + 2 at a.c:1:2\n", size),
         "lldb frames with long names": _grow("    frame #1: 0x1 a`" + "f(" * 500 + " + 2 at\n", size),

@@ -133,7 +133,11 @@ _IGNORED_MODULES = re.compile(
     # and its runtimes and system frameworks (named by file, or by bundle in older reports), as the C++
     # standard library is: the program's own frame that called them says which bug it is.
     r"(?:^|/)(?:libobjc\.A\.dylib|libdispatch\.dylib|libswiftCore\.dylib|com\.apple\.[\w.]+|"
-    r"CoreFoundation|Foundation|AppKit|UIKitCore|HIToolbox)$)"
+    r"CoreFoundation|Foundation|AppKit|UIKitCore|HIToolbox)$|"
+    # Windows's own: its kernel and user interfaces and the C and C++ runtimes (WinDbg names them
+    # without their extension).
+    r"(?i:(?:^|\\)(?:ntdll|kernel32|kernelbase|ucrtbased?|msvcrt|msvcp\d{2,3}d?|vcruntime\d{2,3}d?|user32|"
+    r"win32u|combase|rpcrt4)(?:\.dll)?$))"
 )
 
 # Rust before 1.0 appended three more characters to the hash (``::he27ef2eb40e30753Plt``), and

@@ -163,7 +163,9 @@ from crashes.traces.text import mask_message
 # or the problematic frame, a frame without its symbol by its module), and its banner is stock;
 # Chromium's unsymbolized "#0 0x… (/app+0x…)" is no gdb call of an address, and its "Received signal
 # 11 SEGV_MAPERR" line no identity; Breakpad's minidump reports are read (the crash reason without
-# its sub-code, the crashed thread's frames; one without its symbol names nothing).
+# its sub-code, the crashed thread's frames; one without its symbol names nothing); Windows
+# debuggers' native stacks (Visual Studio's, VS Code's, WinDbg's) are read by their functions, and
+# Windows's own modules (ntdll, kernel32, the C runtime) are no frames.
 VERSION = 13
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
@@ -198,6 +200,7 @@ RULES = {
     "lldb": Rule(frames=3, frames_with_site=3),
     "hotspot": Rule(frames=3, frames_with_site=3),
     "breakpad": Rule(frames=3, frames_with_site=3),
+    "windows-native": Rule(frames=3, frames_with_site=3),
     # Bun's messages are mostly kinds of crash ("Segmentation fault at address N"): the frames decide.
     "bun-report": Rule(frames=3, frames_with_site=3, typed=False),
     "rust": Rule(frames=2, frames_with_site=1, typed=False),

@@ -37,6 +37,7 @@ from crashes.traces import (
     rust,
     sanitizer,
     valgrind,
+    windows,
     zig,
 )
 
@@ -57,7 +58,7 @@ from crashes.traces import (
 # parser, which would read the assertion above it but not its frames (lldb gives it to LLVM's rules).
 REGISTRY = (
     sanitizer, valgrind, qgis, python, cleo, libfuzzer, rust, go, go_errors, go_telemetry, bun_report, zig,
-    hotspot, jvm, dotnet, gcc, lldb, llvm, breakpad, apple, glibc_backtrace, gdb, faulthandler,
+    hotspot, jvm, dotnet, windows, gcc, lldb, llvm, breakpad, apple, glibc_backtrace, gdb, faulthandler,
 )  # fmt: skip
 
 __all__ = ["Frame", "ParsedTrace", "REGISTRY", "parse"]

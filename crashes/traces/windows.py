@@ -1,0 +1,106 @@
+"""Native stacks as Windows debuggers print them: Visual Studio's Call Stack window, VS Code's, WinDbg's.
+
+``>\tApp.exe!Parser::parse(const char * text) Line 42\tC++`` (Visual Studio, copied)
+``cpptools.exe!thread_start<…>() (Unknown Source:0)`` (VS Code's C++ debugger)
+``00 0000004f`9b4ff5a8 00007ffc`1a2b3c4d ntdll!NtWaitForSingleObject+0x14`` (WinDbg's ``k``)
+``00000083`5a1ff3a8 00007ff6`1a2b3c4d : 00000000`00000000 … : App!Parser::parse+0x2a`` (``!analyze -v``)
+
+Each frame is ``module!function``; its arguments, source line, language
+column and offset are dropped. The crash is the exception the text names
+("Exception thrown at 0x… in App.exe: 0xC0000005: Access violation reading
+location 0x…", WinDbg's ``ExceptionCode: c0000005 (Access violation)``),
+without its addresses. Managed frames (C#) are .NET's parser's.
+"""
+
+from __future__ import annotations
+
+import re
+
+from crashes.frames import MAX_FRAMES
+from crashes.model import Frame, ParsedTrace
+from crashes.traces.llvm import function_name
+from crashes.traces.text import MAX_LINE, find_lines, mask_message
+
+FORMAT = "windows-native"
+# Visual Studio's and VS Code's: the current frame marked ">", then "module.ext!function(…)" and what follows.
+_DEBUGGER_FRAME = re.compile(
+    r"^[>\s]{0,8}(?P<module>[\w.-]{1,200}\.(?:exe|dll|sys|pyd|node))!(?P<rest>[^\s!].{0,2000})$", re.IGNORECASE
+)
+# WinDbg's: an optional frame number, one or two address columns (and !analyze's arguments), then
+# "module!function+0x2a".
+_WINDBG_FRAME = re.compile(
+    r"^(?:[0-9a-f]{2} )?(?:[0-9a-f]{8}`?[0-9a-f]{0,8} ){1,2}(?:\s*: (?:[0-9a-f`]{8,17} ){1,4}: )?"
+    r"(?P<module>[\w.-]{1,200})!(?P<rest>[^\s!][^\s]{0,1000})\s*$",
+    re.IGNORECASE,
+)
+# What follows a function: Visual Studio's " Line 42" and language column, VS Code's " (file.cpp:12)".
+_LANGUAGES = ("C++", "C", "Unknown", "Asm")
+_LINE = re.compile(r"(?<!\s)\s+Line \d{1,9}$")
+_SOURCE = re.compile(r"(?<!\s)\s+\([^()\n]{0,300}:\d{1,9}\)$")
+_OFFSET = re.compile(r"\+0x[0-9a-fA-F]{1,16}$")
+_DECORATED = re.compile(r"^[_@]?(?P<name>[A-Za-z_]\w{0,500})@\d{1,4}$")
+# "Exception thrown at 0x00007FF6… in App.exe: 0xC0000005: Access violation reading location 0x0…",
+# "Unhandled exception at 0x… (ucrtbase.dll) in App.exe: 0xC0000409: …", WinDbg's "ExceptionCode: c0000005 (…)".
+_THROWN = re.compile(
+    r"^(?:Exception thrown|Unhandled exception) at 0x[0-9a-fA-F]{1,16}(?: \([^)\n]{1,200}\))? in [^:\n]{1,200}: "
+    r"(?P<what>.{1,300})$"
+)
+_CODE = re.compile(r"^\s*ExceptionCode: (?P<what>[0-9a-fA-F]{8}(?: \([^)\n]{1,100}\))?)")
+# Frames it takes to tell a stack from a line naming one function.
+_MIN_FRAMES = 2
+
+
+def _frame_of(line: str) -> Frame | None:
+    line = line[:MAX_LINE].rstrip()
+    found = _DEBUGGER_FRAME.match(line) if ".exe!" in line or ".dll!" in line or "!" in line else None
+    if found is None:
+        found = _WINDBG_FRAME.match(line) if "!" in line else None
+        if found is None:
+            return None
+    rest = found["rest"].rstrip()
+    head, _, last = rest.rpartition("\t") if "\t" in rest else rest.rpartition(" ")
+    if last in _LANGUAGES and head:
+        rest = head.rstrip()
+    rest = _SOURCE.sub("", _LINE.sub("", rest))
+    rest = _OFFSET.sub("", rest.strip())
+    if rest.startswith("[") or rest == "":
+        return None  # "[External Code]", "[Frames below may be incorrect…]"
+    name = function_name(rest)
+    # x86's __stdcall and __fastcall decorations: "_NtWaitForWorkViaWorkerFactory@20", "@BaseThreadInitThunk@12".
+    decorated = _DECORATED.match(name)
+    return Frame(function=decorated["name"] if decorated else name, module=found["module"])
+
+
+def _frames(text: str, limit: int) -> list[Frame]:
+    frames = []
+    for line in text.split("\n"):
+        if "!" not in line:
+            continue
+        frame = _frame_of(line)
+        if frame is not None:
+            frames.append(frame)
+            if len(frames) >= limit:
+                break
+    return frames
+
+
+def recognize(text: str) -> bool:
+    """True for two or more ``module!function`` frames of a Windows debugger's native stack."""
+    if "!" not in text:
+        return False
+    return len(_frames(text, _MIN_FRAMES)) >= _MIN_FRAMES
+
+
+def _crash_type(text: str) -> str:
+    thrown = find_lines(text, _THROWN, 1, " exception at 0x") or find_lines(text, _THROWN, 1, "thrown at 0x")
+    if thrown:
+        return mask_message(thrown[0]["what"], 160)
+    code = find_lines(text, _CODE, 1, "ExceptionCode:")
+    return code[0]["what"].lower() if code else "unknown"
+
+
+def parse(text: str) -> ParsedTrace:
+    """The exception the text names and the stack's frames."""
+    return ParsedTrace(
+        format=FORMAT, crash_type=_crash_type(text), frames=tuple(_frames(text, MAX_FRAMES)), language="native"
+    )

@@ -1,0 +1,58 @@
+"""Native stacks of Windows debuggers (crashes.traces.windows)."""
+
+from __future__ import annotations
+
+from crashes import traces
+from crashes.traces import windows
+from tests.crashes.signing import sign
+from tests.traces import ROOT, read_meta
+
+FIXTURE = ROOT / "windows" / "vscode_cpptools_call_stack.txt"
+
+
+def test_vs_codes_call_stack_is_read_and_windows_own_frames_are_skipped():
+    # microsoft/vscode-cpptools#5591: two threads copied from VS Code's Call Stack pane.
+    meta, text = read_meta(FIXTURE), FIXTURE.read_text()
+    assert meta["source"].startswith("https://")
+    parsed = traces.parse(text)
+    assert (parsed.format, parsed.crash_type) == (meta["format"], meta["error"])
+    assert parsed.frames[0].function == meta["innermost"]
+    # x86's decorations go: "@BaseThreadInitThunk@12" is BaseThreadInitThunk, and ntdll's and
+    # kernel32's frames are Windows's own.
+    assert parsed.frames[1].function == "BaseThreadInitThunk"
+    assert sign(text).frames == ("thread_start",)
+
+
+VISUAL_STUDIO = (
+    (
+        "Exception thrown at 0x00007FF6A1B2C3D4 in App.exe: 0xC0000005: Access violation reading location"
+        " 0x0000000000000000.\n"
+    )
+    + """
+>\tApp.exe!Parser::parse_header(const char * text) Line 42\tC++
+ \tApp.exe!Parser::parse(const std::string & input) Line 17\tC++
+ \tApp.exe!main(int argc, char * * argv) Line 5\tC++
+ \t[External Code]\t
+"""
+)
+WINDBG = """   ExceptionCode: c0000005 (Access violation)
+00 0000004f`9b4ff5a8 00007ff6`00001000 App!Parser::parse_header+0x2a
+01 0000004f`9b4ff5b0 00007ff6`00002000 App!Parser::parse+0x4d
+02 0000004f`9b4ff5b8 00007ff6`00003000 App!main+0x10
+03 0000004f`9b4ff5c0 00007ffc`1a2b3c4d KERNEL32!BaseThreadInitThunk+0x14
+"""
+
+
+def test_visual_studio_and_windbg_name_one_crash_by_its_frames():
+    studio, windbg = traces.parse(VISUAL_STUDIO), traces.parse(WINDBG)
+    assert studio.format == windbg.format == windows.FORMAT
+    assert studio.crash_type == "0x?: Access violation reading location 0x?."
+    assert windbg.crash_type == "c0000005 (access violation)"
+    assert sign(VISUAL_STUDIO).frames == sign(WINDBG).frames == ("Parser::parse_header", "Parser::parse", "t:main")
+    # "[External Code]" is no frame.
+    assert all(frame.function for frame in studio.frames)
+
+
+def test_two_lines_naming_a_function_are_no_stack():
+    assert not windows.recognize("see App.exe!main for details\n")
+    assert not windows.recognize("if (a != b) return;\nwhile (!done) step();\n")
