@@ -177,6 +177,8 @@ def shapes(size: int) -> dict[str, str]:
         + _grow(" 0  a.so!f(" + "int, " * 100 + ") [a.cc:1a : 2 + 0x3]\n    rax = 0x1\n", size),
         "Windows debugger frames": _grow(" \tApp.exe!f(" + "int, " * 200 + ") Line 1\tC++\n", size),
         "Windows frames with runs of blanks": _grow("App.exe!f" + " " * 1500 + "Line 1\n", size),
+        "exception group boxes": "  + Exception Group Traceback (most recent call last):\n"
+        + _grow("  | " * 20 + 'File "a.py", line 1, in f\n  +-+---------------- 1 ----------------\n', size),
         "lldb frames": "* thread #1, stop reason = signal SIGSEGV\n"
         + _grow("    frame #1: 0x1 a`f(x=1) + 2 at a.c:1:2\n", size),
         "lldb frames with long names": _grow("    frame #1: 0x1 a`" + "f(" * 500 + " + 2 at\n", size),

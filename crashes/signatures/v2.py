@@ -165,7 +165,8 @@ from crashes.traces.text import mask_message
 # 11 SEGV_MAPERR" line no identity; Breakpad's minidump reports are read (the crash reason without
 # its sub-code, the crashed thread's frames; one without its symbol names nothing); Windows
 # debuggers' native stacks (Visual Studio's, VS Code's, WinDbg's) are read by their functions, and
-# Windows's own modules (ntdll, kernel32, the C runtime) are no frames.
+# Windows's own modules (ntdll, kernel32, the C runtime) are no frames; Python's exception groups
+# have their boxes undone (their sub-exceptions are tracebacks, the last printed the crash).
 VERSION = 13
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

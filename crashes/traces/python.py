@@ -205,10 +205,48 @@ def _join_cut_frames(lines: list[str]) -> tuple[list[str], int]:
     return lines, in_names + before_numbers + in_numbers
 
 
+# Python 3.11's exception groups (asyncio's TaskGroup, trio, anyio) draw each sub-exception's traceback
+# in a box: "  + Exception Group Traceback (most recent call last):", "  | " before every line, and
+# "+-+---------------- 1 ----------------" between sub-exceptions.
+_GROUP_HEADER = "Exception Group Traceback (most recent call last):"
+_GROUP_FIRST = "+-+---------------- 1 -"
+_GROUP_HEAD = re.compile(r"^\s*\+ Exception Group Traceback \(most recent call last\):\s*$")
+_GROUP_RULE = re.compile(r"^\s*\+(?:-\+)?-{4,}(?: (?:\d{1,6}|\.\.\.) -{4,})?\s*$")
+_GROUP_MARGIN = re.compile(r"^(?:\s*\| ?)+")
+_GROUP_NOTE = re.compile(r"^\s*\| ?and \d+ more exceptions?\s*$")
+
+
+def _unboxed(lines: list[str]) -> list[str]:
+    """Exception groups' boxes undone: each sub-exception a traceback of its own, printed after the group's.
+
+    The sub-exceptions are what failed (a TaskGroup's own frames are where it gathered them), and the last
+    exception printed is the crash, as in a chain.
+    """
+    out = []
+    for line in lines:
+        if _GROUP_HEAD.match(line[:MAX_LINE]):
+            out.append(_HEADER)
+        elif _GROUP_RULE.match(line[:MAX_LINE]) or _GROUP_NOTE.match(line[:MAX_LINE]):
+            out.append("")
+        elif "|" in line[:80]:
+            margin = _GROUP_MARGIN.match(line[:MAX_LINE])
+            out.append(line[margin.end() :] if margin else line)
+        else:
+            out.append(line)
+    return out
+
+
 def parse(text: str) -> ParsedTrace:
     """Parse the traceback(s) in ``text``; the last exception of a chain is the crash."""
-    lines, joined = _join_cut_frames(text.split("\n"))
+    lines = text.split("\n")
+    # (A group printed without its own traceback has its boxes still: "+-+---------------- 1 ---…".)
+    grouped = _GROUP_HEADER in text or _GROUP_FIRST in text
+    if grouped:
+        lines = _unboxed(lines)
+    lines, joined = _join_cut_frames(lines)
     repairs = (f"{joined} cut frame lines joined",) if joined else ()
+    if grouped:
+        repairs = ("exception group's boxes undone", *repairs)
     traces: list[ParsedTrace] = []
     index = 0
     while index < len(lines):
