@@ -44,6 +44,8 @@ _PYTHON_IGNORED_FRAMES = re.compile(
 _IGNORED_FUNCTIONS = {
     "jvm": re.compile(
         r"^(java\.|javax\.|jdk\.internal\.|sun\.|kotlin\.(collections|coroutines|jvm|internal|sequences|io|text)\.|"
+        # Kotlin/Native's runtime (ThrowIrLinkageError, the exception-throwing helpers).
+        r"kotlin\.native\.internal\.|"
         r"kotlin\.(ExceptionsKt|PreconditionsKt|StandardKt|LazyKt|SynchronizedLazyImpl|UnsafeLazyImpl)|"
         r"org\.junit\.|junit\.|com\.intellij\.rt\.|"
         # The Kotlin compiler reporting a backend failure, and its phase runner: every IR crash passes them.

@@ -166,7 +166,8 @@ from crashes.traces.text import mask_message
 # its sub-code, the crashed thread's frames; one without its symbol names nothing); Windows
 # debuggers' native stacks (Visual Studio's, VS Code's, WinDbg's) are read by their functions, and
 # Windows's own modules (ntdll, kernel32, the C runtime) are no frames; Python's exception groups
-# have their boxes undone (their sub-exceptions are tracebacks, the last printed the crash).
+# have their boxes undone (their sub-exceptions are tracebacks, the last printed the crash);
+# Kotlin/Native's uncaught exceptions are read (the root cause, its kfun: frames named as the JVM's).
 VERSION = 13
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
@@ -202,6 +203,7 @@ RULES = {
     "hotspot": Rule(frames=3, frames_with_site=3),
     "breakpad": Rule(frames=3, frames_with_site=3),
     "windows-native": Rule(frames=3, frames_with_site=3),
+    "kotlin-native": Rule(frames=3, frames_with_site=3),
     # Bun's messages are mostly kinds of crash ("Segmentation fault at address N"): the frames decide.
     "bun-report": Rule(frames=3, frames_with_site=3, typed=False),
     "rust": Rule(frames=2, frames_with_site=1, typed=False),
