@@ -101,6 +101,8 @@ PIECES = (
     "00 0000004f`9b4ff5a8 00007ff6`00001000 App!f+0x2a\n",
     # Kotlin/Native's frames.
     "    at 1   app   0x1 kfun:a.B#c(){} + 1 \n",
+    # Crystal's frames.
+    "  from /a/b.cr:1:2 in 'f'\n",
     # lldb's backtrace lines and its thread line.
     "    frame #1: 0x1 a`f(x=1) + 2 at a.c:1:2\n",
     "* thread #1, stop reason = signal SIGSEGV\n",
@@ -183,6 +185,8 @@ def shapes(size: int) -> dict[str, str]:
         + _grow("  | " * 20 + 'File "a.py", line 1, in f\n  +-+---------------- 1 ----------------\n', size),
         "Kotlin/Native frames": "Uncaught Kotlin exception: kotlin.Exception: x\n"
         + _grow("    at 1   app   0x1 kfun:a.B#c(" + "kotlin.Int;" * 100 + "){} + 1 \n", size),
+        "Crystal frames": "BUG: x (Exception)\n" + _grow("  from /a/b.cr:1:2 in '" + "f" * 300 + "'\n", size),
+        "Crystal type frames": _grow("  from A::B#c<" + "D, " * 300 + ">:E\n", size),
         "lldb frames": "* thread #1, stop reason = signal SIGSEGV\n"
         + _grow("    frame #1: 0x1 a`f(x=1) + 2 at a.c:1:2\n", size),
         "lldb frames with long names": _grow("    frame #1: 0x1 a`" + "f(" * 500 + " + 2 at\n", size),

@@ -167,7 +167,8 @@ from crashes.traces.text import mask_message
 # debuggers' native stacks (Visual Studio's, VS Code's, WinDbg's) are read by their functions, and
 # Windows's own modules (ntdll, kernel32, the C runtime) are no frames; Python's exception groups
 # have their boxes undone (their sub-exceptions are tracebacks, the last printed the crash);
-# Kotlin/Native's uncaught exceptions are read (the root cause, its kfun: frames named as the JVM's).
+# Kotlin/Native's uncaught exceptions are read (the root cause, its kfun: frames named as the JVM's);
+# Crystal's exceptions are read (its class and message, frames by file and method).
 VERSION = 13
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
@@ -204,6 +205,8 @@ RULES = {
     "breakpad": Rule(frames=3, frames_with_site=3),
     "windows-native": Rule(frames=3, frames_with_site=3),
     "kotlin-native": Rule(frames=3, frames_with_site=3),
+    # Crystal's messages name the program's types ("trying to downcast X <- Y"): with frames, or alone.
+    "crystal": Rule(frames=3, frames_with_site=3, typed=False),
     # Bun's messages are mostly kinds of crash ("Segmentation fault at address N"): the frames decide.
     "bun-report": Rule(frames=3, frames_with_site=3, typed=False),
     "rust": Rule(frames=2, frames_with_site=1, typed=False),

@@ -18,6 +18,7 @@ from crashes.traces import (
     breakpad,
     bun_report,
     cleo,
+    crystal,
     dotnet,
     extract,
     faulthandler,
@@ -59,7 +60,8 @@ from crashes.traces import (
 # parser, which would read the assertion above it but not its frames (lldb gives it to LLVM's rules).
 REGISTRY = (
     sanitizer, valgrind, qgis, python, cleo, libfuzzer, rust, go, go_errors, go_telemetry, bun_report, zig,
-    hotspot, kotlin_native, jvm, dotnet, windows, gcc, lldb, llvm, breakpad, apple, glibc_backtrace, gdb, faulthandler,
+    hotspot, kotlin_native, jvm, dotnet, windows, crystal, gcc, lldb, llvm, breakpad, apple, glibc_backtrace,
+    gdb, faulthandler,
 )  # fmt: skip
 
 __all__ = ["Frame", "ParsedTrace", "REGISTRY", "parse"]
