@@ -174,6 +174,8 @@ def shapes(size: int) -> dict[str, str]:
         "gdb frames, then trampolines": _grow("#1 0x1 in f () from /a.so\n", size // 2)
         + _grow("#2 <signal handler called>\n", size // 2),
         "gdb frames and trampolines alternating": _grow("#1 0x1 in f () at /a.so\n#2 <signal handler called>\n", size),
+        # Its error line's two optional runs of blanks read a run once for each of its characters.
+        "HotSpot error lines of blanks": _grow("#" + " " * 1900 + " at pc=\n", size),
         "HotSpot native frames": "# A fatal error has been detected by the Java Runtime Environment:\n"
         + "Native frames:\n"
         + _grow("j  a.b.C.d(" + "J" * 300 + "\n", size),

@@ -112,6 +112,8 @@ _IGNORED_FUNCTIONS = {
         r"\(below main\)$)"
         # Anywhere in the name: crash handlers, whatever namespace they are in.
         r"|(PrintStackTrace|SignalHandler|CrashRecoverySignalHandler|RunSignalHandlers)"
+        # Chromium's (Electron's) stack capture in its signal handler: every crash's first frames.
+        r"|^base::debug::(?:CollectStackTrace|StackTrace::StackTrace)"
     ),
 }
 _IGNORED_FUNCTIONS["rust"] = _IGNORED_FUNCTIONS["native"]
@@ -138,7 +140,8 @@ _IGNORED_MODULES = re.compile(
     r"CoreFoundation|Foundation|AppKit|UIKitCore|HIToolbox)$|"
     # Windows's own: its kernel and user interfaces and the C and C++ runtimes (WinDbg names them
     # without their extension).
-    r"(?i:(?:^|\\)(?:ntdll|kernel32|kernelbase|ucrtbased?|msvcrt|msvcp\d{2,3}d?|vcruntime\d{2,3}d?|user32|"
+    r"(?i:(?:^|[\\/])(?:ntdll|kernel32|kernelbase|ucrtbased?|msvcrt|msvcp\d{2,3}(?:_\d)?d?|vcruntime\d{2,3}(?:_\d)?d?|"
+    r"user32|"
     r"win32u|combase|rpcrt4)(?:\.dll)?$))"
 )
 

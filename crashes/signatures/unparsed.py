@@ -37,11 +37,13 @@ STOCK_LINES = re.compile(
     r"\b(?:received|terminated with) signal SIG[A-Z]+|"
     # Chromium's (Electron's) signal handler: "Received signal 11 SEGV_MAPERR 000000000000".
     r"^received signal \d+ |^\[end of stack trace\]|"
-    # Breakpad's reason for any crash of a program ("Crash reason:  SIGSEGV").
-    r"^crash reason: |^crash address: |"
+    # Breakpad's reason for any crash of a program ("Crash reason:  SIGSEGV /SEGV_MAPERR"; not an app's
+    # own "Crash reason: <its message>"), and its header's other fields.
+    r"^crash reason:\s+(?:sig[a-z]{2,8}|exc_|exception_|status_|0x)|^crash address: |^process uptime: |"
     # HotSpot's crash banner and its notes (every JVM crash prints them).
     r"a fatal error has been detected by the java runtime|an error report file with more information is saved|"
     r"the crash happened outside the java virtual machine|if you would like to submit a bug report|"
+    r"^#?\s*(?:sig[a-z]{2,8}|exception_\w{2,60}) \(0x[0-9a-f]{1,8}\) at pc=|"
     r"^\s*(?:aborted|segmentation fault|killed)\s*$|"
     # Zig's build runner, whatever the compiler it ran did.
     r"the following (?:build )?command (?:crashed|failed with exit code|terminated unexpectedly)|"

@@ -164,11 +164,12 @@ from crashes.traces.text import mask_message
 # Chromium's unsymbolized "#0 0x… (/app+0x…)" is no gdb call of an address, and its "Received signal
 # 11 SEGV_MAPERR" line no identity; Breakpad's minidump reports are read (the crash reason without
 # its sub-code, the crashed thread's frames; one without its symbol names nothing); Windows
-# debuggers' native stacks (Visual Studio's, VS Code's, WinDbg's) are read by their functions, and
+# debuggers' call stacks (Visual Studio's, VS Code's, WinDbg's) are read by their functions, and
 # Windows's own modules (ntdll, kernel32, the C runtime) are no frames; Python's exception groups
 # have their boxes undone (their sub-exceptions are tracebacks, the last printed the crash);
 # Kotlin/Native's uncaught exceptions are read (the root cause, its kfun: frames named as the JVM's);
-# Crystal's exceptions are read (its class and message, frames by file and method).
+# Crystal's exceptions are read (its class and message, frames by file and method); a Windows or
+# VS Code debugger's exception is named by its code ("0xc0000005 access violation", in any language).
 VERSION = 13
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
@@ -203,7 +204,7 @@ RULES = {
     "lldb": Rule(frames=3, frames_with_site=3),
     "hotspot": Rule(frames=3, frames_with_site=3),
     "breakpad": Rule(frames=3, frames_with_site=3),
-    "windows-native": Rule(frames=3, frames_with_site=3),
+    "debugger-stack": Rule(frames=3, frames_with_site=3),
     "kotlin-native": Rule(frames=3, frames_with_site=3),
     # Crystal's messages name the program's types ("trying to downcast X <- Y"): with frames, or alone.
     "crystal": Rule(frames=3, frames_with_site=3, typed=False),

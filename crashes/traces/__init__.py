@@ -19,6 +19,7 @@ from crashes.traces import (
     bun_report,
     cleo,
     crystal,
+    debugger_stack,
     dotnet,
     extract,
     faulthandler,
@@ -39,7 +40,6 @@ from crashes.traces import (
     rust,
     sanitizer,
     valgrind,
-    windows,
     zig,
 )
 
@@ -60,7 +60,7 @@ from crashes.traces import (
 # parser, which would read the assertion above it but not its frames (lldb gives it to LLVM's rules).
 REGISTRY = (
     sanitizer, valgrind, qgis, python, cleo, libfuzzer, rust, go, go_errors, go_telemetry, bun_report, zig,
-    hotspot, kotlin_native, jvm, dotnet, windows, crystal, gcc, lldb, llvm, breakpad, apple, glibc_backtrace,
+    hotspot, kotlin_native, jvm, dotnet, debugger_stack, crystal, gcc, lldb, llvm, breakpad, apple, glibc_backtrace,
     gdb, faulthandler,
 )  # fmt: skip
 

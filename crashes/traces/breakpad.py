@@ -21,14 +21,16 @@ import re
 
 from crashes.frames import MAX_FRAMES
 from crashes.model import Frame, ParsedTrace
+from crashes.traces.extract import MIN_WRAP_WIDTH
 from crashes.traces.llvm import function_name
 from crashes.traces.text import MAX_LINE, find_lines
 
 FORMAT = "breakpad"
-_CRASHED = re.compile(r"^Thread \d{1,6} \(crashed\)")
+# "Thread 0 (crashed)"; rust-minidump names the thread: "Thread 0 main (crashed) - tid: 4242", "Thread 38  (crashed)".
+_CRASHED = re.compile(r"^Thread \d{1,6}\b[^()\n]{0,200}\(crashed\)")
 _THREAD = re.compile(r"^Thread \d{1,6}\b")
 _REASON = re.compile(r"^Crash reason:\s+(?P<reason>\S{1,100})")
-# " 0  libxul.so!f(int) [Element.cpp:2345 + 0x4]", " 2  phantomjs + 0x1adbe28": an index, two blanks, a module.
+# " 0  libxul.so!f(int) [Element.cpp:2345 + 0x4]", " 2  phantomjs + 0x1adbe28": an index, blanks, a module.
 _FRAME = re.compile(r"^ {0,3}(?P<index>\d{1,5}) {1,4}(?P<rest>\S.{0,2000})$")
 _OFFSET = re.compile(r" \+ 0x[0-9a-fA-F]{1,16}$")
 _SOURCE = re.compile(
@@ -61,6 +63,7 @@ def _crashed_frames(text: str, limit: int) -> list[Frame]:
     if not any(line.startswith("Thread ") and _CRASHED.match(line) for line in lines):
         return []
     frames: list[Frame] = []
+    previous = 0  # the last frame line's length
     for line in lines:
         if line.startswith("Thread ") and _THREAD.match(line):
             break  # the next thread's stack
@@ -68,7 +71,10 @@ def _crashed_frames(text: str, limit: int) -> list[Frame]:
         if found is None:
             if line[:1].isspace() or not line.strip():
                 continue  # a frame's registers, how it was found
+            if previous >= MIN_WRAP_WIDTH:
+                continue  # the rest of a frame line a mail client or terminal wrapped
             break
+        previous = len(line)
         frames.append(_frame(found["rest"].rstrip()))
         if len(frames) >= limit:
             break

@@ -43,6 +43,8 @@ _SIGNAL = re.compile(
     r"|^\s*Signal: \d+ \((?P<coredump>[A-Z]+)\)"
 )
 _ABORTING = re.compile(r"(raise|abort|pthread_kill)")
+# A frame "named" by its address is no call: "#0 0x561dcb863463 (/tmp/app+0x4d1b462)" (Chromium's).
+_ADDRESS = re.compile(r"0x[0-9a-fA-F]+$")
 # glibc's __assert_fail(_base) arguments, as gdb prints them: the string after each pointer.
 _ASSERTION_ARG = re.compile(r'assertion=(?:assertion@entry=)?0x[0-9a-fA-F]+ "(?P<expr>(?:[^"\\\n]|\\.){1,1000})"')
 _FUNCTION_ARG = re.compile(
@@ -86,24 +88,31 @@ _RECEIVED = re.compile(r"(?:Program|Thread \d+ .{0,200}?) received signal SIG\w+
 _STOP_LOOKAHEAD = 3
 
 
+# Notices looked at: prose may say "received signal SIGSEGV" before gdb does.
+_MOST_NOTICES = 8
+
+
 def _stop_frame(text: str) -> Frame | None:
     """The frame gdb printed where a signal stopped the program, or None."""
     at = text.find(" received signal SIG")
-    if at == -1:
-        return None
-    start = text.rfind("\n", 0, at) + 1
-    end = text.find("\n", at)
-    if not _RECEIVED.match(text[start : end if end != -1 else len(text)][:MAX_LINE]) or end == -1:
-        return None
-    for line in text[end + 1 :].split("\n", _STOP_LOOKAHEAD)[:_STOP_LOOKAHEAD]:
-        found = _STOP.match(line[:MAX_LINE].strip())
-        if found:
-            return Frame(
-                function=found["function"],
-                file=found["file"] or "",
-                line=int(found["line"]) if found["line"] else None,
-                module=found["module"] or "",
-            )
+    for _ in range(_MOST_NOTICES):
+        if at == -1:
+            return None
+        start = text.rfind("\n", 0, at) + 1
+        end = text.find("\n", at)
+        if end == -1:
+            return None
+        if _RECEIVED.match(text[start:end][:MAX_LINE]):
+            for line in text[end + 1 :].split("\n", _STOP_LOOKAHEAD)[:_STOP_LOOKAHEAD]:
+                found = _STOP.match(line[:MAX_LINE].strip())
+                if found:
+                    return Frame(
+                        function=found["function"],
+                        file=found["file"] or "",
+                        line=int(found["line"]) if found["line"] else None,
+                        module=found["module"] or "",
+                    )
+        at = text.find(" received signal SIG", end)
     return None
 
 
@@ -111,9 +120,6 @@ def _frame(line: str) -> re.Match | None:
     found = _FRAME.match(line) or _COREDUMP_FRAME.match(line)
     # "#0 0x561dcb863463 (/tmp/app+0x4d1b462)" is Chromium's unsymbolized frame, not a call of "0x561dcb863463".
     return None if found is not None and _ADDRESS.match(found["function"]) else found
-
-
-_ADDRESS = re.compile(r"0x[0-9a-fA-F]+$")
 
 
 def _signal(text: str) -> str:

@@ -21,6 +21,7 @@ one bucket by it.
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from crashes.frames import MAX_FRAMES
@@ -32,71 +33,77 @@ _BANNER = "A fatal error has been detected by the Java Runtime Environment"
 # "#  SIGSEGV (0xb) at pc=…", "#  EXCEPTION_ACCESS_VIOLATION (0xc0000005) at pc=…",
 # "#  Internal Error (g1ConcurrentMark.cpp:1234), pid=…", "#  Out of Memory Error (os_linux.cpp:2749), pid=…";
 # a copy from a rendered page may have lost the "#" (Markdown read it as a heading's).
-_SIGNAL = re.compile(r"^(?:#\s*)?\s*(?P<signal>SIG[A-Z]{2,8}|EXCEPTION_[A-Z_]{2,60}) \(0x[0-9a-fA-F]{1,8}\) at pc=")
+_SIGNAL = re.compile(r"^#?\s*(?P<signal>SIG[A-Z]{2,8}|EXCEPTION_[A-Z_]{2,60}) \(0x[0-9a-fA-F]{1,8}\) at pc=")
+# (Since JDK 9 the file is named by its path: "Internal Error (/work/src/hotspot/share/gc/x.cpp:1234)".)
 _INTERNAL = re.compile(
-    r"^(?:#\s*)?\s*(?P<internal>Internal Error|Out of Memory Error) \((?P<where>[\w.]{1,200}?)(?::\d{1,9})?\)"
+    r"^#?\s*(?P<internal>Internal Error|Out of Memory Error) \((?:[^()\s]{0,500}[/\\])?(?P<where>[\w.]{1,200}?)"
+    r"(?::\d{1,9})?\)"
 )
 # The failed check an Internal Error names on its next lines: "#  guarantee(x) failed: msg",
-# "#  assert(x) failed: msg", "#  Error: ShouldNotReachHere()".
-_CHECK = re.compile(r"^(?:#\s*)?\s*(?P<check>(?:guarantee|assert)\(.{1,500}?\) failed: .{0,300}|Error: .{1,300})$")
+# "#  assert(x) failed: msg", "#  Error: ShouldNotReachHere()", JDK 9+'s "#  fatal error: msg".
+_CHECK = re.compile(
+    r"^#?\s*(?P<check>(?:guarantee|assert)\(.{1,500}?\) failed: .{0,300}|(?:fatal error|Error): .{1,300})$"
+)
 # "C  [libc.so.6+0x9a2c]  memmove+0x2c", "V  [libjvm.so+0x5e1a2c]  G1Foo::bar(int)+0x2c",
 # "j  org.lwjgl.system.JNI.invokePV(JJ)V+0", "J 1234 c2 java.lang.String.hashCode()I java.base@17 (49 bytes) @ 0x…",
 # "C  [atio6axx.dll+0x1a2c]" (no symbol); after "# " on the problematic frame's line.
 _FRAME = re.compile(
-    r"^(?:#)?\s*(?P<kind>[CVvjJA])\s+(?:\d{1,9}\s+(?:c1|c2|jvmci)\s+)?(?:\[(?P<module>[^\]\s+]{1,300})"
+    r"^(?:#)?\s*(?P<kind>[CVvjJA])\s+(?:\d{1,9}%?\s+(?:[cC][12]|jvmci|JVMCI)\s+)?(?:\[(?P<module>[^\]\s+]{1,300})"
     r"(?:\+0x[0-9a-fA-F]{1,16})?\]\s*)?(?P<rest>.{0,2000})$"
 )
+_ADDRESS = re.compile(r"0x[0-9a-fA-F]{1,16}$")
 _OFFSET = re.compile(r"\+0x[0-9a-fA-F]{1,16}$|\+\d{1,9}$")
 # A Java frame's method, without its signature: "org.a.B.c(JJ)V+0" -> "org.a.B.c".
 _JAVA_METHOD = re.compile(r"^(?P<method>[\w$.<>]{1,1000}?)\(")
 
 
 def recognize(text: str) -> bool:
-    """True for HotSpot's crash banner."""
-    return _BANNER in text
+    """True for HotSpot's crash banner, or its error line with the problematic frame below (pasted without it)."""
+    if _BANNER in text:
+        return True
+    return "Problematic frame:" in text and bool(
+        find_lines(text, _SIGNAL, 1, " at pc=") or find_lines(text, _INTERNAL, 1, " Error (")
+    )
 
 
-def _frame(found: re.Match) -> Frame | None:
+def _frame(found: re.Match) -> Frame:
     rest = found["rest"].strip()
     module = found["module"] or ""
     if found["kind"] in "jJ":
         method = _JAVA_METHOD.match(rest)
         return Frame(function=method["method"] if method else rest.split(" ", 1)[0], module=module)
     name = _OFFSET.sub("", rest.split("  ", 1)[0].strip())
+    if _ADDRESS.match(name):
+        name = ""  # "C  0x00007f3b2c5e1a2c": an address moves with every run
     # A native frame without its symbol names its module (a driver's offset moves with each release).
     return Frame(function=name or module.rsplit("/", 1)[-1], module=module)
 
 
 def _native_frames(lines: list[str]) -> list[Frame]:
     """The crashed thread's stack under "Native frames:" (or "Java frames:" alone), or []."""
-    for index, line in enumerate(lines):
-        if line.startswith(("Native frames:", "Java frames:")):
-            frames = []
-            for following in lines[index + 1 :]:
-                found = _FRAME.match(following[:MAX_LINE]) if following.strip() else None
-                if found is None:
-                    break
-                frame = _frame(found)
-                if frame is not None:
-                    frames.append(frame)
-                if len(frames) >= MAX_FRAMES:
-                    break
-            if frames:
-                return frames
+    headers = [index for index, line in enumerate(lines) if line.startswith(("Native frames:", "Java frames:"))]
+    for index in headers[:2]:
+        frames = []
+        for following in itertools.islice(lines, index + 1, index + 1 + 4 * MAX_FRAMES):
+            found = _FRAME.match(following[:MAX_LINE]) if following.strip() else None
+            if found is None:
+                break
+            frames.append(_frame(found))
+        if frames:
+            return frames[:MAX_FRAMES]
     return []
 
 
 def _problematic_frame(lines: list[str]) -> list[Frame]:
-    for index, line in enumerate(lines):
-        if "Problematic frame:" in line and index + 1 < len(lines):
+    for index, line in enumerate(lines[:-1]):
+        if "Problematic frame:" in line:
             found = _FRAME.match(lines[index + 1][:MAX_LINE])
-            frame = _frame(found) if found else None
-            return [frame] if frame is not None else []
+            return [_frame(found)] if found else []
     return []
 
 
-def _crash_type(text: str, lines: list[str]) -> tuple[str, str]:
-    """(crash type, message) from the banner's error line."""
+def _crash_type(text: str) -> tuple[str, str]:
+    """(crash type, message) from the banner's error line and the check it names below it."""
     signal = find_lines(text, _SIGNAL, 1, " at pc=")
     if signal:
         return signal[0]["signal"], ""
@@ -105,8 +112,8 @@ def _crash_type(text: str, lines: list[str]) -> tuple[str, str]:
         return "JVM crash", ""
     found = internal[0]
     kind = f"{found['internal']} ({found['where']})"
-    at = next((i for i, line in enumerate(lines) if line.startswith(found.group(0))), -1)
-    for line in lines[at + 1 : at + 3] if at != -1 else ():
+    below = text[text.find(found.string) + len(found.string) :].split("\n", 3)[1:3]
+    for line in below:
         check = _CHECK.match(line[:MAX_LINE])
         if check:
             said = check["check"].strip()
@@ -117,6 +124,6 @@ def _crash_type(text: str, lines: list[str]) -> tuple[str, str]:
 def parse(text: str) -> ParsedTrace:
     """The banner's error and the crashed thread's frames (the problematic frame without the whole log)."""
     lines = text.split("\n")
-    crash_type, message = _crash_type(text, lines)
+    crash_type, message = _crash_type(text)
     frames = _native_frames(lines) or _problematic_frame(lines)
     return ParsedTrace(format=FORMAT, crash_type=crash_type, message=message, frames=tuple(frames), language="native")

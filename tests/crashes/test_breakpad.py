@@ -53,3 +53,20 @@ def test_frames_without_symbols_name_nothing_and_the_reason_alone_is_no_identity
     assert parsed.format == breakpad.FORMAT and parsed.crash_type == "SIGSEGV"
     assert all(not frame.function for frame in parsed.frames)
     assert "no identifying line: a bucket of its own" in sign(PHANTOMJS, "phantomjs").repairs
+
+
+def test_a_named_crashed_thread_and_a_wrapped_frame_line():
+    # rust-minidump names the thread ("Thread 0 main (crashed) - tid: 4242"); a mail client wraps a long
+    # frame at its width.
+    named = SYMBOLIZED.replace("Thread 0 (crashed)", "Thread 0 main (crashed) - tid: 4242")
+    assert traces.parse(named).frames == traces.parse(SYMBOLIZED).frames
+    first = " 1  XUL!ReceivePort::WaitForMessage(MachReceiveMessage*, unsigned int) [mach_ipc_mac.mm:"
+    assert first in SYMBOLIZED
+    wrapped = SYMBOLIZED.replace(first, first + "\n", 1)
+    assert [frame.function for frame in traces.parse(wrapped).frames][2] == "mozilla::ipc::PortServerThread"
+
+
+def test_an_apps_own_crash_reason_still_names_its_crash():
+    # Not Breakpad's "Crash reason:  SIGSEGV": an app's handler saying what failed.
+    signature = sign("Crash reason: Assertion failed: texture != nullptr (renderer.cpp:120)\n", "app")
+    assert "no identifying line: a bucket of its own" not in signature.repairs

@@ -158,3 +158,12 @@ def test_chromiums_unsymbolized_frames_are_no_calls_and_its_signal_line_no_ident
         assert not any(frame.startswith("0x") for frame in signature.frames)
         assert "no identifying line: a bucket of its own" in signature.repairs
     assert sign(ELECTRON_UNSYMBOLIZED, "app").digest != sign(ELECTRON_UNKNOWN, "app").digest
+
+
+def test_prose_saying_received_signal_first_does_not_hide_gdbs_notice():
+    text = (
+        "My app received signal SIGSEGV when I opened the file.\n"
+        'Thread 1 "obs" received signal SIGSEGV, Segmentation fault.\n'
+        "XDisplayString (dpy=0x0) at /usr/src/debug/libx11/libX11-1.8.4/src/Macros.c:119\n"
+    )
+    assert sign(text).frames == ("XDisplayString",)

@@ -69,3 +69,38 @@ def test_the_vms_own_failed_check_names_the_crash():
     assert parsed.crash_type.startswith("Internal Error (g1ConcurrentMark.cpp): guarantee(")
     assert parsed.frames[0].function == "G1CMTask::make_reference_grey(oopDesc*)"
     assert sign(text).frames == ("G1CMTask::make_reference_grey",)
+
+
+BANNER = "# A fatal error has been detected by the Java Runtime Environment:\n#\n"
+
+
+def test_jdk9s_paths_compiled_frames_and_addresses():
+    # Since JDK 9 the Internal Error names its file by path, and "fatal error:" its check.
+    internal = BANNER + (
+        "#  Internal Error (/work/jdk/src/hotspot/share/gc/g1/g1ConcurrentMark.cpp:1234), pid=1, tid=2\n"
+        "#  fatal error: object in collection set\n#\n# Problematic frame:\n"
+        "# V  [libjvm.so+0x6a1b2c]  G1CMTask::make_reference_grey(oopDesc*)+0x5c\n"
+    )
+    assert (
+        traces.parse(internal).crash_type
+        == "Internal Error (g1ConcurrentMark.cpp): fatal error: object in collection set"
+    )
+    # JDK 8's compiled frame ("J 2870 C2 …", "J 1234% c2 …"): its compile id differs in every run.
+    for compiled in ("J 2870 C2", "J 1234% c2"):
+        frame = f"# {compiled} java.util.HashMap.putVal(I)V (300 bytes) @ 0x1\n"
+        text = BANNER + "#  SIGSEGV (0xb) at pc=0x1, pid=1, tid=1\n# Problematic frame:\n" + frame
+        assert traces.parse(text).frames[0].function == "java.util.HashMap.putVal"
+    # A frame named by its address alone names nothing.
+    address = BANNER + "#  SIGSEGV (0xb) at pc=0x1, pid=1, tid=1\n# Problematic frame:\n# C  0x00007f3b2c5e1a2c\n"
+    assert sign(address).frames == ()
+
+
+def test_a_report_pasted_from_its_error_line_is_read_and_that_line_alone_is_no_identity():
+    headless = (ROOT / "hotspot" / "androidscreencast_jnu_getenv.txt").read_text().split("# SIGSEGV", 1)[1]
+    headless = "# SIGSEGV" + headless
+    assert "A fatal error" not in headless
+    assert traces.parse(headless).format == hotspot.FORMAT
+    assert sign(headless).frames == ("JNU_GetEnv",)
+    # Two crashes whose paste kept only the error line are not one bucket by it.
+    one = sign("#  SIGSEGV (0xb) at pc=0x00007f6a9165d009, pid=966, tid=967\n#\n# JRE version: 17\n", "app")
+    assert "no identifying line: a bucket of its own" in one.repairs

@@ -1,13 +1,13 @@
-"""Native stacks of Windows debuggers (crashes.traces.windows)."""
+"""Debuggers' call stacks (crashes.traces.debugger_stack)."""
 
 from __future__ import annotations
 
 from crashes import traces
-from crashes.traces import windows
+from crashes.traces import debugger_stack
 from tests.crashes.signing import sign
 from tests.traces import ROOT, read_meta
 
-FIXTURE = ROOT / "windows" / "vscode_cpptools_call_stack.txt"
+FIXTURE = ROOT / "debugger_stack" / "vscode_cpptools_call_stack.txt"
 
 
 def test_vs_codes_call_stack_is_read_and_windows_own_frames_are_skipped():
@@ -45,14 +45,38 @@ WINDBG = """   ExceptionCode: c0000005 (Access violation)
 
 def test_visual_studio_and_windbg_name_one_crash_by_its_frames():
     studio, windbg = traces.parse(VISUAL_STUDIO), traces.parse(WINDBG)
-    assert studio.format == windbg.format == windows.FORMAT
-    assert studio.crash_type == "0x?: Access violation reading location 0x?."
-    assert windbg.crash_type == "c0000005 (access violation)"
+    assert studio.format == windbg.format == debugger_stack.FORMAT
+    assert studio.crash_type == "0xc0000005 access violation"
+    assert windbg.crash_type == "0xc0000005 access violation"
     assert sign(VISUAL_STUDIO).frames == sign(WINDBG).frames == ("Parser::parse_header", "Parser::parse", "t:main")
     # "[External Code]" is no frame.
     assert all(frame.function for frame in studio.frames)
 
 
 def test_two_lines_naming_a_function_are_no_stack():
-    assert not windows.recognize("see App.exe!main for details\n")
-    assert not windows.recognize("if (a != b) return;\nwhile (!done) step();\n")
+    assert not debugger_stack.recognize("see App.exe!main for details\n")
+    assert not debugger_stack.recognize("if (a != b) return;\nwhile (!done) step();\n")
+
+
+def test_a_translated_message_names_the_same_exception_by_its_code():
+    german = VISUAL_STUDIO.replace(
+        "Exception thrown at 0x00007FF6A1B2C3D4 in App.exe: 0xC0000005: Access violation reading location",
+        "Ausnahme ausgelöst bei 0x00007FF6A1B2C3D4 in App.exe: 0xC0000005: Zugriffsverletzung beim Lesen an Position",
+    ).replace(" Line ", " Zeile ")
+    assert german != VISUAL_STUDIO
+    assert sign(german).digest == sign(VISUAL_STUDIO).digest
+
+
+def test_windbgs_source_and_arguments_vs_codes_other_systems_and_the_first_thread_only():
+    with_source = WINDBG.replace("+0x2a\n", "+0x2a [C:\\src\\parser.cpp @ 42]\n")
+    with_arguments = WINDBG.replace("App!Parser::parse+0x4d", "App!Parser::parse(class std::string * input = 0x1)+0x4d")
+    for text in (with_source, with_arguments):
+        assert sign(text).frames == sign(WINDBG).frames
+    linux = (
+        "libc.so.6!__GI_raise(int sig) (/build/glibc/raise.c:50)\n"
+        "a.out!Parser::parse_header(const char * text) (/src/parser.cc:42)\n"
+        "a.out!Parser::parse(const std::string & input) (/src/parser.cc:17)\n"
+    )
+    assert [frame.function for frame in traces.parse(linux).frames][1:] == ["Parser::parse_header", "Parser::parse"]
+    # A second thread pasted below the first is not the crash's stack.
+    assert sign(VISUAL_STUDIO + "\n \tApp.exe!Worker::run() Line 9\tC++\n").frames == sign(VISUAL_STUDIO).frames

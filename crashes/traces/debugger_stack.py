@@ -1,4 +1,4 @@
-"""Native stacks as Windows debuggers print them: Visual Studio's Call Stack window, VS Code's, WinDbg's.
+"""Native call stacks as debuggers' panes print them: Visual Studio's, VS Code's (on any system), WinDbg's.
 
 ``>\tApp.exe!Parser::parse(const char * text) Line 42\tC++`` (Visual Studio, copied)
 ``cpptools.exe!thread_start<…>() (Unknown Source:0)`` (VS Code's C++ debugger)
@@ -19,18 +19,22 @@ import re
 from crashes.frames import MAX_FRAMES
 from crashes.model import Frame, ParsedTrace
 from crashes.traces.llvm import function_name
-from crashes.traces.text import MAX_LINE, find_lines, mask_message
+from crashes.traces.text import MAX_LINE, find_lines
 
-FORMAT = "windows-native"
+FORMAT = "debugger-stack"
 # Visual Studio's and VS Code's: the current frame marked ">", then "module.ext!function(…)" and what follows.
 _DEBUGGER_FRAME = re.compile(
     r"^[>\s]{0,8}(?P<module>[\w.-]{1,200}\.(?:exe|dll|sys|pyd|node))!(?P<rest>[^\s!].{0,2000})$", re.IGNORECASE
 )
+# VS Code's on Linux and macOS: any module, always followed by its source ("libc.so.6!raise(int sig) (raise.c:50)").
+_VSCODE_FRAME = re.compile(
+    r"^\s{0,8}(?P<module>[\w.+-]{1,200})!(?P<rest>[^\s!].{0,2000}? \((?:[^()\n]{1,300}:\d{1,9}|Unknown Source:0)\))$"
+)
 # WinDbg's: an optional frame number, one or two address columns (and !analyze's arguments), then
-# "module!function+0x2a".
+# "module!function+0x2a", its arguments with kp, its source with .lines ("[C:\src\parser.cpp @ 42]").
 _WINDBG_FRAME = re.compile(
     r"^(?:[0-9a-f]{2} )?(?:[0-9a-f]{8}`?[0-9a-f]{0,8} ){1,2}(?:\s*: (?:[0-9a-f`]{8,17} ){1,4}: )?"
-    r"(?P<module>[\w.-]{1,200})!(?P<rest>[^\s!][^\s]{0,1000})\s*$",
+    r"(?P<module>[\w.-]{1,200})!(?P<rest>[^\s!][^\n]{0,1000}?)(?: \[[^\]\n]{0,400}\])?\s*$",
     re.IGNORECASE,
 )
 # What follows a function: Visual Studio's " Line 42" and language column, VS Code's " (file.cpp:12)".
@@ -39,24 +43,30 @@ _LINE = re.compile(r"(?<!\s)\s+Line \d{1,9}$")
 _SOURCE = re.compile(r"(?<!\s)\s+\([^()\n]{0,300}:\d{1,9}\)$")
 _OFFSET = re.compile(r"\+0x[0-9a-fA-F]{1,16}$")
 _DECORATED = re.compile(r"^[_@]?(?P<name>[A-Za-z_]\w{0,500})@\d{1,4}$")
-# "Exception thrown at 0x00007FF6… in App.exe: 0xC0000005: Access violation reading location 0x0…",
-# "Unhandled exception at 0x… (ucrtbase.dll) in App.exe: 0xC0000409: …", WinDbg's "ExceptionCode: c0000005 (…)".
-_THROWN = re.compile(
-    r"^(?:Exception thrown|Unhandled exception) at 0x[0-9a-fA-F]{1,16}(?: \([^)\n]{1,200}\))? in [^:\n]{1,200}: "
-    r"(?P<what>.{1,300})$"
-)
-_CODE = re.compile(r"^\s*ExceptionCode: (?P<what>[0-9a-fA-F]{8}(?: \([^)\n]{1,100}\))?)")
+# "Exception thrown at 0x00007FF6… in App.exe: 0xC0000005: Access violation reading location 0x0…" (and its
+# translations: "Ausnahme ausgelöst bei 0x… in App.exe: 0xC0000005: Zugriffsverletzung…"), WinDbg's
+# "ExceptionCode: c0000005 (Access violation)": the exception's code says the same in every language.
+_THROWN = re.compile(r"^.{0,300}? in [^:\n]{1,200}\.(?:exe|dll): 0x(?P<code>[0-9a-fA-F]{8}): ", re.IGNORECASE)
+_CODE = re.compile(r"^\s*ExceptionCode: (?P<code>[0-9a-fA-F]{8})\b")
+_NAMES = {
+    "c0000005": "access violation",
+    "c0000409": "stack buffer overrun",
+    "c00000fd": "stack overflow",
+    "c0000374": "heap corruption",
+    "c000001d": "illegal instruction",
+    "c0000094": "integer divide by zero",
+    "80000003": "breakpoint",
+    "e06d7363": "C++ exception",
+}
 # Frames it takes to tell a stack from a line naming one function.
 _MIN_FRAMES = 2
 
 
 def _frame_of(line: str) -> Frame | None:
     line = line[:MAX_LINE].rstrip()
-    found = _DEBUGGER_FRAME.match(line) if ".exe!" in line or ".dll!" in line or "!" in line else None
+    found = _DEBUGGER_FRAME.match(line) or _WINDBG_FRAME.match(line) or _VSCODE_FRAME.match(line)
     if found is None:
-        found = _WINDBG_FRAME.match(line) if "!" in line else None
-        if found is None:
-            return None
+        return None
     rest = found["rest"].rstrip()
     head, _, last = rest.rpartition("\t") if "\t" in rest else rest.rpartition(" ")
     if last in _LANGUAGES and head:
@@ -72,15 +82,16 @@ def _frame_of(line: str) -> Frame | None:
 
 
 def _frames(text: str, limit: int) -> list[Frame]:
-    frames = []
+    """The first stack's frames: a blank line or another line after them ends it (another thread's follows)."""
+    frames: list[Frame] = []
     for line in text.split("\n"):
-        if "!" not in line:
-            continue
-        frame = _frame_of(line)
+        frame = _frame_of(line) if "!" in line else None
         if frame is not None:
             frames.append(frame)
             if len(frames) >= limit:
                 break
+        elif frames and (not line.strip() or "[External Code]" not in line):
+            break
     return frames
 
 
@@ -92,11 +103,16 @@ def recognize(text: str) -> bool:
 
 
 def _crash_type(text: str) -> str:
-    thrown = find_lines(text, _THROWN, 1, " exception at 0x") or find_lines(text, _THROWN, 1, "thrown at 0x")
-    if thrown:
-        return mask_message(thrown[0]["what"], 160)
-    code = find_lines(text, _CODE, 1, "ExceptionCode:")
-    return code[0]["what"].lower() if code else "unknown"
+    """The exception's code and its name: ``0xc0000005 access violation``; "unknown" when none is printed."""
+    thrown = find_lines(text, _THROWN, 1, ": 0x")
+    code = thrown[0]["code"] if thrown else ""
+    if not code:
+        recorded = find_lines(text, _CODE, 1, "ExceptionCode:")
+        code = recorded[0]["code"] if recorded else ""
+    if not code:
+        return "unknown"
+    code = code.lower()
+    return f"0x{code} {_NAMES[code]}" if code in _NAMES else f"0x{code}"
 
 
 def parse(text: str) -> ParsedTrace:
