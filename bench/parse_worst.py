@@ -103,6 +103,8 @@ PIECES = (
     "    at 1   app   0x1 kfun:a.B#c(){} + 1 \n",
     # Crystal's frames.
     "  from /a/b.cr:1:2 in 'f'\n",
+    # Ruby's frames.
+    "\tfrom /a/b.rb:1:in `f'\n",
     # lldb's backtrace lines and its thread line.
     "    frame #1: 0x1 a`f(x=1) + 2 at a.c:1:2\n",
     "* thread #1, stop reason = signal SIGSEGV\n",
@@ -189,6 +191,8 @@ def shapes(size: int) -> dict[str, str]:
         + _grow("    at 1   app   0x1 kfun:a.B#c(" + "kotlin.Int;" * 100 + "){} + 1 \n", size),
         "Crystal frames": "BUG: x (Exception)\n" + _grow("  from /a/b.cr:1:2 in '" + "f" * 300 + "'\n", size),
         "Crystal type frames": _grow("  from A::B#c<" + "D, " * 300 + ">:E\n", size),
+        "Ruby frames": _grow("\tfrom /a/b.rb:1:in `" + "block in " * 50 + "f'\n", size),
+        "Ruby frame lines that never close": _grow("/a/b.rb:1:in `" + "a:" * 300 + "\n", size),
         "lldb frames": "* thread #1, stop reason = signal SIGSEGV\n"
         + _grow("    frame #1: 0x1 a`f(x=1) + 2 at a.c:1:2\n", size),
         "lldb frames with long names": _grow("    frame #1: 0x1 a`" + "f(" * 500 + " + 2 at\n", size),

@@ -37,6 +37,7 @@ from crashes.traces import (
     llvm,
     python,
     qgis,
+    ruby,
     rust,
     sanitizer,
     valgrind,
@@ -60,8 +61,8 @@ from crashes.traces import (
 # parser, which would read the assertion above it but not its frames (lldb gives it to LLVM's rules).
 REGISTRY = (
     sanitizer, valgrind, qgis, python, cleo, libfuzzer, rust, go, go_errors, go_telemetry, bun_report, zig,
-    hotspot, kotlin_native, jvm, dotnet, debugger_stack, crystal, gcc, lldb, llvm, breakpad, apple, glibc_backtrace,
-    gdb, faulthandler,
+    hotspot, kotlin_native, jvm, dotnet, debugger_stack, crystal, ruby, gcc, lldb, llvm, breakpad, apple,
+    glibc_backtrace, gdb, faulthandler,
 )  # fmt: skip
 
 __all__ = ["Frame", "ParsedTrace", "REGISTRY", "parse"]

@@ -1,0 +1,45 @@
+"""Ruby's exceptions (crashes.traces.ruby), on CocoaPods' crash reports (tests/traces/ruby)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from crashes import traces
+from crashes.traces import ruby
+from tests.crashes.signing import sign
+from tests.traces import ROOT, read_meta
+
+FIXTURES = sorted((ROOT / "ruby").glob("*.txt"))
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda path: path.stem)
+def test_the_exception_and_the_first_frame_by_file_and_method(path: Path):
+    meta, text = read_meta(path), path.read_text()
+    assert meta["source"].startswith("https://")
+    parsed = traces.parse(text)
+    assert (parsed.format, parsed.crash_type) == (meta["format"], meta["error"])
+    assert sign(text).frames[0] == meta["innermost"]
+
+
+def test_a_blocks_nesting_and_rubys_iterators_are_no_part_of_the_frames():
+    # CocoaPods#2614: "in `block in repo_information'", then "in `map'" (Array#map running the block).
+    text = (ROOT / "ruby" / "cocoapods_repo_information.txt").read_text()
+    assert sign(text).frames == (
+        "error_report.rb:repo_information",
+        "error_report.rb:report",
+        "command.rb:report_error",
+    )
+
+
+def test_one_crash_on_another_ruby_and_ruby_34s_quotes_is_one_bucket():
+    text = (ROOT / "ruby" / "cocoapods_add_dependency_report.txt").read_text()
+    moved = text.replace("/Library/Ruby/Gems/1.8/gems/cocoapods-0.22.0/", "/opt/ruby/3.4/gems/cocoapods-0.22.1/")
+    quoted = moved.replace("`add_dependency'", "'Pod::Installer#add_dependency'")
+    assert sign(moved).digest == sign(text).digest
+    assert sign(quoted).digest == sign(text).digest
+    # Homebrew's form: a message alone, then bare frames.
+    brew = "Error: undefined method `name' for nil:NilClass\n" + "\n".join(text.split("\n")[4:7])
+    assert traces.parse(brew).format == ruby.FORMAT and traces.parse(brew).crash_type == ""
+    assert not ruby.recognize("see lib/x.rb:12:in `foo' for details\n")
