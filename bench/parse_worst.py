@@ -105,6 +105,9 @@ PIECES = (
     "  from /a/b.cr:1:2 in 'f'\n",
     # Ruby's frames.
     "\tfrom /a/b.rb:1:in `f'\n",
+    # JavaScript's frames (V8's, Firefox's).
+    "    at f (/a/b.js:1:2)\n",
+    "f@https://a/b.js:1:2\n",
     # lldb's backtrace lines and its thread line.
     "    frame #1: 0x1 a`f(x=1) + 2 at a.c:1:2\n",
     "* thread #1, stop reason = signal SIGSEGV\n",
@@ -193,6 +196,9 @@ def shapes(size: int) -> dict[str, str]:
         "Crystal type frames": _grow("  from A::B#c<" + "D, " * 300 + ">:E\n", size),
         "Ruby frames": _grow("\tfrom /a/b.rb:1:in `" + "block in " * 50 + "f'\n", size),
         "Ruby frame lines that never close": _grow("/a/b.rb:1:in `" + "a:" * 300 + "\n", size),
+        "JavaScript frames": "TypeError: x\n" + _grow("    at f (/a/b.js:1:2)\n", size),
+        "JavaScript at-lines that are no frame": _grow("    at " + "a (" * 300 + "\n", size),
+        "Firefox frames": _grow("f@" + "a" * 500 + ":1:2\n", size),
         "lldb frames": "* thread #1, stop reason = signal SIGSEGV\n"
         + _grow("    frame #1: 0x1 a`f(x=1) + 2 at a.c:1:2\n", size),
         "lldb frames with long names": _grow("    frame #1: 0x1 a`" + "f(" * 500 + " + 2 at\n", size),

@@ -170,7 +170,8 @@ from crashes.traces.text import mask_message
 # Kotlin/Native's uncaught exceptions are read (the root cause, its kfun: frames named as the JVM's);
 # Crystal's exceptions are read (its class and message, frames by file and method); a Windows or
 # VS Code debugger's exception is named by its code ("0xc0000005 access violation", in any language);
-# Ruby's exceptions are read (its class, frames by file and method, core iterators skipped).
+# Ruby's exceptions are read (its class, frames by file and method, core iterators skipped);
+# JavaScript's stacks are read (V8's and Firefox's frames, Node's own skipped).
 VERSION = 13
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
@@ -207,6 +208,7 @@ RULES = {
     "breakpad": Rule(frames=3, frames_with_site=3),
     "debugger-stack": Rule(frames=3, frames_with_site=3),
     "ruby": Rule(frames=3, frames_with_site=3),
+    "javascript": Rule(frames=3, frames_with_site=3),
     "kotlin-native": Rule(frames=3, frames_with_site=3),
     # Crystal's messages name the program's types ("trying to downcast X <- Y"): with frames, or alone.
     "crystal": Rule(frames=3, frames_with_site=3, typed=False),

@@ -30,6 +30,7 @@ from crashes.traces import (
     go_errors,
     go_telemetry,
     hotspot,
+    javascript,
     jvm,
     kotlin_native,
     libfuzzer,
@@ -61,8 +62,8 @@ from crashes.traces import (
 # parser, which would read the assertion above it but not its frames (lldb gives it to LLVM's rules).
 REGISTRY = (
     sanitizer, valgrind, qgis, python, cleo, libfuzzer, rust, go, go_errors, go_telemetry, bun_report, zig,
-    hotspot, kotlin_native, jvm, dotnet, debugger_stack, crystal, ruby, gcc, lldb, llvm, breakpad, apple,
-    glibc_backtrace, gdb, faulthandler,
+    hotspot, kotlin_native, jvm, dotnet, debugger_stack, crystal, ruby, javascript, gcc, lldb, llvm, breakpad,
+    apple, glibc_backtrace, gdb, faulthandler,
 )  # fmt: skip
 
 __all__ = ["Frame", "ParsedTrace", "REGISTRY", "parse"]
