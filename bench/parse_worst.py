@@ -199,6 +199,9 @@ def shapes(size: int) -> dict[str, str]:
         "JavaScript frames": "TypeError: x\n" + _grow("    at f (/a/b.js:1:2)\n", size),
         "JavaScript at-lines that are no frame": _grow("    at " + "a (" * 300 + "\n", size),
         "Firefox frames": _grow("f@" + "a" * 500 + ":1:2\n", size),
+        "macOS JSON report frames": '"threads" "imageOffset"\n"triggered":true "frames":['
+        + _grow('{"imageOffset":1,"symbol":"' + "f" * 200 + '","imageIndex":0},', size),
+        "macOS JSON report nested lists": '"threads" "imageOffset" "frames":[{"a":' + _grow("[", size),
         "lldb frames": "* thread #1, stop reason = signal SIGSEGV\n"
         + _grow("    frame #1: 0x1 a`f(x=1) + 2 at a.c:1:2\n", size),
         "lldb frames with long names": _grow("    frame #1: 0x1 a`" + "f(" * 500 + " + 2 at\n", size),

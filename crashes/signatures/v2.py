@@ -171,7 +171,8 @@ from crashes.traces.text import mask_message
 # Crystal's exceptions are read (its class and message, frames by file and method); a Windows or
 # VS Code debugger's exception is named by its code ("0xc0000005 access violation", in any language);
 # Ruby's exceptions are read (its class, frames by file and method, core iterators skipped);
-# JavaScript's stacks are read (V8's and Firefox's frames, Node's own skipped).
+# JavaScript's stacks are read (V8's and Firefox's frames, Node's own skipped); macOS's JSON crash
+# reports (.ips) are read as its text reports are, in their format.
 VERSION = 13
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

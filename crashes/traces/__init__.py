@@ -15,6 +15,7 @@ from dataclasses import replace
 from crashes.model import Frame, ParsedTrace
 from crashes.traces import (
     apple,
+    apple_ips,
     breakpad,
     bun_report,
     cleo,
@@ -63,7 +64,7 @@ from crashes.traces import (
 REGISTRY = (
     sanitizer, valgrind, qgis, python, cleo, libfuzzer, rust, go, go_errors, go_telemetry, bun_report, zig,
     hotspot, kotlin_native, jvm, dotnet, debugger_stack, crystal, ruby, javascript, gcc, lldb, llvm, breakpad,
-    apple, glibc_backtrace, gdb, faulthandler,
+    apple_ips, apple, glibc_backtrace, gdb, faulthandler,
 )  # fmt: skip
 
 __all__ = ["Frame", "ParsedTrace", "REGISTRY", "parse"]
