@@ -190,6 +190,8 @@ def shapes(size: int) -> dict[str, str]:
         "Windows frames with runs of blanks": _grow("App.exe!f" + " " * 1500 + "Line 1\n", size),
         "exception group boxes": "  + Exception Group Traceback (most recent call last):\n"
         + _grow("  | " * 20 + 'File "a.py", line 1, in f\n  +-+---------------- 1 ----------------\n', size),
+        # The symbol's optional end was tried at each blank of a run: a second a line of 2,000.
+        "Kotlin/Native frame lines of blanks": _grow("0 a 0x1 kfun:" + " " * 1980 + "x\n", size),
         "Kotlin/Native frames": "Uncaught Kotlin exception: kotlin.Exception: x\n"
         + _grow("    at 1   app   0x1 kfun:a.B#c(" + "kotlin.Int;" * 100 + "){} + 1 \n", size),
         "Crystal frames": "BUG: x (Exception)\n" + _grow("  from /a/b.cr:1:2 in '" + "f" * 300 + "'\n", size),

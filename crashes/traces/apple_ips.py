@@ -27,6 +27,7 @@ from crashes.traces import apple
 
 FORMAT = apple.FORMAT
 _MARKERS = ('"threads"', '"imageOffset"')
+_TRIGGERED = re.compile(r'"triggered"\s*:\s*true')
 _FAULTING = re.compile(r'"faultingThread"\s*:\s*(?P<index>\d{1,6})')
 _EXCEPTION = re.compile(r'"exception"\s*:\s*(?P<object>\{[^{}]{0,2000}\})')
 # The lists read field by field: each item an object (a frame's symbol may hold brackets and braces:
@@ -106,8 +107,8 @@ def _from_fields(text: str) -> tuple[dict, list[dict], list[dict], list[dict]]:
         exception = {"type": _field(found, "type"), "signal": _field(found, "signal")}
     # The faulting thread is marked "triggered" (its registers come between the mark and its frames), else
     # counted by "faultingThread" among the threads' frame lists.
-    triggered = text.find('"triggered":true')
-    chosen = _FRAMES.search(text, triggered) if triggered != -1 else None
+    triggered = _TRIGGERED.search(text)
+    chosen = _FRAMES.search(text, triggered.end()) if triggered else None
     if chosen is None:
         faulting = _FAULTING.search(text)
         index = int(faulting["index"]) if faulting else -1

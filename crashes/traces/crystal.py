@@ -20,18 +20,21 @@ import re
 
 from crashes.frames import MAX_FRAMES
 from crashes.model import Frame, ParsedTrace
-from crashes.traces.text import MAX_LINE, mask_message
+from crashes.traces.text import MAX_LINE, file_name, mask_message
 
 FORMAT = "crystal"
 # "  from /src/x.cr:12:3 in 'name'", "  from /bin/crystal in '??'", "  from Type#method<Args>:Result".
 _LOCATED = re.compile(
     r"^\s*from (?P<file>\S{1,500}?)(?::(?P<line>\d{1,9})(?::\d{1,9})?)? in '(?P<method>[^'\n]{0,500})'\s*$"
 )
-_SYMBOL = re.compile(r"^\s*from (?P<symbol>[*~]?[A-Z_a-z][^\s]{0,1000})\s*$")
+# (A symbol says it is one: a type's "#method", a generic's "<…>", a result's ":Type".)
+_SYMBOL = re.compile(r"^\s*from (?P<symbol>[*~]?[A-Z_a-z][^\s]{0,1000}[#<:][^\s]{0,1000})\s*$")
 # "message (Class)" above the frames: the class is the last parenthesised name on the line.
 _EXCEPTION = re.compile(
     r"^(?:Unhandled exception(?: in spawn)?: )?(?P<message>.{0,1000}?) ?\((?P<type>[A-Z][\w:]{0,200})\)\s*$"
 )
+# Where every crash passes: raising (raise, not_nil!), the compiler's visitor dispatch (accept), the
+# program's entry (__crystal_main), and frames without symbols (??).
 _SKIPPED = frozenset({"raise", "not_nil!", "accept", "??", "*raise", "__crystal_main", "main", "main_user_code"})
 _MIN_FRAMES = 2
 
@@ -40,7 +43,7 @@ def _frame(line: str) -> Frame | None:
     located = _LOCATED.match(line)
     if located:
         file = located["file"]
-        stem = re.split(r"[/\\]", file)[-1].rsplit(".", 1)[0]
+        stem = file_name(file).rsplit(".", 1)[0]
         method = located["method"]
         if method in _SKIPPED or not file.endswith(".cr"):
             return Frame(function="", file=file)
@@ -62,16 +65,22 @@ def _frame(line: str) -> Frame | None:
 
 
 def _frame_lines(lines: list[str]) -> tuple[int, list[Frame]]:
-    """Where the first run of "from" lines starts, and its frames."""
-    for index, line in enumerate(lines):
-        if line.lstrip().startswith("from ") and _frame(line[:MAX_LINE]) is not None:
-            frames = []
-            for following in lines[index : index + 4 * MAX_FRAMES]:
-                frame = _frame(following[:MAX_LINE]) if following.lstrip().startswith("from ") else None
-                if frame is None:
-                    break
-                frames.append(frame)
+    """Where the first run of two or more "from" lines starts, and its frames."""
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        if not (line.lstrip().startswith("from ") and _frame(line[:MAX_LINE]) is not None):
+            index += 1
+            continue
+        frames = []
+        for following in lines[index : index + 4 * MAX_FRAMES]:
+            frame = _frame(following[:MAX_LINE]) if following.lstrip().startswith("from ") else None
+            if frame is None:
+                break
+            frames.append(frame)
+        if len(frames) >= _MIN_FRAMES:
             return index, frames
+        index += len(frames)
     return -1, []
 
 

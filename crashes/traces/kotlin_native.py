@@ -28,10 +28,11 @@ _EXCEPTION = re.compile(
 )
 # "at 3   app.kexe   0x000000010a1c4f60 kfun:com.example.Parser#parseHeader(kotlin.String){}kotlin.Int + 412",
 # and as Crashlytics prints it, without "at" and with the source: "0  app  0x116cc40 kfun:… + 114 (Column.kt:114)".
-_FRAME = re.compile(
-    r"^\s*(?:at )?\d{1,5}\s+\S{1,300}\s+0x[0-9a-fA-F]{1,16}\s+(?P<symbol>\S.{0,2000}?)(?: \+ \d{1,12})?"
-    r"(?: \([^()\s]{1,300}:\d{1,9}\))?\s*$"
-)
+# The symbol is taken whole and its offset and source cut from its end (a lazy match tried at each
+# blank of a run before the line's end read the run once per blank).
+_FRAME = re.compile(r"^\s*(?P<at>at )?\d{1,5}\s+\S.{0,300}?\s+0x[0-9a-fA-F]{1,16}\s+(?P<symbol>\S.{0,2000})$")
+_SOURCE = re.compile(r"(?<!\s)\s+\([^()\s]{1,300}:\d{1,9}\)$")
+_OFFSET = re.compile(r"(?<!\s)\s+\+ \d{1,12}$")
 # What the compiler appends to a symbol: a bridge's mark, its visibility, a suspend function's or trampoline's.
 _SUFFIXES = re.compile(r"\$<bridge-\w{1,20}>|#internal$|#suspend$|-trampoline$")
 # A Kotlin function's symbol: "kfun:" and its package-qualified name, then its signature.
@@ -43,16 +44,21 @@ _MIN_FRAMES = 2
 
 
 def recognize(text: str) -> bool:
-    """True for Kotlin/Native's uncaught-exception line, or two of its ``kfun:`` frame lines."""
+    """True for Kotlin/Native's uncaught-exception line, or two of its own ``at N … kfun:`` frame lines.
+
+    (A macOS crash report names Kotlin functions "kfun:…" too, without "at": that is the crash report's.)
+    """
     if _UNCAUGHT in text:
         return True
     if "kfun:" not in text:
         return False
-    return len(find_lines(text, _FRAME, _MIN_FRAMES, "kfun:")) >= _MIN_FRAMES
+    frames = find_lines(text, _FRAME, 4 * _MIN_FRAMES, "kfun:")
+    return sum(1 for frame in frames if frame["at"]) >= _MIN_FRAMES
 
 
 def _function(symbol: str) -> str | None:
     """``kfun:com.example.Parser#parseHeader(kotlin.String){}kotlin.Int`` -> ``com.example.Parser.parseHeader``."""
+    symbol = _OFFSET.sub("", _SOURCE.sub("", symbol.rstrip()))
     kotlin = _KFUN.match(symbol)
     if kotlin is None:
         return None  # the runtime's C++ or the C library's
@@ -64,6 +70,10 @@ def _function(symbol: str) -> str | None:
 
 
 def _frames(text: str) -> list[Frame]:
+    """The Kotlin frames of the first stack in ``text`` (up to the next "Caused by:")."""
+    cause = text.find("\nCaused by: ", 1)
+    if cause != -1:
+        text = text[:cause]
     frames: list[Frame] = []
     for found in find_lines(text, _FRAME, 4 * MAX_FRAMES, "kfun:"):
         name = _function(found["symbol"][:MAX_LINE])
@@ -76,7 +86,7 @@ def _frames(text: str) -> list[Frame]:
 
 def parse(text: str) -> ParsedTrace:
     """The root cause and its stack's Kotlin frames (the uncaught exception's when the cause has none)."""
-    causes = find_lines(text, _EXCEPTION, 16, ": ")
+    causes = find_lines(text, _EXCEPTION, 64, ": ")
     root = causes[-1] if causes else None
     frames = []
     if root is not None:

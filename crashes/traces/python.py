@@ -42,7 +42,8 @@ _MAX_INDENTED = 8
 def recognize(text: str) -> bool:
     """True if ``text`` holds a Python traceback, even one whose header was cut off."""
     if _HEADER in text:
-        return True
+        # Ruby 2.5-2.7 printed the same header above its own numbered frames ("2: from x.rb:5:in `m'").
+        return 'File "' in text or not (":in `" in text or ":in '" in text)
     if 'File "' not in text:
         return False
     # Headless: two frames, or one frame followed by an exception line.
@@ -213,6 +214,8 @@ _GROUP_FIRST = "+-+---------------- 1 -"
 _GROUP_HEAD = re.compile(r"^\s*\+ Exception Group Traceback \(most recent call last\):\s*$")
 _GROUP_RULE = re.compile(r"^\s*\+(?:-\+)?-{4,}(?: (?:\d{1,6}|\.\.\.) -{4,})?\s*$")
 _GROUP_MARGIN = re.compile(r"^(?:\s*\| ?)+")
+# A nested group's margin is some columns wide at most: a "|" further right is the line's own text.
+_MARGIN_WIDTH = 80
 _GROUP_NOTE = re.compile(r"^\s*\| ?and \d+ more exceptions?\s*$")
 
 
@@ -228,7 +231,7 @@ def _unboxed(lines: list[str]) -> list[str]:
             out.append(_HEADER)
         elif _GROUP_RULE.match(line[:MAX_LINE]) or _GROUP_NOTE.match(line[:MAX_LINE]):
             out.append("")
-        elif "|" in line[:80]:
+        elif "|" in line[:_MARGIN_WIDTH]:
             margin = _GROUP_MARGIN.match(line[:MAX_LINE])
             out.append(line[margin.end() :] if margin else line)
         else:
@@ -273,6 +276,11 @@ def parse(text: str) -> ParsedTrace:
     # exception line was cut off only counts when there is nothing else.
     complete = [trace for trace in traces if trace.crash_type]
     last = complete[-1] if complete else traces[-1]
+    if grouped and complete and not last.crash_type.endswith("ExceptionGroup"):
+        # The group's sub-exceptions are printed in the order their tasks failed, which is chance: of
+        # them, the same one is the crash whatever that order was.
+        sub = [trace for trace in complete if not trace.crash_type.endswith("ExceptionGroup")]
+        last = min(sub, key=lambda trace: (trace.crash_type, trace.frames[0].function if trace.frames else ""))
     return ParsedTrace(
         language="python",
         format=FORMAT,

@@ -21,13 +21,20 @@ import re
 
 from crashes.frames import MAX_FRAMES
 from crashes.model import Frame, ParsedTrace
-from crashes.traces.text import MAX_LINE, find_lines
+from crashes.traces.text import MAX_LINE, file_name, find_lines
 
 FORMAT = "ruby"
+# "/a/x.rb:12:in `m'", "\tfrom C:/a/x.rb:12:in `m'", Ruby 2.5-2.7's numbered "\t2: from /a/x.rb:5:in `m'".
 _FRAME = re.compile(
-    r"^\s*(?:from )?(?P<file>[^\s:`'][^:\n]{0,500}?):(?P<line>\d{1,9}):in [`'](?P<method>[^'`\n]{1,500})'"
-    r"(?P<rest>.{0,2000})$"
+    r"^\s*(?:(?P<number>\d{1,6}): )?(?:from )?(?P<file>(?:[A-Za-z]:)?[^\s:`'][^:\n]{0,500}?):(?P<line>\d{1,9}):"
+    r"in [`'](?P<method>[^'`\n]{1,500})'(?P<rest>.{0,2000})$"
 )
+# Ruby's crash report ("[BUG] Segmentation fault"): its C backtrace is the crash, read by glibc's format.
+_BUG = "[BUG] "
+_C_LEVEL = "C level backtrace information"
+# Lines between the first frame and the "from" frames: Ruby 3.1's error_highlight excerpt, a message's
+# other lines.
+_MOST_BETWEEN = 12
 # The first frame's line may carry the exception: ": message (Class)".
 _RAISED = re.compile(r"^: (?P<message>.{0,1000}?) \((?P<type>[A-Z][\w:]{0,200})\)\s*$")
 # Above the frames: "NoMethodError - message" (CocoaPods), "NoMethodError (message):" (Rails).
@@ -37,22 +44,21 @@ _ABOVE = re.compile(
 )
 _BLOCK = re.compile(r"^(?:block (?:\(\d+ levels\) )?in |rescue in |ensure in )")
 _STDLIB = re.compile(r"(?:^|/)lib/ruby/\d+\.\d+\.\d+/(?!gems/)|^<internal:")
-# Ruby's core methods that run a block or a method for their caller (named at the caller's line): where
-# the program iterated or dispatched, not what failed.
+# Ruby's core methods that run a block for their caller (named at the caller's line): where the program
+# iterated, not what failed. (Not "call" or "load", which a program's own classes often define.)
 _CORE = frozenset(
     {
-        "each", "map", "collect", "select", "filter", "reject", "find", "detect", "each_with_index",
-        "each_with_object", "each_pair", "each_key", "each_value", "flat_map", "inject", "reduce", "times",
-        "upto", "tap", "then", "call", "send", "public_send", "instance_eval", "instance_exec", "class_eval",
-        "module_eval", "load", "require", "require_relative", "any?", "all?", "sort_by", "group_by",
+        "each", "map", "collect", "select", "reject", "each_with_index", "each_with_object", "each_pair",
+        "each_key", "each_value", "flat_map", "inject", "reduce", "times", "tap", "instance_eval",
+        "instance_exec", "class_eval", "module_eval", "send", "public_send",
     }
 )  # fmt: skip
 _MIN_FRAMES = 2
 
 
 def recognize(text: str) -> bool:
-    """True for two or more Ruby frame lines (``file.rb:12:in `method'``)."""
-    if ":in " not in text:
+    """True for two or more Ruby frame lines (``file.rb:12:in `method'``), but not Ruby's own crash report."""
+    if ":in " not in text or (_BUG in text and _C_LEVEL in text):
         return False
     return len(find_lines(text, _FRAME, _MIN_FRAMES, ":in ")) >= _MIN_FRAMES
 
@@ -66,8 +72,22 @@ def _frame(found: re.Match) -> Frame | None:
     method = _BLOCK.sub("", found["method"].strip()).rsplit("#", 1)[-1].rsplit(".", 1)[-1]
     if method in _CORE:
         return None
-    name = re.split(r"[/\\]", file)[-1]
-    return Frame(function=f"{name}:{method}", file=file, line=int(found["line"]))
+    return Frame(function=f"{file_name(file)}:{method}", file=file, line=int(found["line"]))
+
+
+def _run(lines: list[str], first: int) -> list[re.Match]:
+    """The frame lines from ``first`` on, past a few other lines after the first (an excerpt, a message)."""
+    found: list[re.Match] = []
+    between = 0
+    for line in lines[first : first + 4 * MAX_FRAMES]:
+        match = _FRAME.match(line[:MAX_LINE]) if ":in " in line else None
+        if match is None:
+            if len(found) == 1 and between < _MOST_BETWEEN:
+                between += 1
+                continue
+            break
+        found.append(match)
+    return found
 
 
 def parse(text: str) -> ParsedTrace:
@@ -76,8 +96,11 @@ def parse(text: str) -> ParsedTrace:
     first = next((i for i, line in enumerate(lines) if ":in " in line and _FRAME.match(line[:MAX_LINE])), None)
     crash_type, message, frames = "", "", []
     if first is not None:
-        head = _FRAME.match(lines[first][:MAX_LINE])
-        raised = _RAISED.match(head["rest"]) if head else None
+        run = _run(lines, first)
+        if run and run[0]["number"]:
+            # Ruby 2.5-2.7 printed the stack outermost first, numbered down to the raising line.
+            run.reverse()
+        raised = next((found for found in (_RAISED.match(match["rest"]) for match in run[:2]) if found), None)
         if raised:
             crash_type, message = raised["type"], raised["message"].strip()
         elif first > 0:
@@ -85,11 +108,5 @@ def parse(text: str) -> ParsedTrace:
             if above:
                 crash_type = above["type"] or above["type2"]
                 message = (above["message"] or above["message2"] or "").strip()
-        for line in lines[first : first + 4 * MAX_FRAMES]:
-            found = _FRAME.match(line[:MAX_LINE]) if ":in " in line else None
-            if found is None:
-                break
-            frame = _frame(found)
-            if frame is not None:
-                frames.append(frame)
+        frames = [frame for frame in map(_frame, run) if frame is not None]
     return ParsedTrace(format=FORMAT, crash_type=crash_type, message=message, frames=tuple(frames), language="ruby")

@@ -38,3 +38,9 @@ def test_a_stack_pasted_without_its_exception_is_read_by_its_frames():
     signature = sign_record("crystal-lang/crystal#13792")
     assert signature.trace_format == crystal.FORMAT and signature.frames[0] == "call.visit"
     assert not crystal.recognize("I came from the store.\nfrom here on it works.\n")
+
+
+def test_a_line_of_prose_starting_with_from_is_no_frame():
+    text = "I built it from upstream.\n" + RECORDS["crystal-lang/crystal#13720"]["trace"]
+    assert traces.parse(text).format == crystal.FORMAT
+    assert crystal._frame("  from upstream") is None

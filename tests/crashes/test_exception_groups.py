@@ -52,3 +52,29 @@ def test_two_exception_group_crashes_are_two_buckets():
     # The same crash under another Python (other paths to the standard library) is one.
     moved = TASK_GROUP.replace("/usr/lib/python3.11/", "/opt/python3.12/lib/python3.12/")
     assert sign(moved, "app").digest == sign(TASK_GROUP, "app").digest
+
+
+def test_the_sub_exceptions_order_says_nothing():
+    # Two tasks failing in either order: one crash.
+    def group(first: str, second: str) -> str:
+        return (
+            "  + Exception Group Traceback (most recent call last):\n"
+            '  |   File "/app/main.py", line 25, in main\n'
+            "  |     async with asyncio.TaskGroup() as tg:\n"
+            "  | ExceptionGroup: unhandled errors in a TaskGroup (2 sub-exceptions)\n"
+            "  +-+---------------- 1 ----------------\n"
+            + first
+            + "    +---------------- 2 ----------------\n"
+            + second
+            + "    +------------------------------------\n"
+        )
+
+    key_error = (
+        '    | Traceback (most recent call last):\n    |   File "/app/a.py", line 3, in fetch\n'
+        "    |     return d['x']\n    | KeyError: 'x'\n"
+    )
+    value_error = (
+        '    | Traceback (most recent call last):\n    |   File "/app/b.py", line 7, in parse\n'
+        "    |     int(s)\n    | ValueError: invalid literal\n"
+    )
+    assert sign(group(key_error, value_error), "app").digest == sign(group(value_error, key_error), "app").digest

@@ -41,3 +41,29 @@ def test_prose_with_at_and_other_formats_are_not_javascript():
     jvm = 'Exception in thread "main" java.lang.IllegalStateException: x\n\tat a.b.C.d(C.java:12)\n'
     jvm += "\tat a.b.C.e(C.java:3)\n"
     assert traces.parse(jvm).format == "jvm"
+
+
+def test_promise_combinators_node_error_fields_deno_and_bundles():
+    combinator = "TypeError: boom\n    at load (/app/a.js:3:9)\n    at async Promise.all (index 0)\n"
+    combinator += "    at async main (/app/b.js:9:3)\n"
+    assert [frame.function for frame in traces.parse(combinator).frames] == ["load", "main"]
+    # Node's error fields after its last frame ("… (config.ts:12:20) {"), the error found above Node's frames.
+    fields = (
+        "Error: ENOENT: no such file or directory, open '/tmp/x.json'\n    at Object.openSync (node:fs:585:3)\n"
+        "    at loadConfig (/app/src/config.ts:12:20) {\n  errno: -2,\n  code: 'ENOENT'\n}\n"
+    )
+    parsed = traces.parse(fields)
+    assert (parsed.crash_type, [frame.function for frame in parsed.frames]) == ("Error", ["loadConfig"])
+    deno = "error: Uncaught TypeError: x is not a function\n    at file:///app/main.ts:3:1\n    at file:///app/main.ts:9:1\n"
+    assert traces.parse(deno).crash_type == "TypeError"
+    # A bundle's content hash changes with every release: the file is named without it.
+    one = "TypeError: e is null\nrender@https://x.com/main.8a3b2c1d.js:1:2000\n@https://x.com/main.8a3b2c1d.js:1:9\n"
+    assert sign(one).frames == sign(one.replace("8a3b2c1d", "77f0e1a9")).frames
+
+
+def test_another_languages_at_lines_are_not_javascript():
+    rust = (
+        "stack backtrace:\n             at /rustc/abc/library/test/src/lib.rs:473:19\n"
+        "             at /rustc/abc/library/test/src/harness.rs:12:5\n"
+    )
+    assert not javascript.recognize(rust)

@@ -50,3 +50,14 @@ def test_a_suspend_functions_and_an_internal_functions_marks_are_no_part_of_thei
         "io.ex.data.NetworkService.invoke",
         "io.ex.data.Repo.load",
     ]
+
+
+def test_a_macos_crash_report_naming_kotlin_functions_stays_the_crash_reports():
+    # An iOS report lists Kotlin frames as "kfun:…" too, without K/N's "at": the crashed thread decides.
+    report = (
+        "Exception Type:  EXC_BAD_ACCESS (SIGSEGV)\n\nThread 0:\n"
+        "0   App   0x0000000104a1b2c3 kfun:com.example.Idle#wait(){} + 12\n"
+        "1   App   0x0000000104a1b2d4 kfun:com.example.Idle#loop(){} + 40\n\n"
+        "Thread 1 Crashed:\n0   App   0x0000000104a1c000 kfun:com.example.Parser#parse(){} + 8\n"
+    )
+    assert traces.parse(report).format == "apple-crash"

@@ -43,3 +43,29 @@ def test_one_crash_on_another_ruby_and_ruby_34s_quotes_is_one_bucket():
     brew = "Error: undefined method `name' for nil:NilClass\n" + "\n".join(text.split("\n")[4:7])
     assert traces.parse(brew).format == ruby.FORMAT and traces.parse(brew).crash_type == ""
     assert not ruby.recognize("see lib/x.rb:12:in `foo' for details\n")
+
+
+def test_windows_paths_ruby_27s_numbered_stack_and_3_1s_excerpt():
+    windows = "C:/app/x.rb:2:in `inner': boom (RuntimeError)\n\tfrom C:/app/x.rb:5:in `outer'\n"
+    assert [frame.function for frame in traces.parse(windows).frames] == ["x.rb:inner", "x.rb:outer"]
+    # Ruby 2.5-2.7: Python's header, the frames outermost first, numbered down to the raising line.
+    numbered = (
+        "Traceback (most recent call last):\n\t2: from x.rb:9:in `<main>'\n\t1: from x.rb:5:in `outer'\n"
+        "x.rb:2:in `inner': boom (RuntimeError)\n"
+    )
+    parsed = traces.parse(numbered)
+    assert (parsed.format, parsed.crash_type) == (ruby.FORMAT, "RuntimeError")
+    assert [frame.function for frame in parsed.frames] == ["x.rb:inner", "x.rb:outer", "x.rb:<main>"]
+    # Ruby 3.1 shows the failing expression between the first frame and the rest.
+    excerpt = (
+        "x.rb:2:in `inner': undefined method `foo' for nil (NoMethodError)\n\n  a.foo\n   ^^^^\n"
+        "\tfrom x.rb:5:in `outer'\n\tfrom x.rb:9:in `<main>'\n"
+    )
+    assert sign(excerpt).frames == sign(numbered.replace("boom (RuntimeError)", "x (NoMethodError)")).frames
+
+
+def test_rubys_own_crash_report_is_read_by_its_c_backtrace():
+    # ohler55/oj#142: "[BUG] Segmentation fault", Ruby's frames, then its C backtrace: the crash is native.
+    from tests.crashes.signing import sign_record
+
+    assert sign_record("ohler55/oj#142").trace_format == "glibc-backtrace"
