@@ -37,6 +37,13 @@ STOCK_LINES = re.compile(
     r"\b(?:received|terminated with) signal SIG[A-Z]+|"
     # Chromium's (Electron's) signal handler: "Received signal 11 SEGV_MAPERR 000000000000".
     r"^received signal \d+ |^\[end of stack trace\]|"
+    # A sanitizer's headline says which kind of error, never where ("SEGV on unknown address"): its frames
+    # and its SUMMARY line do. And a macOS report's header fields, which every crash of a program fills.
+    r"^==(?:\d+|N)==error: \w{0,40}sanitizer: |^vm region info: |^thread \d+ crashed\b|"
+    # and the notes a sanitizer adds to any SEGV.
+    r"the signal is caused by a \w{1,10} memory access|"
+    r"^hint: (?:address points to the zero page|this fault was caused)|"
+    r"sanitizer can ?not provide additional info|"
     # Breakpad's reason for any crash of a program ("Crash reason:  SIGSEGV /SEGV_MAPERR"; not an app's
     # own "Crash reason: <its message>"), and its header's other fields.
     r"^crash reason:\s+(?:sig[a-z]{2,8}|exc_|exception_|status_|0x)|^crash address: |^process uptime: |"
@@ -242,6 +249,8 @@ def identity_line(text: str) -> str:
     return first[1] if first else ""
 
 
+# "Type: message" (an exception's type, dotted, and what it said), to judge the message alone.
+_TYPED_MESSAGE = re.compile(r"^[A-Za-z_$][\w$]{0,100}(?:\.[A-Za-z_$][\w$]{0,100}){0,10}: (?P<message>.{1,1000})$")
 # Rust's panic line before 1.73, read when its parser found no site for it (the location is the
 # standard library's: libcore/option.rs): "thread 'rustc' panicked at 'message', src/libcore/x.rs:3:5".
 _RUST_PANIC = re.compile(r"^(?:" + rust.THREAD + r")?panicked at (?:'(?P<message>.*)', ?[^\s']+|\S+:\d+:\d+:?)$")
@@ -300,6 +309,11 @@ def _candidates(lines: list[str]) -> Iterator[tuple[int, str]]:
             stripped = panic["message"]
         masked = mask_message(stripped, 200, quoted=False)
         if is_generic(masked) or not names_something(masked):
+            continue
+        typed = _TYPED_MESSAGE.match(masked) if ": " in masked else None
+        if typed and is_generic(typed["message"]):
+            # "System.NullReferenceException: Object reference not set to an instance of an object": a kind of
+            # crash every program has, its type and message both stock.
             continue
         if _GENERIC_FRAME.match(stripped) or _NUMBERED_FRAME.match(stripped):
             continue

@@ -172,7 +172,9 @@ from crashes.traces.text import mask_message
 # VS Code debugger's exception is named by its code ("0xc0000005 access violation", in any language);
 # Ruby's exceptions are read (its class, frames by file and method, core iterators skipped);
 # JavaScript's stacks are read (V8's and Firefox's frames, Node's own skipped); macOS's JSON crash
-# reports (.ips) are read as its text reports are, in their format.
+# reports (.ips) are read as its text reports are, in their format; an exception's type with a stock
+# message ("System.NullReferenceException: Object reference not set…"), a sanitizer's headline and
+# notes, and a macOS report's VM region and thread headers are no identity line.
 VERSION = 13
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

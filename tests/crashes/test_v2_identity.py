@@ -2171,3 +2171,25 @@ def test_an_assertion_cut_inside_its_expression_finds_the_whole_one_by_its_start
     # A start too short to say anything alone matches nothing.
     short = replace(cut, fuzzy_crash_type="Assertion `!tupleTy.c")
     assert similarity.similarity(similarity.shape_of(short), similarity.shape_of(whole)).score < similarity.THRESHOLD
+
+
+def test_a_stock_message_with_its_type_and_a_sanitizers_notes_are_no_identity():
+    # Frameless .NET reports saying only "System.NullReferenceException: Object reference not set…": two
+    # programs' different crashes shared a bucket by that line.
+    nre = "System.NullReferenceException: Object reference not set to an instance of an object.\n"
+    one, other = _sign_text("I clicked save.\n" + nre, "app"), _sign_text("Export failed.\n" + nre, "app")
+    assert one.digest != other.digest
+    assert "no identifying line: a bucket of its own" in one.repairs
+    # A sanitizer report cut before its frames: its headline and notes are every SEGV's.
+    for asan in (
+        "==12==ERROR: AddressSanitizer: SEGV on unknown address 0x000000000000 (pc 0x55 bp 0x7ff sp 0x7ff T0)\n",
+        "==9==ERROR: AddressSanitizer: SEGV on unknown address 0x10 (pc 0x5 bp 0x7 sp 0x7 T0)\n"
+        "==9==The signal is caused by a READ memory access.\n==9==Hint: address points to the zero page.\n",
+    ):
+        assert "no identifying line: a bucket of its own" in _sign_text(asan, "app").repairs
+    # Its SUMMARY line names the function: that is an identity.
+    summary = "SUMMARY: AddressSanitizer: heap-buffer-overflow /src/png.c:12 in png_read_row\n"
+    assert "png_read_row" in _sign_text(summary, "app").message
+    # A macOS report's header fields are every crash's.
+    header = "VM Region Info: 0 is not in any region.  Bytes before following region: 4413186048\n"
+    assert "no identifying line: a bucket of its own" in _sign_text(header, "app").repairs
