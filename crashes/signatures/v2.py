@@ -192,31 +192,37 @@ class Rule:
     typed: bool = True
 
 
+# Most formats: the crash's type and the top three frames of the program's own code.
+_TOP_THREE = Rule(frames=3, frames_with_site=3)
+# Where the message is mostly a kind of crash (Zig's "reached unreachable code", Bun's "Segmentation
+# fault at address N"), or names the program's own types (Crystal's "trying to downcast X <- Y"): the
+# frames decide, and the message alone when there are none.
+_TOP_THREE_UNTYPED = Rule(frames=3, frames_with_site=3, typed=False)
 RULES = {
-    "python": Rule(frames=3, frames_with_site=3),
-    "python-faulthandler": Rule(frames=3, frames_with_site=3),
-    "jvm": Rule(frames=3, frames_with_site=3),
-    "dotnet": Rule(frames=3, frames_with_site=3),
-    "sanitizer": Rule(frames=3, frames_with_site=3),
-    "valgrind": Rule(frames=3, frames_with_site=3),
-    "apple-crash": Rule(frames=3, frames_with_site=3),
-    # A Zig panic's message is often a kind of crash ("reached unreachable code"): the frames decide.
-    "zig": Rule(frames=3, frames_with_site=3, typed=False),
-    "libfuzzer": Rule(frames=3, frames_with_site=3),
-    "gdb": Rule(frames=3, frames_with_site=3),
-    "glibc-backtrace": Rule(frames=3, frames_with_site=3),
-    "qgis": Rule(frames=3, frames_with_site=3),
-    "lldb": Rule(frames=3, frames_with_site=3),
-    "hotspot": Rule(frames=3, frames_with_site=3),
-    "breakpad": Rule(frames=3, frames_with_site=3),
-    "debugger-stack": Rule(frames=3, frames_with_site=3),
-    "ruby": Rule(frames=3, frames_with_site=3),
-    "javascript": Rule(frames=3, frames_with_site=3),
-    "kotlin-native": Rule(frames=3, frames_with_site=3),
-    # Crystal's messages name the program's types ("trying to downcast X <- Y"): with frames, or alone.
-    "crystal": Rule(frames=3, frames_with_site=3, typed=False),
-    # Bun's messages are mostly kinds of crash ("Segmentation fault at address N"): the frames decide.
-    "bun-report": Rule(frames=3, frames_with_site=3, typed=False),
+    **dict.fromkeys(
+        (
+            "python",
+            "python-faulthandler",
+            "jvm",
+            "kotlin-native",
+            "dotnet",
+            "sanitizer",
+            "valgrind",
+            "apple-crash",
+            "libfuzzer",
+            "gdb",
+            "lldb",
+            "glibc-backtrace",
+            "qgis",
+            "hotspot",
+            "breakpad",
+            "debugger-stack",
+            "ruby",
+            "javascript",
+        ),
+        _TOP_THREE,
+    ),  # fmt: skip
+    **dict.fromkeys(("zig", "crystal", "bun-report"), _TOP_THREE_UNTYPED),
     "rust": Rule(frames=2, frames_with_site=1, typed=False),
     # rustc's triagers: the panic location's file and function, and the message.
     "rustc-ice": Rule(frames=2, frames_with_site=1, typed=False),

@@ -14,9 +14,9 @@ import pytest
 from crashes import traces
 from crashes.traces import bun_report
 from tests.crashes.signing import sign, sign_record
-from tests.traces import ROOT, read_meta
+from tests.traces import ROOT, fixtures, read_meta
 
-FIXTURES = sorted((ROOT / "bun_report").glob("*.txt"))
+FIXTURES = fixtures("bun_report")
 
 
 @pytest.mark.parametrize("path", FIXTURES, ids=lambda path: path.stem)

@@ -9,9 +9,9 @@ import pytest
 from crashes import traces
 from crashes.traces import hotspot
 from tests.crashes.signing import sign
-from tests.traces import ROOT, read_meta
+from tests.traces import ROOT, fixtures, read_meta
 
-FIXTURES = sorted((ROOT / "hotspot").glob("*.txt"))
+FIXTURES = fixtures("hotspot")
 
 
 @pytest.mark.parametrize("path", FIXTURES, ids=lambda path: path.stem)

@@ -9,9 +9,9 @@ import pytest
 from crashes import traces
 from crashes.traces import extract, lldb
 from tests.crashes.signing import sign, sign_record
-from tests.traces import ROOT, read_meta
+from tests.traces import ROOT, fixtures, read_meta
 
-FIXTURES = sorted((ROOT / "lldb").glob("*.txt"))
+FIXTURES = fixtures("lldb")
 
 
 @pytest.mark.parametrize("path", FIXTURES, ids=lambda path: path.stem)

@@ -9,9 +9,9 @@ import pytest
 from crashes import traces
 from crashes.traces import ruby
 from tests.crashes.signing import sign
-from tests.traces import ROOT, read_meta
+from tests.traces import ROOT, fixtures, read_meta
 
-FIXTURES = sorted((ROOT / "ruby").glob("*.txt"))
+FIXTURES = fixtures("ruby")
 
 
 @pytest.mark.parametrize("path", FIXTURES, ids=lambda path: path.stem)

@@ -14,3 +14,8 @@ def read_meta(trace: Path) -> dict[str, str]:
         key, _, value = line.partition(":")
         fields[key.strip()] = value.strip()
     return fields
+
+
+def fixtures(folder: str) -> list[Path]:
+    """The traces of one format's folder, in a stable order (for a test parametrized over them)."""
+    return sorted((ROOT / folder).glob("*.txt"))
