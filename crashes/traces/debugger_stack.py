@@ -9,7 +9,8 @@ Each frame is ``module!function``; its arguments, source line, language
 column and offset are dropped. The crash is the exception the text names
 ("Exception thrown at 0x… in App.exe: 0xC0000005: Access violation reading
 location 0x…", WinDbg's ``ExceptionCode: c0000005 (Access violation)``),
-without its addresses. Managed frames (C#) are .NET's parser's.
+without its addresses. Managed frames the pane marks C#, F# or Basic are .NET's parser's (one
+without symbols, marked Unknown, is read here).
 """
 
 from __future__ import annotations
