@@ -6,11 +6,13 @@
 ``00000083`5a1ff3a8 00007ff6`1a2b3c4d : 00000000`00000000 … : App!Parser::parse+0x2a`` (``!analyze -v``)
 
 Each frame is ``module!function``; its arguments, source line, language
-column and offset are dropped. The crash is the exception the text names
-("Exception thrown at 0x… in App.exe: 0xC0000005: Access violation reading
-location 0x…", WinDbg's ``ExceptionCode: c0000005 (Access violation)``),
-without its addresses. Managed frames the pane marks C#, F# or Basic are .NET's parser's (one
-without symbols, marked Unknown, is read here).
+column and offset are dropped; the first stack is the crash's (a pane copied
+whole lists the other threads after it). The crash is the exception's code
+the text names ("Exception thrown at 0x… in App.exe: 0xC0000005: Access
+violation…", in whatever language Visual Studio speaks, or WinDbg's
+``ExceptionCode: c0000005``), with its name when it is a common one. Managed
+frames the pane marks C#, F# or Basic are .NET's parser's (one without
+symbols, marked Unknown, is read here).
 """
 
 from __future__ import annotations
