@@ -151,8 +151,8 @@ from crashes.traces.text import mask_message
 # Rust backtrace's last line cut inside its name (no symbol hash where the frames above have one) is
 # no frame; a gdb backtrace's frames above "<signal handler called>" are a crash handler's when one
 # of them reports (KCrash::defaultCrashHandler, waitpid, raise), as DrKonqi's "[KCrash Handler]"
-# says, and of all threads printed the crash is the one a handler ran in, else the one gdb names
-# as current; lldb's backtraces are read (the stopped thread's reason and frames; an assertion
+# says, and of all threads printed the crash is the one DrKonqi marks, else the one gdb names as
+# current, else one a handler ran in; lldb's backtraces are read (the stopped thread's reason and frames; an assertion
 # above them keyed by LLVM's rules); numeric HTML entities are decoded and zero-width spaces (GitHub's
 # after "#" in a migrated issue) removed; MSVC's deleting-destructor wrappers are the destructor
 # and its anonymous namespace and __ptr64 qualifiers no part of a name; a glibc assertion line cut
@@ -166,7 +166,8 @@ from crashes.traces.text import mask_message
 # its sub-code, the crashed thread's frames; one without its symbol names nothing); Windows
 # debuggers' call stacks (Visual Studio's, VS Code's, WinDbg's) are read by their functions, and
 # Windows's own modules (ntdll, kernel32, the C runtime) are no frames; Python's exception groups
-# have their boxes undone (their sub-exceptions are tracebacks, the last printed the crash);
+# have their boxes undone (their sub-exceptions are tracebacks, one of them the crash whatever
+# order they were printed in);
 # Kotlin/Native's uncaught exceptions are read (the root cause, its kfun: frames named as the JVM's);
 # Crystal's exceptions are read (its class and message, frames by file and method); a Windows or
 # VS Code debugger's exception is named by its code ("0xc0000005 access violation", in any language);
