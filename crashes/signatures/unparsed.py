@@ -166,6 +166,11 @@ GENERIC_MESSAGES = re.compile(
     r"(?:fatal error: )?(?:\w+: )?(?:found )?bad pointer in (?:go heap|unexpected span).*|"
     r"unexpected signal during runtime execution|sweep increased allocation count|"
     r"(?:llvm error: )?broken (?:function|module) found, compilation aborted!?|"
+    # A sanitizer's kind of error ("heap-use-after-free READ"), read without the frames that say where.
+    r"(?:(?:heap|stack|global|dynamic-stack|container|intra-object)-)?(?:buffer-(?:overflow|underflow)|"
+    r"use-after-(?:free|return|scope|poison)|overflow)(?: read| write)?|double-free|alloc-dealloc-mismatch|"
+    r"memcpy-param-overlap|unknown-crash(?: read| write)?|stack-overflow|use-of-uninitialized-value|"
+    r"signed integer overflow|unsigned integer overflow|"
     # Go's runtime finding every goroutine blocked: the goroutines' stacks say where.
     r"(?:fatal error: )?all goroutines are asleep - deadlock!?|"
     r"(?:[\w.]+\.)?(?:nullreferenceexception|nullpointerexception|argumentexception|"

@@ -175,7 +175,9 @@ from crashes.traces.text import mask_message
 # JavaScript's stacks are read (V8's and Firefox's frames, Node's own skipped); macOS's JSON crash
 # reports (.ips) are read as its text reports are, in their format; an exception's type with a stock
 # message ("System.NullReferenceException: Object reference not set…"), a sanitizer's headline and
-# notes, and a macOS report's VM region and thread headers are no identity line.
+# notes, and a macOS report's VM region and thread headers are no identity line, nor is a sanitizer's
+# kind of error ("heap-use-after-free READ") read without frames; a native frame line cut inside its
+# address ("#0 0") names nothing.
 VERSION = 13
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -19,6 +19,7 @@ from crashes.traces.text import MAX_LINE
 # stack dumps have 300-character lines, and lazy matching made this the
 # slowest step of bucketing.
 FRAME = re.compile(r"^\s*#(?P<index>\d+)\s+(?:0x[0-9a-fA-F]+\s*)?(?:in\s+)?(?P<rest>.*)")
+_CUT_ADDRESS = re.compile(r"^(?:0x)?[0-9a-fA-F]{0,16}$")
 _MODULE = re.compile(r"\((?P<module>[^()\s]*?)(?:\+0x[0-9a-fA-F]+)\)$")
 _SOURCE = re.compile(r"^(?P<file>\S+?):(?P<line>\d+)(?::\d+)?$")
 # A source file named without a line ("cxa_noexception.cpp"), as libFuzzer's
@@ -40,6 +41,8 @@ def parse_frame(line: str) -> Frame | None:
         trailing = _MODULE.match(rest, opening) if opening != -1 else None
         if trailing:
             module, rest = trailing["module"], rest[:opening].rstrip()
+    if _CUT_ADDRESS.match(rest):
+        return Frame(function="")  # "#0 0" / "#0 0x7f44": the line was cut inside its address
     if rest.startswith("(") and not rest.startswith("(anonymous namespace)"):
         # "#5 0x55d2… (/usr/bin/clang+0x2c4e5e9)" cut before its closing parenthesis: no name.
         return Frame(function="", module=rest.strip("()"))

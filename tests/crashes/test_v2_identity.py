@@ -2193,3 +2193,18 @@ def test_a_stock_message_with_its_type_and_a_sanitizers_notes_are_no_identity():
     # A macOS report's header fields are every crash's.
     header = "VM Region Info: 0 is not in any region.  Bytes before following region: 4413186048\n"
     assert "no identifying line: a bucket of its own" in _sign_text(header, "app").repairs
+
+
+def test_a_sanitizer_report_cut_before_its_frames_is_no_bucket_of_its_kind():
+    # libjpeg-turbo#670 and #669: two different heap-use-after-free bugs in djpeg, each pasted up to its
+    # ASan headline. The kind of error ("heap-use-after-free READ") is every such report's.
+    one, other = _sign("libjpeg-turbo/libjpeg-turbo#670"), _sign("libjpeg-turbo/libjpeg-turbo#669")
+    assert one.crash_type == other.crash_type == "heap-use-after-free READ"
+    assert one.digest != other.digest
+    assert "no identifying line: a bucket of its own" in one.repairs
+
+
+def test_a_frame_line_cut_inside_its_address_names_nothing():
+    # libjpeg-turbo#675, stored cut at "    #0 0": no frame named "0".
+    assert "0" not in _sign("libjpeg-turbo/libjpeg-turbo#675").frames
+    assert _sign("libjpeg-turbo/libjpeg-turbo#674").frames[0] == "quantize_ord_dither"
