@@ -200,6 +200,11 @@ def shapes(size: int) -> dict[str, str]:
         "Ruby frame lines that never close": _grow("/a/b.rb:1:in `" + "a:" * 300 + "\n", size),
         "JavaScript frames": "TypeError: x\n" + _grow("    at f (/a/b.js:1:2)\n", size),
         "JavaScript at-lines that are no frame": _grow("    at " + "a (" * 300 + "\n", size),
+        "pytest sections": "E   IndexError: x\n"
+        + _grow("    def f(" + "a, " * 100 + "):\n>       g()\na.py:1: \n_ _ _ _ _ _ _ _\n", size),
+        "pytest headers and locations without end": _grow(
+            "_" * 3 + " " + "a" * 300 + " _" * 200 + "\nE  " + "a.py:" * 50, size
+        ),
         "Firefox frames": _grow("f@" + "a" * 500 + ":1:2\n", size),
         "macOS JSON report frames": '"threads" "imageOffset"\n"triggered":true "frames":['
         + _grow('{"imageOffset":1,"symbol":"' + "f" * 200 + '","imageIndex":0},', size),

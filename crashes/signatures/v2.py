@@ -177,7 +177,8 @@ from crashes.traces.text import mask_message
 # message ("System.NullReferenceException: Object reference not set…"), a sanitizer's headline and
 # notes, and a macOS report's VM region and thread headers are no identity line, nor is a sanitizer's
 # kind of error ("heap-use-after-free READ") read without frames; a native frame line cut inside its
-# address ("#0 0") names nothing.
+# address ("#0 0") names nothing; pytest's failure reports are read as the CPython traceback they
+# stand for (its long and short forms: a test failing under pytest and run alone is one bucket).
 VERSION = 13
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -37,6 +37,7 @@ from crashes.traces import (
     libfuzzer,
     lldb,
     llvm,
+    pytest_report,
     python,
     qgis,
     ruby,
@@ -58,13 +59,14 @@ from crashes.traces import (
 # (a program's own crash handler) after those that may print them among their
 # own; gdb's generic frames near the end. QGIS's crash dialog comes before Python's traceback
 # (newer dialogs print the Python threads' stacks above the crash's own); bun.report's list before
-# Zig's panic line, which Bun's terminal output prints above it; HotSpot's crash report before a
+# Zig's panic line, which Bun's terminal output prints above it; pytest's report after CPython's
+# traceback (a traceback inside a test's captured output is the crash's); HotSpot's crash report before a
 # Java stack (its log may quote one among the VM's events); lldb's backtrace before LLVM's
 # parser, which would read the assertion above it but not its frames (lldb gives it to LLVM's rules).
 REGISTRY = (
-    sanitizer, valgrind, qgis, python, cleo, libfuzzer, rust, go, go_errors, go_telemetry, bun_report, zig,
-    hotspot, kotlin_native, jvm, dotnet, debugger_stack, crystal, ruby, javascript, gcc, lldb, llvm, breakpad,
-    apple_ips, apple, glibc_backtrace, gdb, faulthandler,
+    sanitizer, valgrind, qgis, python, pytest_report, cleo, libfuzzer, rust, go, go_errors, go_telemetry,
+    bun_report, zig, hotspot, kotlin_native, jvm, dotnet, debugger_stack, crystal, ruby, javascript, gcc, lldb,
+    llvm, breakpad, apple_ips, apple, glibc_backtrace, gdb, faulthandler,
 )  # fmt: skip
 
 __all__ = ["Frame", "ParsedTrace", "REGISTRY", "parse"]

@@ -439,6 +439,9 @@ def _render_json_diagnostics(text: str) -> tuple[str, str]:
     return text, f"{rendered} JSON diagnostic{'s' if rendered > 1 else ''} rendered"
 
 
+_RULE_ENDS = ("===", "___", "---", "***", "###", "~~~")
+
+
 def _unwrap(text: str) -> tuple[str, str]:
     """Join lines hard-wrapped at a fixed width.
 
@@ -491,7 +494,13 @@ def _unwrap(text: str) -> tuple[str, str]:
             joined.append(line)
         # A fragment wrapped again is full width too.
         # A line ending in two blanks or more was padded, not cut; one blank at the width is where a cut fell.
-        cut = len(line) >= width and not line.endswith("  ") and not _RECORD_END.search(line[-120:])
+        # And a rule ("=== FAILURES ===" filling a terminal's width, as pytest draws its sections) is whole.
+        cut = (
+            len(line) >= width
+            and not line.endswith("  ")
+            and not _RECORD_END.search(line[-120:])
+            and not line.endswith(_RULE_ENDS)
+        )
     # Two lines of one width happen by chance; two that each go on in the next line rarely do.
     if wrapped < 2 or (lengths[width] < _MIN_WRAPPED_LINES and wrapped < lengths[width]):
         return text, ""
