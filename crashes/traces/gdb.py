@@ -78,11 +78,14 @@ def recognize(text: str) -> bool:
 
 # Where gdb says a signal stopped the program, on the line after "Program received signal SIGSEGV, …":
 # "0x00005555555551a9 in foo (p=0x0) at t.c:3" or, at a line's start, "XDisplayString (dpy=0x0) at Macros.c:119".
-# Pasted without `bt`, it is the crash's innermost frame.
+# Pasted without `bt`, it is the crash's innermost frame. A C++ name may start in an anonymous namespace,
+# and gdb puts a long line's "at file:line" on the next line.
 _STOP = re.compile(
-    r"^(?:0x[0-9a-fA-F]{1,16} in )?(?P<function>[A-Za-z_][\w:~<>.$@]{0,300}) \((?P<args>[^\n]{0,1000})\)"
+    r"^(?:0x[0-9a-fA-F]{1,16} in )?"
+    r"(?P<function>(?:\(anonymous namespace\)::){0,8}[A-Za-z_~][\w:~<>.$@]{0,300}) \((?P<args>[^\n]{0,1000})\)"
     r"(?: at (?P<file>\S+?):(?P<line>\d+)| from (?P<module>\S+))?\s*$"
 )
+_STOP_AT = re.compile(r"^\s{1,12}at (?P<file>\S+?):(?P<line>\d+)\s*$")
 _RECEIVED = re.compile(r"(?:Program|Thread \d+ .{0,200}?) received signal SIG\w+")
 # Lines gdb may print between the signal and the stop: "[Switching to Thread 0x7ffff7d8a740 (LWP 3)]".
 _STOP_LOOKAHEAD = 3
@@ -103,14 +106,18 @@ def _stop_frame(text: str) -> Frame | None:
         if end == -1:
             return None
         if _RECEIVED.match(text[start:end][:MAX_LINE]):
-            for line in text[end + 1 :].split("\n", _STOP_LOOKAHEAD)[:_STOP_LOOKAHEAD]:
+            following = text[end + 1 :].split("\n", _STOP_LOOKAHEAD + 1)[: _STOP_LOOKAHEAD + 1]
+            for index, line in enumerate(following[:_STOP_LOOKAHEAD]):
                 found = _STOP.match(line[:MAX_LINE].strip())
                 if found:
+                    place = found if found["file"] or found["module"] else None
+                    if place is None and index + 1 < len(following):
+                        place = _STOP_AT.match(following[index + 1][:MAX_LINE])
                     return Frame(
                         function=found["function"],
-                        file=found["file"] or "",
-                        line=int(found["line"]) if found["line"] else None,
-                        module=found["module"] or "",
+                        file=(place["file"] or "") if place else "",
+                        line=int(place["line"]) if place and place["line"] else None,
+                        module=(place["module"] or "") if place is found else "",
                     )
         at = text.find(" received signal SIG", end)
     return None

@@ -18,5 +18,9 @@ def _records() -> dict[str, dict]:
     return dedup_records()
 
 
+def record_trace(record_id: str) -> str:
+    return _records()[record_id]["trace"]
+
+
 def sign_record(record_id: str, target: str = "t") -> Signature:
-    return sign(_records()[record_id]["trace"], target)
+    return sign(record_trace(record_id), target)

@@ -9,7 +9,7 @@ crash of the program, and keying on them put every crash in one bucket.
 from __future__ import annotations
 
 from crashes import traces
-from tests.crashes.signing import sign, sign_record
+from tests.crashes.signing import record_trace, sign, sign_record
 
 # kvirc/KVIrc#594 (https://github.com/kvirc/KVIrc/issues/594), as DrKonqi printed it.
 KVIRC = """\
@@ -167,3 +167,13 @@ def test_prose_saying_received_signal_first_does_not_hide_gdbs_notice():
         "XDisplayString (dpy=0x0) at /usr/src/debug/libx11/libX11-1.8.4/src/Macros.c:119\n"
     )
     assert sign(text).frames == ("XDisplayString",)
+
+
+def test_a_stop_in_an_anonymous_namespace_with_its_place_on_the_next_line():
+    # Rust-GCC/gccrs#382: gdb's stop report, the C++ name in anonymous namespaces and its long line's
+    # "at file:line" moved by gdb to the next line.
+    signature = sign_record("Rust-GCC/gccrs#382")
+    assert (signature.trace_format, signature.crash_type) == ("gdb", "SIGSEGV")
+    assert signature.frames == ("TypeCheckExpr::Resolve",)
+    parsed = traces.parse(record_trace("Rust-GCC/gccrs#382"))
+    assert parsed.frames[0].file.endswith("rust-hir-type-check-expr.h") and parsed.frames[0].line == 45
