@@ -158,7 +158,8 @@ from crashes.traces.text import mask_message
 # and its anonymous namespace and __ptr64 qualifiers no part of a name; a glibc assertion line cut
 # inside its expression keeps the expression open (the start of the whole one, which the fuzzy stage
 # then finds by it); gdb's report of where a signal stopped the program, pasted without `bt`, is
-# its innermost frame (also in an anonymous namespace, its "at file:line" on the next line), and a debugger's "received signal SIGSEGV" notice no identity of its own;
+# its innermost frame (also in an anonymous namespace, its "at file:line" on the next line), and a
+# debugger's "received signal SIGSEGV" notice no identity of its own;
 # HotSpot's crash reports are read (the error its banner names, the crashed thread's native frames
 # or the problematic frame, a frame without its symbol by its module), and its banner is stock;
 # Chromium's unsymbolized "#0 0x… (/app+0x…)" is no gdb call of an address, and its "Received signal
