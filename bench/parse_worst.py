@@ -205,6 +205,11 @@ def shapes(size: int) -> dict[str, str]:
         "pytest headers and locations without end": _grow(
             "_" * 3 + " " + "a" * 300 + " _" * 200 + "\nE  " + "a.py:" * 50, size
         ),
+        "Z3 fields": "ASSERTION VIOLATION\n" + _grow("File: ../src/" + "a/" * 100 + "b.cpp\nLine: 1\n", size),
+        "Z3 fields without end": _grow("File: " + "a" * 600 + "\nLine: " + "1" * 20 + "\n", size),
+        "LLVM frames cut inside their module": "Stack dump:\n"
+        + _grow(" #1 0x1 f(" + "int, " * 100 + ") (/a" + "/b" * 200 + "\n", size),
+        "bold around a paste": "_**" + _grow("a **b** c\n", size) + "**_",
         "Firefox frames": _grow("f@" + "a" * 500 + ":1:2\n", size),
         "macOS JSON report frames": '"threads" "imageOffset"\n"triggered":true "frames":['
         + _grow('{"imageOffset":1,"symbol":"' + "f" * 200 + '","imageIndex":0},', size),

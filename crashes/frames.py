@@ -112,6 +112,8 @@ _IGNORED_FUNCTIONS = {
         r"\(below main\)$)"
         # Anywhere in the name: crash handlers, whatever namespace they are in.
         r"|(PrintStackTrace|SignalHandler|CrashRecoverySignalHandler|RunSignalHandlers)"
+        # The C library's backtrace() (or a sanitizer's interceptor of it): only a crash handler calls it.
+        r"|^(?:__interceptor_)?backtrace(?:_symbols(?:_fd)?)?$"
         # Chromium's (Electron's) stack capture in its signal handler: every crash's first frames.
         r"|^base::debug::(?:CollectStackTrace|StackTrace::StackTrace)"
     ),
@@ -350,6 +352,9 @@ _CORE_IMPL = re.compile(r" as core::(?:slice::index::SliceIndex|iter::)")
 # my_abort): where a crash is reported, not where it happened.
 _REPORTING_HELPER = re.compile(
     r"(?i)^(?:[a-z0-9]+_)*(?:fatal|abort|assert|assertion|panic|die|croak|bug|unreachable)(?:_[a-z0-9]+)*$"
+    # And in C++'s CamelCase: Carbon's CheckFailImpl, abseil's LogMessageFatal, ReportFatalError.
+    r"|^(?-i:(?:[A-Z][a-z0-9]*)*?(?:CheckFail(?:ed|ure)?|Assert(?:ion)?(?:Fail(?:ed|ure)?)?|Fatal(?:Error)?|Abort|"
+    r"Panic|Die|Unreachable)(?:Impl)?)$"
 )
 
 

@@ -80,6 +80,9 @@ STOCK_LINES = re.compile(
     # Crashpad's own log ("[pid:tid:20240605,083724.595583:ERROR file.cc:64] tag not found"), below FATAL:
     # what it met while writing the report, never the crash. (Chromium's own "[…:ERROR:x.cc(5)]" is the app's.)
     r"^\[\d+:\d+:\d{8},\d{6}\.\d+:(?:ERROR|WARNING|INFO|VERBOSE\d*) [\w.-]+:\d+\]|"
+    # The C++ library's own checks ("…/c++/v1/optional:911: _LIBCPP_ASSERT 'this->has_value()' failed.
+    # optional operator* called on a disengaged value"): what its caller did wrong, which frames say.
+    r"_libcpp_assert |/c\+\+/(?:v1|\d+(?:\.\d+)*)/[\w/.-]{1,200}:\d+: |"
     # Valgrind's banner, printed by every run of the tool.
     r"\b(?:memcheck|helgrind|drd), a (?:memory|thread) error detector|"
     # A shell reporting that the command it ran died ("x.sh: line 6: 5518 Segmentation fault  cmd",
@@ -161,6 +164,10 @@ GENERIC_MESSAGES = re.compile(
     r"sig(?:segv|bus|fpe|ill|abrt|trap|sys|emt|stkflt|pipe): [a-z -]{1,60}|"
     r"object reference not set to an instance of an object\.?|segmentation fault|sigsegv|sigabrt|sigbus|"
     r"sigfpe|segv|deadly signal|timeout|killed|aborted|illegal instruction|bus error|"
+    # Windows's words for any SEGV (DXC's "Internal compiler error: access violation. Attempted to read from
+    # address 0x…", a debugger's "Access violation reading location 0x…").
+    r"access violation\.?(?: attempted to (?:read from|write to|execute) address .*| (?:reading|writing|executing) "
+    r"(?:location|address) .*)?|"
     r"no errors encountered even though .*|unexpected error.*|"
     # Go's runtime finding its heap corrupted: the symptom of any cause (a data race, cgo, unsafe).
     r"(?:fatal error: )?(?:\w+: )?(?:found )?bad pointer in (?:go heap|unexpected span).*|"

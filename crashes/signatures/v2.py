@@ -179,7 +179,12 @@ from crashes.traces.text import mask_message
 # notes, and a macOS report's VM region and thread headers are no identity line, nor is a sanitizer's
 # kind of error ("heap-use-after-free READ") read without frames; a native frame line cut inside its
 # address ("#0 0") names nothing; pytest's failure reports are read as the CPython traceback they
-# stand for (its long and short forms: a test failing under pytest and run alone is one bucket).
+# stand for (its long and short forms: a test failing under pytest and run alone is one bucket);
+# Z3's assertion violations are read (the check and its file; a stock sentence's file and line), and
+# its "(C)ontinue, (A)bort…" prompt is no identity; in LLVM's stack dump, what its handler called
+# above it (a sanitizer's `backtrace`) is no frame, a frame cut inside its module's path keeps its
+# name, CamelCase check helpers (CheckFailImpl, LogMessageFatal) are reporting helpers, and the C++
+# library's own check ("_LIBCPP_ASSERT …") is no identity line; bold around a whole paste is markup.
 VERSION = 13
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -44,6 +44,7 @@ from crashes.traces import (
     rust,
     sanitizer,
     valgrind,
+    z3,
     zig,
 )
 
@@ -63,10 +64,11 @@ from crashes.traces import (
 # traceback (a traceback inside a test's captured output is the crash's); HotSpot's crash report before a
 # Java stack (its log may quote one among the VM's events); lldb's backtrace before LLVM's
 # parser, which would read the assertion above it but not its frames (lldb gives it to LLVM's rules).
+# Z3's File:/Line: fields last: a tool's log may print such fields around another format's trace.
 REGISTRY = (
     sanitizer, valgrind, qgis, python, pytest_report, cleo, libfuzzer, rust, go, go_errors, go_telemetry,
     bun_report, zig, hotspot, kotlin_native, jvm, dotnet, debugger_stack, crystal, ruby, javascript, gcc, lldb,
-    llvm, breakpad, apple_ips, apple, glibc_backtrace, gdb, faulthandler,
+    llvm, breakpad, apple_ips, apple, glibc_backtrace, gdb, faulthandler, z3,
 )  # fmt: skip
 
 __all__ = ["Frame", "ParsedTrace", "REGISTRY", "parse"]

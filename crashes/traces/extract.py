@@ -282,14 +282,27 @@ def _strip_inline_code(text: str) -> tuple[str, str]:
 
 
 # "**nil pointer**": a reporter's bold in a pasted trace. Opened and closed on
-# one line around non-blank ends, so `f(**kwargs)` and `x ** 2` stay.
-_EMPHASIS = re.compile(r"\*\*(?=[^\s*])([^*\n]{1,200}?)(?<=[^\s*])\*\*")
+# one line around non-blank ends, and closed where a word does not go on, so
+# `f(**kwargs)`, `x ** 2` and `int **p = f(**q)` stay.
+_EMPHASIS = re.compile(r"\*\*(?=[^\s*])([^*\n]{1,200}?)(?<=[^\s*])\*\*(?![\w*])")
+
+
+# Bold (and italic) around a whole paste of several lines: "_**loc(…): error: …\nLLVM ERROR: …**_".
+# (Not one "*" or "_": a C pointer's type or a name may end a line with one.)
+_WHOLE_EMPHASIS = (("_**", "**_"), ("**_", "_**"), ("***", "***"), ("**", "**"), ("__", "__"))
 
 
 def _strip_emphasis(text: str) -> tuple[str, str]:
-    if "**" not in text:
+    if "**" not in text and "__" not in text:
         return text, ""
-    kept, removed = _EMPHASIS.subn(r"\1", text)
+    kept, removed = _EMPHASIS.subn(r"\1", text) if "**" in text else (text, 0)
+    body = kept.strip()
+    for opening, closing in _WHOLE_EMPHASIS:
+        if "\n" in body and len(body) > 2 * len(opening) and body.startswith(opening) and body.endswith(closing):
+            inner = body[len(opening) : -len(closing)]
+            if inner[:1].strip() and inner[-1:].strip():
+                kept, removed = inner, removed + 1
+            break
     return (kept, "Markdown emphasis removed") if removed else (text, "")
 
 

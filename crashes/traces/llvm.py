@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import re
 
-from crashes.frames import is_ignored
+from crashes.frames import MAX_NAME, is_ignored
 from crashes.model import Frame, ParsedTrace
 from crashes.traces import apple
 from crashes.traces.extract import MIN_WRAP_WIDTH
-from crashes.traces.native_frames import parse_frame
+from crashes.traces.native_frames import HANDLER_DEPTH, parse_frame
 from crashes.traces.text import (
     CUT_LINES,
     MAX_LINE,
@@ -122,6 +122,11 @@ def _signal_handlers(text: str) -> bool:
     ) >= 3
 
 
+# LLVM's own signal handling, which prints the dump: what it calls above it (a sanitizer's
+# `backtrace` interceptor, the C library's) is the handler's too.
+_HANDLER = re.compile(r"PrintStackTrace|RunSignalHandlers|SignalHandler\b|CrashRecoverySignalHandler")
+
+
 def _frames(lines: list[str]) -> tuple[Frame, ...]:
     start = next((i for i, line in enumerate(lines) if "Stack dump" in line), 0)
     frames = []
@@ -134,7 +139,11 @@ def _frames(lines: list[str]) -> tuple[Frame, ...]:
                 frame = Frame(function=_OFFSET.sub("", match["function"]), module=match["module"])
         if frame is not None:
             frames.append(frame)
-    return tuple(frames)
+    handler = max(
+        (i for i, frame in enumerate(frames[:HANDLER_DEPTH]) if _HANDLER.search(frame.function[:MAX_NAME])),
+        default=-1,
+    )
+    return tuple(frames[handler + 1 :])
 
 
 # Assertions inside LLVM's casting and container templates fail for whoever

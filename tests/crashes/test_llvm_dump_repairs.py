@@ -1,0 +1,77 @@
+"""LLVM stack dumps as LLVM-based compilers' reporters paste them: handlers, cut lines, the C++ library's checks.
+
+Real reports from dev-split trackers (tests/data/dedup/carbon_dev.jsonl, llvm_forks_dev_harvest.jsonl).
+"""
+
+from __future__ import annotations
+
+from crashes import traces
+from crashes.traces import extract
+from crashes.traces.native_frames import parse_frame
+from tests.crashes.signing import record_trace, sign, sign_record
+
+NO_IDENTITY = "no identifying line: a bucket of its own"
+
+
+def test_what_llvms_handler_calls_above_its_dump_is_no_frame():
+    # carbon-language/carbon-lang#1257: an ASan build's "#0 … backtrace …/sanitizer_common_interceptors.inc"
+    # above PrintStackTrace, cut there: it keyed three different bugs alike.
+    signature = sign_record("carbon-language/carbon-lang#1257", "carbon")
+    assert "backtrace" not in signature.frames and NO_IDENTITY in signature.repairs
+    dump = (
+        "Stack dump:\n #0 0x1 backtrace (/bin/x+0x1)\n"
+        " #1 0x2 llvm::sys::PrintStackTrace(llvm::raw_ostream&, int) (/bin/x+0x2)\n"
+        " #2 0x3 SignalHandler(int) Signals.cpp:0:0\n #3 0x4 Foo::bar() (/bin/x+0x4)\n"
+    )
+    assert [frame.function for frame in traces.parse(dump).frames] == ["Foo::bar()"]
+
+
+def test_a_frame_cut_inside_its_modules_path_keeps_its_name():
+    # carbon-language/carbon-lang#3539: "#12 0x… Carbon::AddPrelude(…) (/home/ja" where the excerpt ended.
+    assert sign_record("carbon-language/carbon-lang#3539", "carbon").frames == ("Carbon::AddPrelude",)
+    assert parse_frame("#1 0x1 f(int) (C:\\Program Fi").function == "f(int)"
+    assert parse_frame("#1 0x1 (anonymous namespace)::f() (/x").function == "(anonymous namespace)::f()"
+    # ClangBuiltLinux/linux#1984: its only frame was "(/usr/lib/llvm/17/bin/../lib64/libLL", a module cut short.
+    assert not any(frame.startswith("(") for frame in sign_record("ClangBuiltLinux/linux#1984", "linux").frames)
+
+
+def test_the_c_plus_plus_librarys_own_check_is_no_identity():
+    # carbon-lang#1248 and #2730: libc++'s "optional operator* called on a disengaged value", frames cut:
+    # two different bugs, which that line alone put in one bucket.
+    first, second = (
+        sign_record("carbon-language/carbon-lang#1248", "c"),
+        sign_record("carbon-language/carbon-lang#2730", "c"),
+    )
+    assert first.digest != second.digest
+    assert NO_IDENTITY in first.repairs and NO_IDENTITY in second.repairs
+
+
+def test_a_programs_camel_case_check_helper_is_no_frame():
+    # carbon-lang#7157/c1: Carbon::Internal::CheckFailImpl below abort(), where every CHECK failure passes.
+    text = record_trace("carbon-language/carbon-lang#7157/c1")
+    assert "CheckFailImpl" in text
+    assert not any("CheckFail" in frame for frame in sign(text, "carbon").similarity_frames)
+    helper = (
+        "Stack dump:\n #0 0x1 Carbon::Internal::CheckFailImpl(char const*) (/bin/c+0x1)\n"
+        " #1 0x2 Carbon::Lower() (/bin/c+0x2)\n"
+    )
+    assert sign(helper, "carbon").frames == ("Carbon::Lower",)
+
+
+def test_bold_around_a_whole_paste_is_markup():
+    # tensorflow/tensorflow#62610 pasted its error in "_**…**_"; #69237 (a duplicate) in a fence.
+    first, second = sign_record("tensorflow/tensorflow#62610"), sign_record("tensorflow/tensorflow#69237")
+    assert first.crash_type == second.crash_type == "LLVM ERROR: Failed to infer result type(s)."
+    assert "Markdown emphasis removed" in first.repairs
+    # Only markers that open and close the whole paste: a pointer's stars or **kwargs stay.
+    code = "int **p = f(**kwargs);\nreturn **p"
+    assert extract._strip_emphasis(code) == (code, "")
+    assert extract._strip_emphasis("**a\nb**") == ("a\nb", "Markdown emphasis removed")
+
+
+def test_windows_words_for_any_segv_are_no_identity():
+    # microsoft/DirectXShaderCompiler#3790 and #4640: "Internal compiler error: access violation. Attempted to
+    # read from address 0x…", which every access violation of the compiler prints: two different bugs.
+    first = sign_record("microsoft/DirectXShaderCompiler#3790", "dxc")
+    second = sign_record("microsoft/DirectXShaderCompiler#4640", "dxc")
+    assert first.digest != second.digest and NO_IDENTITY in first.repairs
