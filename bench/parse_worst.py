@@ -205,6 +205,10 @@ def shapes(size: int) -> dict[str, str]:
         "pytest headers and locations without end": _grow(
             "_" * 3 + " " + "a" * 300 + " _" * 200 + "\nE  " + "a.py:" * 50, size
         ),
+        "OCaml backtraces": "Fatal error: exception Not_found\n"
+        + _grow('Called from X.f in file "' + "a/" * 100 + 'b.ml", line 1, characters 1-2\n', size),
+        "OCaml exceptions that never close": _grow("Fatal error: exception A(" + "(" * 300 + "\n", size),
+        "Rocq anomalies in prose": _grow('x `Anomaly "' + '"' * 400 + "\n", size),
         "Z3 fields": "ASSERTION VIOLATION\n" + _grow("File: ../src/" + "a/" * 100 + "b.cpp\nLine: 1\n", size),
         "Z3 fields without end": _grow("File: " + "a" * 600 + "\nLine: " + "1" * 20 + "\n", size),
         "LLVM frames cut inside their module": "Stack dump:\n"

@@ -83,6 +83,10 @@ STOCK_LINES = re.compile(
     # The C++ library's own checks ("…/c++/v1/optional:911: _LIBCPP_ASSERT 'this->has_value()' failed.
     # optional operator* called on a disengaged value"): what its caller did wrong, which frames say.
     r"_libcpp_assert |/c\+\+/(?:v1|\d+(?:\.\d+)*)/[\w/.-]{1,200}:\d+: |"
+    # Haskell's call stack below such an error: where the partial function was, in its library.
+    r"^callstack \(from hascallstack\)|^\s*(?:error|undefined), called at |"
+    # gdb's pretty printers failing on a value it was asked to print: the debugger's, not the crash's.
+    r"^python exception <class 'gdb\.|"
     # Valgrind's banner, printed by every run of the tool.
     r"\b(?:memcheck|helgrind|drd), a (?:memory|thread) error detector|"
     # A shell reporting that the command it ran died ("x.sh: line 6: 5518 Segmentation fault  cmd",
@@ -163,7 +167,16 @@ GENERIC_MESSAGES = re.compile(
     # Go's runtime naming the signal it took outside Go code ("SIGSEGV: segmentation violation").
     r"sig(?:segv|bus|fpe|ill|abrt|trap|sys|emt|stkflt|pipe): [a-z -]{1,60}|"
     r"object reference not set to an instance of an object\.?|segmentation fault|sigsegv|sigabrt|sigbus|"
-    r"sigfpe|segv|deadly signal|timeout|killed|aborted|illegal instruction|bus error|"
+    r"sigfpe|segv|deadly signal|timeout|killed|aborted|"
+    # (With the signal's number, as macOS and GCC's driver print it: "Illegal instruction: N".)
+    r"(?:illegal instruction|bus error|segmentation fault|abort trap)(?:: n)?|"
+    # Haskell's partial functions (a program's name first: "elm: Map.!: given key is not an element in the map").
+    r"(?:[\w.-]{1,60}: )?(?:(?:data\.)?map\.!: given key is not an element in the map|"
+    r"prelude\.(?:head|tail|init|last|!!|maximum|minimum|foldr1|foldl1|read|undefined)(?:: .*)?|"
+    r"maybe\.fromjust: nothing.*)|"
+    # OCaml's stock exceptions: a lookup's, an index's, the runtime's.
+    r"not_found|invalid_argument\(\"index out of bounds\"\)|stack_overflow|out_of_memory|division_by_zero|"
+    r"end_of_file|"
     # Windows's words for any SEGV (DXC's "Internal compiler error: access violation. Attempted to read from
     # address 0x…", a debugger's "Access violation reading location 0x…").
     r"access violation\.?(?: attempted to (?:read from|write to|execute) address .*| (?:reading|writing|executing) "

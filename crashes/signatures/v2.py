@@ -184,7 +184,12 @@ from crashes.traces.text import mask_message
 # its "(C)ontinue, (A)bort…" prompt is no identity; in LLVM's stack dump, what its handler called
 # above it (a sanitizer's `backtrace`) is no frame, a frame cut inside its module's path keeps its
 # name, CamelCase check helpers (CheckFailImpl, LogMessageFatal) are reporting helpers, and the C++
-# library's own check ("_LIBCPP_ASSERT …") is no identity line; bold around a whole paste is markup.
+# library's own check ("_LIBCPP_ASSERT …") is no identity line; bold around a whole paste is markup;
+# OCaml's uncaught exceptions are read (Rocq's anomalies, Haxe's: the exception and its backtrace's
+# files past the standard library, a failed assert by its file and line), and OCaml's and Haskell's
+# stock failures (Not_found, "Map.!: given key is not an element in the map"), a signal's name with
+# its number ("Illegal instruction: 4") and gdb's pretty printers' errors are no identity; gdb's stop
+# line cut inside its path keeps its function.
 VERSION = 13
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
@@ -234,6 +239,8 @@ RULES = {
     ),  # fmt: skip
     **dict.fromkeys(("zig", "crystal", "bun-report"), _TOP_THREE_UNTYPED),
     "rust": Rule(frames=2, frames_with_site=1, typed=False),
+    # OCaml's exception names the failure ("Failure(\"List.skipn\")"), unless it is a stock one (Not_found).
+    "ocaml": Rule(frames=3, frames_with_site=1, typed=False),
     # rustc's triagers: the panic location's file and function, and the message.
     "rustc-ice": Rule(frames=2, frames_with_site=1, typed=False),
     "go": Rule(frames=2, frames_with_site=2, typed=False),

@@ -83,7 +83,8 @@ def recognize(text: str) -> bool:
 _STOP = re.compile(
     r"^(?:0x[0-9a-fA-F]{1,16} in )?"
     r"(?P<function>(?:\(anonymous namespace\)::){0,8}[A-Za-z_~][\w:~<>.$@]{0,300}) \((?P<args>[^\n]{0,1000})\)"
-    r"(?: at (?P<file>\S+?):(?P<line>\d+)| from (?P<module>\S+))?\s*$"
+    # (A line a terminal cut inside its path keeps the name: "… at Transmission/libtransmissi".)
+    r"(?: at (?P<file>\S+?)(?::(?P<line>\d+))?| from (?P<module>\S+))?\s*$"
 )
 _STOP_AT = re.compile(r"^\s{1,12}at (?P<file>\S+?):(?P<line>\d+)\s*$")
 _RECEIVED = re.compile(r"(?:Program|Thread \d+ .{0,200}?) received signal SIG\w+")

@@ -75,3 +75,22 @@ def test_windows_words_for_any_segv_are_no_identity():
     first = sign_record("microsoft/DirectXShaderCompiler#3790", "dxc")
     second = sign_record("microsoft/DirectXShaderCompiler#4640", "dxc")
     assert first.digest != second.digest and NO_IDENTITY in first.repairs
+
+
+def test_a_signals_number_and_haskells_partial_functions_are_no_identity():
+    # lancaster-university/microbit-v2-samples#47 and Homebrew/homebrew-cask#124150: GCC's driver saying
+    # "internal compiler error: Illegal instruction: 4", two different toolchains' bugs.
+    first = sign_record("lancaster-university/microbit-v2-samples#47", "gcc")
+    second = sign_record("Homebrew/homebrew-cask#124150", "gcc")
+    assert first.digest != second.digest and NO_IDENTITY in first.repairs
+    # elm/compiler#1885 and #1916: "elm: Map.!: given key is not an element in the map" and the call stack
+    # of Haskell's containers below it, which every missing key prints: different bugs.
+    elm = [sign_record(record_id, "elm") for record_id in ("elm/compiler#1885", "elm/compiler#1916")]
+    assert elm[0].digest != elm[1].digest and NO_IDENTITY in elm[0].repairs
+
+
+def test_gdbs_stop_line_cut_inside_its_path_and_its_pretty_printers_errors():
+    # transmission/transmission#5988: "0x… in tr_swarm::on_got_port (this=…) at Transmission/libtransmissi"
+    # wrapped by the terminal, then "Python Exception <class 'gdb.error'>: …" from `p nh`.
+    signature = sign_record("transmission/transmission#5988", "transmission")
+    assert (signature.trace_format, signature.frames) == ("gdb", ("tr_swarm::on_got_port",))

@@ -1,0 +1,55 @@
+"""OCaml's uncaught exceptions (crashes.traces.ocaml), on reports from OCaml's, Rocq's and Haxe's trackers.
+
+The reports are in tests/data/dedup/functional_compilers_dev.jsonl.
+"""
+
+from __future__ import annotations
+
+from crashes import traces
+from crashes.traces import ocaml
+from tests.crashes.signing import record_trace, sign, sign_record
+
+
+def test_an_exception_is_keyed_by_its_backtraces_files_past_the_standard_library():
+    # ocaml/ocaml#7928: "Fatal error: exception Invalid_argument("index out of bounds")", raised in
+    # translmod.ml through list.ml (the standard library's, no frame).
+    parsed = traces.parse(record_trace("ocaml/ocaml#7928"))
+    assert (parsed.format, parsed.crash_type) == (ocaml.FORMAT, 'Invalid_argument("index out of bounds")')
+    assert [frame.function for frame in parsed.frames[:3]] == ["translmod.ml", "translmod.ml", "translmod.ml"]
+    # The stock failure of an index names no bug: #8769 and #7170 raised it elsewhere (each fixed apart).
+    digests = {sign_record(record_id, "ocaml").digest for record_id in ("ocaml/ocaml#7928", "ocaml/ocaml#8769")}
+    assert len(digests) == 2
+
+
+def test_a_rocq_anomaly_is_the_exception_it_wraps_wherever_it_was_printed():
+    # rocq-prover/rocq#17071 (coqtop's anomaly) and #18506, closed as its duplicate, which quotes the anomaly
+    # inside a sentence: `Anomaly "Uncaught exception Failure("List.skipn")."`.
+    first, quoted = sign_record("rocq-prover/rocq#17071", "rocq"), sign_record("rocq-prover/rocq#18506", "rocq")
+    assert first.crash_type == quoted.crash_type == 'Failure("List.skipn")'
+    assert first.digest == quoted.digest
+
+
+def test_a_failed_assert_is_its_file_and_line():
+    # #18307 and its duplicates #18401 and #18567: "File "kernel/safe_typing.ml", line 462, characters 2-8:
+    # Assertion failed." on one line or below "Error:" and "Anomaly" on lines of their own.
+    ids = ("rocq-prover/rocq#18307", "rocq-prover/rocq#18401", "rocq-prover/rocq#18567")
+    signatures = [sign_record(record_id, "rocq") for record_id in ids]
+    assert {signature.digest for signature in signatures} == {signatures[0].digest}
+    assert signatures[0].frames == ("site safe_typing.ml:462",)
+    # HaxeFoundation/haxe#11432 and #8307: Haxe (an OCaml program) failing two different asserts.
+    assert (
+        sign_record("HaxeFoundation/haxe#11432", "haxe").digest
+        != sign_record("HaxeFoundation/haxe#8307", "haxe").digest
+    )
+
+
+def test_functions_named_by_ocaml_414_key_as_the_older_files_do():
+    head = 'Fatal error: exception Failure("x")\n'
+    old = head + 'Raised at file "typing/ctype.ml", line 12, characters 1-2\n'
+    new = head + 'Raised at Ctype.unify in file "typing/ctype.ml", line 40, characters 1-2\n'
+    assert sign(old).digest == sign(new).digest
+
+
+def test_python_tracebacks_and_prose_are_not_ocaml():
+    assert not ocaml.recognize('  File "x.py", line 3, in f\n    return 1\nValueError: x\n')
+    assert not ocaml.recognize("The Anomaly detector reported nothing.\n")
