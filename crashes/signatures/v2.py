@@ -182,9 +182,9 @@ from crashes.traces.text import mask_message
 # stand for (its long and short forms: a test failing under pytest and run alone is one bucket);
 # Z3's assertion violations are read (the check and its file; a stock sentence's file and line), and
 # its "(C)ontinue, (A)bort…" prompt is no identity; in LLVM's stack dump, what its handler called
-# above it (a sanitizer's `backtrace`) is no frame, a frame cut inside its module's path keeps its
-# name, CamelCase check helpers (CheckFailImpl, LogMessageFatal) are reporting helpers, and the C++
-# library's own check ("_LIBCPP_ASSERT …") is no identity line; bold around a whole paste is markup;
+# above it (a sanitizer's `backtrace`) is no frame, CamelCase check helpers (CheckFailImpl,
+# LogMessageFatal) are reporting helpers, and the C++ library's own check ("_LIBCPP_ASSERT …") is no
+# identity line; bold around a whole paste is markup;
 # OCaml's uncaught exceptions are read (Rocq's anomalies, Haxe's: the exception and its backtrace's
 # files past the standard library, a failed assert by its file and line), and OCaml's and Haskell's
 # stock failures (Not_found, "Map.!: given key is not an element in the map"), a signal's name with

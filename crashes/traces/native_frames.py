@@ -21,8 +21,6 @@ from crashes.traces.text import MAX_LINE
 FRAME = re.compile(r"^\s*#(?P<index>\d+)\s+(?:0x[0-9a-fA-F]+\s*)?(?:in\s+)?(?P<rest>.*)")
 _CUT_ADDRESS = re.compile(r"^(?:0x)?[0-9a-fA-F]{0,16}$")
 _MODULE = re.compile(r"\((?P<module>[^()\s]*?)(?:\+0x[0-9a-fA-F]+)\)$")
-# A module's path cut before its offset and closing parenthesis: "(/home/ja", "(C:\\Program Fi".
-_CUT_MODULE = re.compile(r"^(?:/[^()\s]*|[A-Za-z]:[\\/][^()]*)$")
 _SOURCE = re.compile(r"^(?P<file>\S+?):(?P<line>\d+)(?::\d+)?$")
 # A source file named without a line ("cxa_noexception.cpp"), as libFuzzer's
 # own frames are printed.
@@ -43,11 +41,6 @@ def parse_frame(line: str) -> Frame | None:
         trailing = _MODULE.match(rest, opening) if opening != -1 else None
         if trailing:
             module, rest = trailing["module"], rest[:opening].rstrip()
-    elif " (" in rest:
-        # "Carbon::AddPrelude(…) (/home/ja" cut inside its module: the name before it is whole.
-        head, _, tail = rest.rpartition(" (")
-        if head and _CUT_MODULE.match(tail):
-            rest = head.rstrip()
     if _CUT_ADDRESS.match(rest):
         return Frame(function="")  # "#0 0" / "#0 0x7f44": the line was cut inside its address
     if rest.startswith("(") and not rest.startswith("(anonymous namespace)"):
