@@ -453,7 +453,7 @@ def fold_recursion(keys: list[str], max_period: int = _MAX_PERIOD) -> list[str]:
 
 # What a stack overflow's crash type says: where in its recursion the stack ran out is chance.
 STACK_OVERFLOW = re.compile(
-    r"(?i)stackoverflow|stack[ -]overflow|recursionerror|maximum recursion depth|overflowed its stack|"
+    r"(?i)stackoverflow|stack[ _-]overflow|recursionerror|maximum recursion depth|overflowed its stack|"
     r"stack exceeds|insufficientexecutionstack"
 )
 

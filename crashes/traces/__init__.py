@@ -65,12 +65,12 @@ from crashes.traces import (
 # traceback (a traceback inside a test's captured output is the crash's); HotSpot's crash report before a
 # Java stack (its log may quote one among the VM's events); lldb's backtrace before LLVM's
 # parser, which would read the assertion above it but not its frames (lldb gives it to LLVM's rules).
-# OCaml's exceptions after CPython's and pytest's (their "File" lines name .py files, OCaml's .ml files).
+# OCaml's exceptions late: a program's own words may start a line with "Anomaly" above another format's trace.
 # Z3's File:/Line: fields last: a tool's log may print such fields around another format's trace.
 REGISTRY = (
-    sanitizer, valgrind, qgis, python, pytest_report, ocaml, cleo, libfuzzer, rust, go, go_errors, go_telemetry,
+    sanitizer, valgrind, qgis, python, pytest_report, cleo, libfuzzer, rust, go, go_errors, go_telemetry,
     bun_report, zig, hotspot, kotlin_native, jvm, dotnet, debugger_stack, crystal, ruby, javascript, gcc, lldb,
-    llvm, breakpad, apple_ips, apple, glibc_backtrace, gdb, faulthandler, z3,
+    llvm, breakpad, apple_ips, apple, glibc_backtrace, ocaml, gdb, faulthandler, z3,
 )  # fmt: skip
 
 __all__ = ["Frame", "ParsedTrace", "REGISTRY", "parse"]

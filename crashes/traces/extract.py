@@ -288,14 +288,14 @@ _EMPHASIS = re.compile(r"\*\*(?=[^\s*])([^*\n]{1,200}?)(?<=[^\s*])\*\*(?![\w*])"
 
 
 # Bold (and italic) around a whole paste of several lines: "_**loc(…): error: …\nLLVM ERROR: …**_".
-# (Not one "*" or "_": a C pointer's type or a name may end a line with one.)
-_WHOLE_EMPHASIS = (("_**", "**_"), ("**_", "_**"), ("***", "***"), ("**", "**"), ("__", "__"))
+# (Not "_" or "__": a C name may start and end a paste with them, "__GI_raise" … "__libc_start_main__".)
+_WHOLE_EMPHASIS = (("_**", "**_"), ("**_", "_**"), ("***", "***"), ("**", "**"))
 
 
 def _strip_emphasis(text: str) -> tuple[str, str]:
-    if "**" not in text and "__" not in text:
+    if "**" not in text:
         return text, ""
-    kept, removed = _EMPHASIS.subn(r"\1", text) if "**" in text else (text, 0)
+    kept, removed = _EMPHASIS.subn(r"\1", text)
     body = kept.strip()
     for opening, closing in _WHOLE_EMPHASIS:
         if "\n" in body and len(body) > 2 * len(opening) and body.startswith(opening) and body.endswith(closing):

@@ -21,31 +21,47 @@ import re
 
 from crashes.frames import MAX_FRAMES
 from crashes.model import Frame, ParsedTrace
-from crashes.traces.text import MAX_LINE, file_name
+from crashes.traces.text import MAX_LINE, file_name, mask_message
 
 FORMAT = "ocaml"
 # The runtime's last words, also quoted inside a sentence ("the compiler crashes with: “Fatal error: exception …”").
-_FATAL = re.compile(r"Fatal error: exception (?P<exception>[A-Z][\w.']{0,200}(?:\s?\([^\n]{0,300}?\))?)(?=[\s”\"'`]|$)")
-# Rocq's anomaly, on one line or with its message on the next: Anomaly "…" / Anomaly: … ; or quoted in a
-# sentence ("Produces `Anomaly "Uncaught exception …"`").
-_ANOMALY = re.compile(
-    r"^(?:Error:\s*)?Anomaly\b[\s:]*(?P<message>\S[^\n]{0,500})?$|(?<=[\s`'\"“])Anomaly (?P<quoted>\"[^\n]{1,500})"
+# Printexc spells two of them out ("Stack overflow", "Out of memory").
+_FATAL = re.compile(
+    r"Fatal error: exception (?P<exception>Stack overflow|Out of memory|"
+    r"[A-Z][\w.']{0,200}(?:\s?\([^\n]{0,300}?\))?)(?=[\s”\"'`]|$)"
 )
+# Rocq's anomaly as Rocq prints it: `Anomaly "…"` (after "Error:" or alone), "Anomaly" alone with its quoted
+# message on the next line, older Coq's `Anomaly: Uncaught exception Not_found. Please report.`; quoted in a
+# sentence only with what an anomaly says (`Produces `Anomaly "Uncaught exception …"``), to its closing
+# quote. ("Anomaly detected in frame 12", "Anomaly: unexpected state" are a program's own words.)
+_ANOMALY = re.compile(
+    r"^(?:Error:\s*)?Anomaly(?:\s?\"(?P<quoted>[^\n]*)|: (?P<message>(?=[^\n]*(?:Uncaught exception|Please report))"
+    r"\S[^\n]*)|\s*)$"
+    r"|(?<=[\s`'\"“])Anomaly \"(?P<sentence>(?:Uncaught exception |File \")[^\n]*?)\.?\"(?=[\s`'”,;]|$)"
+)
+# What follows a one-line anomaly's message: its closing quote, then Rocq's request to report it.
+_ANOMALY_END = re.compile(r"\.?\"?\s*(?:Please report\b[^\n]*)?$")
+# "Raised at f in file "x.ml", line 3" (4.14+ names the function, "f.(fun)" for a closure) or OCaml 5's
+# "…, lines 3926-3928".
 _FRAME = re.compile(
     r"^\s*(?:Raised at|Re-raised at|Called from|Raised by primitive operation at)\s+"
-    r"(?:(?P<function>[\w.'$]{1,300}) in )?file \"(?P<file>[^\"\n]{1,300})\"(?: \(inlined\))?, line (?P<line>\d{1,9})"
+    r"(?:(?P<function>[\w.'$()]{1,300}) in )?file \"(?P<file>[^\"\n]{1,300})\"(?: \(inlined\))?, "
+    r"lines? (?P<line>\d{1,9})"
 )
-# An assert's own place, and a bare place line (Haxe prints its backtrace's frames so).
+# A failed assert's or match's own place, and a bare place line (Haxe prints its backtrace's frames so).
+# Not the compiler's place of an error in the user's program ("File "x.ml", line 3, characters 4-9:").
 _PLACE = re.compile(
-    r"File \"(?P<file>[^\"\n]{1,300}\.ml[ily]?)\", line (?P<line>\d{1,9}), characters \d{1,9}-\d{1,9}"
-    r"(?P<assertion>: Assertion failed)?"
+    r"File \"(?P<file>[^\"\n]{1,300}\.ml[ily]?)\", lines? (?P<line>\d{1,9})(?:-\d{1,9})?, characters \d{1,9}-\d{1,9}"
+    r"(?:: (?P<failure>Assertion failed|Pattern matching failed)|(?=\s*$))"
 )
-_ASSERT_FAILURE = re.compile(r"^Assert_failure\s?\(\"(?P<file>[^\"]{1,300})\", (?P<line>\d{1,9}), \d{1,9}\)")
-# The standard library's files, and Rocq's extension of it.
+_ASSERT_FAILURE = re.compile(
+    r"^(?P<kind>Assert|Match)_failure\s?\(\"(?P<file>[^\"]{1,300})\", (?P<line>\d{1,9}), \d{1,9}\)"
+)
+# The standard library's files (named bare, or in its own directory), and Rocq's extension of it.
 _STDLIB = re.compile(
-    r"^(?:list|array|stdlib|hashtbl|map|set|string|bytes|printexc|option|seq|format|printf|lazy|stack|queue|"
-    r"buffer|fun|result|arg|filename|sys|scanf|lexing|parsing|obj|gc|random|char|uchar|digest|marshal|"
-    r"in_channel|out_channel|either|dynarray|camlinternal\w*)\.ml$|(?:^|/)clib/"
+    r"^(?:.*/)?(?:stdlib|ocaml)/[^/]+$|(?:^|/)clib/|^(?:list|array|stdlib|hashtbl|map|set|string|bytes|printexc|"
+    r"option|seq|format|printf|lazy|stack|queue|buffer|fun|result|arg|filename|sys|scanf|lexing|parsing|obj|gc|"
+    r"random|char|uchar|digest|marshal|in_channel|out_channel|either|dynarray|camlinternal\w*)\.ml$"
 )
 
 
@@ -53,7 +69,7 @@ def recognize(text: str) -> bool:
     """True for OCaml's "Fatal error: exception", Rocq's anomaly, or an OCaml backtrace or assert's place."""
     if "Fatal error: exception " in text and _FATAL.search(text):
         return True
-    if "Anomaly" in text and any(_ANOMALY.search(line.strip()) for line in text.split("\n") if "Anomaly" in line):
+    if "Anomaly" in text and _anomaly([line[:MAX_LINE] for line in text.split("\n")]):
         return True
     return ".ml" in text and any(_frame(line) or _place(line) for line in text.split("\n") if ".ml" in line)
 
@@ -72,9 +88,16 @@ def _anomaly(lines: list[str]) -> str:
         found = _ANOMALY.search(line.strip()) if "Anomaly" in line else None
         if found is None:
             continue
-        said = found["message"] or found["quoted"] or (lines[index + 1].strip() if index + 1 < len(lines) else "")
-        # (Quoted in a sentence, it ends in the sentence's own marks: `Anomaly "…."`.)
-        said = said.strip().rstrip(".`'”").strip('"').rstrip(".").strip()
+        said = found["quoted"] or found["message"] or found["sentence"]
+        if said is None:
+            # "Anomaly" alone: its message is the quoted line below it, or this is no anomaly of Rocq's.
+            below = lines[index + 1].strip() if index + 1 < len(lines) else ""
+            if not below.startswith('"'):
+                continue
+            said = below
+        # Its closing quote and Rocq's "Please report at …" (on the same line when printed in one), or a
+        # sentence's own marks after a quoted one (`Anomaly "…."`.).
+        said = _ANOMALY_END.sub("", said.strip().rstrip(".`'”")).strip('"').rstrip(".").strip()
         return said.removeprefix("Uncaught exception ").strip()
     return ""
 
@@ -84,26 +107,29 @@ def parse(text: str) -> ParsedTrace:
     lines = [line[:MAX_LINE] for line in text.split("\n")]
     fatal = _FATAL.search(text) if "Fatal error: exception " in text else None
     crash_type = fatal["exception"].strip() if fatal else _anomaly(lines)
+    # Printexc's spelling of two constructors, the runtime's own: one exception.
+    crash_type = {"Stack overflow": "Stack_overflow", "Out of memory": "Out_of_memory"}.get(crash_type, crash_type)
     site = ""
     failed = _ASSERT_FAILURE.match(crash_type)
     if failed:
         site = f"{file_name(failed['file'])}:{failed['line']}"
+        crash_type = "Assertion failed" if failed["kind"] == "Assert" else "Pattern matching failed"
     frames: list[Frame] = []
     for line in lines:
         frame, place = _frame(line), _place(line)
-        if place and place["assertion"] and not site:
-            # The assert's place says which check failed; the line, as a file holds many.
-            site = f"{file_name(place['file'])}:{place['line']}"
+        if place and place["failure"]:
+            if not site:
+                # The assert's place says which check failed; the line, as a file holds many.
+                site, crash_type = f"{file_name(place['file'])}:{place['line']}", place["failure"]
         elif frame or place:
             found = frame or place
-            name = file_name(found["file"])
-            if not _STDLIB.search(found["file"].replace("\\", "/")) and not _STDLIB.search(name):
+            path = found["file"].replace("\\", "/")
+            if not _STDLIB.search(path):
                 # By its file: OCaml names the function only since 4.14, and one crash is reported from both.
-                frames.append(Frame(function=name, file=found["file"]))
+                frames.append(Frame(function=file_name(path), file=found["file"]))
             if len(frames) >= MAX_FRAMES:
                 break
-    if site:
-        crash_type = "Assertion failed"
+    crash_type = mask_message(crash_type, 300, quoted=False)
     return ParsedTrace(
         format=FORMAT, crash_type=crash_type, message=crash_type, frames=tuple(frames), language="ocaml", site=site
     )

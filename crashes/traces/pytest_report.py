@@ -34,11 +34,15 @@ _LOCATION = re.compile(
     r"^(?P<file>[^\s:][^:\n]{0,500}\.py):(?P<line>\d{1,9}):"
     r"(?: in (?P<function>[A-Za-z_<][\w.<>]{0,200})| (?P<type>[A-Za-z_][\w.]{0,200}))?\s*$"
 )
-_ERROR = re.compile(r"^E\s{1,12}(?P<type>[A-Za-z_][\w.]{0,200}): ?(?P<message>.{0,1000})$")
+_ERROR = re.compile(r"^E\s{1,12}(?P<type>[A-Za-z_][\w.]{0,200})(?:: ?(?P<message>.{0,1000}))?$")
 _DEF = re.compile(r"^\s*(?:async )?def (?P<name>[A-Za-z_]\w{0,200})\s*\(")
-# A failure's header ("____ test_parse ____"), and the line between two frames' sections.
-_HEADER = re.compile(r"^_{3,} \S.{0,300} _{3,}$")
+# A failure's header ("____ test_parse ____"; a long test id's has as little as one "_" a side), and the line
+# between two frames' sections.
+_HEADER = re.compile(r"^_+ (?!_ )\S.{0,300} _+$")
 _SEPARATOR = re.compile(r"^(?:_ ){3,}_?\s*$")
+# Between the tracebacks of a chain, as CPython says it: the last one is the exception that ended the test.
+_CHAINED = ("The above exception was the direct cause of the following exception:",
+            "During handling of the above exception, another exception occurred:")  # fmt: skip
 
 
 def recognize(text: str) -> bool:
@@ -49,7 +53,7 @@ def recognize(text: str) -> bool:
 
 
 def _is_header(line: str) -> bool:
-    return len(line) < 400 and _HEADER.match(line) is not None
+    return len(line) < 400 and _HEADER.match(line) is not None and _SEPARATOR.match(line) is None
 
 
 def _failure(lines: list[str]) -> list[str]:
@@ -67,17 +71,20 @@ def parse(text: str) -> ParsedTrace:
     """The exception and the frames, innermost first."""
     frames: list[Frame] = []
     crash_type, message, function = "", "", ""
-    for line in _failure(text.split("\n")):
+    lines = _failure(text.split("\n"))
+    chained = [index for index, line in enumerate(lines) if line.strip() in _CHAINED]
+    for line in lines[chained[-1] + 1 :] if chained else lines:
         if _SEPARATOR.match(line):
             function = ""
             continue
         defined = _DEF.match(line) if "def " in line else None
         if defined:
-            function = defined["name"]
+            # The section's own function is its first def; a later one is defined inside it.
+            function = function or defined["name"]
             continue
         error = _ERROR.match(line) if line.startswith("E") else None
         if error and not crash_type:
-            crash_type, message = error["type"], error["message"].strip()
+            crash_type, message = error["type"], (error["message"] or "").strip()
             continue
         located = _LOCATION.match(line) if ".py:" in line else None
         if located:
@@ -85,7 +92,8 @@ def parse(text: str) -> ParsedTrace:
             frames.append(Frame(function=name, file=located["file"], line=int(located["line"])))
             function = ""
             if located["type"]:
-                crash_type = located["type"]
+                # (The E line's type is qualified as CPython prints it; this one is bare.)
+                crash_type = crash_type or located["type"]
                 break  # the failing frame closes the failure's traceback
             if len(frames) >= MAX_FRAMES:
                 break

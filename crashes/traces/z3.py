@@ -26,7 +26,7 @@ FORMAT = "z3"
 _HEADER = "ASSERTION VIOLATION"
 # "File: ../src/ast/ast.h" then "Line: 491" (a report pasted from its second line on keeps both).
 # (Some builds print the line with the file too: "File: theory_utvpi_def.h:802".)
-_FILE = re.compile(r"^\s{0,8}File: (?P<path>[^\s:]{1,500}\.(?:h|hpp|c|cc|cpp|cxx|inc))(?::\d{1,9})?\s*$")
+_FILE = re.compile(r"^\s{0,8}File: (?P<path>(?:[A-Za-z]:)?[^\s:]{1,500}\.(?:h|hpp|c|cc|cpp|cxx|inc))(?::\d{1,9})?\s*$")
 _LINE = re.compile(r"^\s{0,8}Line: (?P<line>\d{1,9})\s*$")
 # What follows the check and is no check: the prompt, the version, the request to report it.
 _AFTER = re.compile(r"^(?:\(C\)ontinue|Z3 \d|Please file an issue|```|~~~|\s*$)")

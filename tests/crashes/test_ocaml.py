@@ -53,3 +53,30 @@ def test_functions_named_by_ocaml_414_key_as_the_older_files_do():
 def test_python_tracebacks_and_prose_are_not_ocaml():
     assert not ocaml.recognize('  File "x.py", line 3, in f\n    return 1\nValueError: x\n')
     assert not ocaml.recognize("The Anomaly detector reported nothing.\n")
+
+
+def test_ocaml_5s_line_ranges_and_closures_are_frames():
+    # ocaml/ocaml#14842 (OCaml 5: "…, lines 3926-3928"), a look-alike of #7695: its frames now tell it apart.
+    assert sign_record("ocaml/ocaml#14842", "ocaml").digest != sign_record("ocaml/ocaml#7695", "ocaml").digest
+    text = 'Fatal error: exception Failure("x")\n'
+    text += 'Raised at Foo.bar.(fun) in file "src/foo.ml", lines 10-12, characters 1-2\n'
+    assert [frame.function for frame in traces.parse(text).frames] == ["foo.ml"]
+
+
+def test_what_is_no_anomaly_or_crash_of_ocamls():
+    # A program's own words starting with "Anomaly" above another format's trace; the compiler's error in the
+    # user's program; "Anomaly" alone with no quoted message below.
+    rust = "thread 'main' panicked at src/detector.rs:42:9:\nAnomaly detected in sensor frame 12\n"
+    assert traces.parse(rust).format == "rust"
+    assert not ocaml.recognize("Anomaly: unexpected state\n")
+    assert not ocaml.recognize('File "main.ml", line 3, characters 4-9:\nError: This expression has type int\n')
+    assert not ocaml.recognize("Anomaly\n#0  0x1 in parse_header (p=0x0) at parser.c:10\n")
+    # Rocq's one-line anomaly with its request to report it, and older Coq's "Anomaly: …. Please report."
+    one_line = 'Error: Anomaly "Uncaught exception Not_found." Please report at http://coq.inria.fr/bugs/.\n'
+    assert (
+        traces.parse(one_line).crash_type
+        == traces.parse("Anomaly: Uncaught exception Not_found. Please report.\n").crash_type
+        == "Not_found"
+    )
+    # Printexc spells out two of the runtime's exceptions: one exception either way.
+    assert traces.parse("Fatal error: exception Stack overflow\n").crash_type == "Stack_overflow"

@@ -89,3 +89,38 @@ def test_no_pytest_report_without_its_error_and_location_lines():
     assert not pytest_report.recognize("src/x.py:3: in f\n    return 1\n")
     # No failure header: the whole text is read.
     assert pytest_report.parse(SHORT.split("\n", 1)[1]).crash_type == "IndexError"
+
+
+def test_the_qualified_type_a_nested_def_and_a_chain_are_read_as_cpython_reads_them():
+    qualified = LONG.replace("E       IndexError: index out of range", "E       mylib.errors.ParseError: bad header")
+    plain = TRACEBACK.replace("IndexError: index out of range", "mylib.errors.ParseError: bad header")
+    assert traces.parse(qualified).crash_type == "mylib.errors.ParseError"
+    assert sign(qualified).digest == sign(plain).digest
+    # A helper defined inside the test does not name the test's frame.
+    nested = LONG.replace(
+        "    def test_parse():\n", "    def test_parse():\n        def fake(x):\n            return x\n"
+    )
+    assert [frame.function for frame in traces.parse(nested).frames] == ["parse_header", "test_parse"]
+    # "raise … from e": the exception that ended the test is the chain's last, as in CPython's traceback.
+    chained = (
+        "    def test_c():\n        try:\n>           {}['k']\nE           KeyError: 'k'\n\n"
+        "tests/test_c.py:3: KeyError\n\n"
+        "The above exception was the direct cause of the following exception:\n\n"
+        "    def test_c():\n>           raise RuntimeError('boom') from e\nE           RuntimeError: boom\n\n"
+        "tests/test_c.py:5: RuntimeError\n"
+    )
+    assert traces.parse(chained).crash_type == "RuntimeError"
+
+
+def test_a_long_test_ids_header_has_one_underscore_a_side():
+    first = "_ test_a_very_long_parametrized_name[" + "x" * 70 + "] _\n"
+    text = (
+        first
+        + SHORT.split("\n", 1)[1]
+        + "_" * 30
+        + " test_other "
+        + "_" * 30
+        + "\n"
+        + "E   KeyError: 'k'\nx.py:1: KeyError\n"
+    )
+    assert traces.parse(text).crash_type == "IndexError"
