@@ -41,6 +41,9 @@ _PYTHON_IGNORED_FRAMES = re.compile(
     r"__main__\.py:(?:console_entry|main|<module>)|bin/[\w.-]+:<module>|runpy\.py:\w+)$"
 )
 
+# LLVM's signal handling, which prints its stack dump (llvm::sys::PrintStackTrace and its callers): in every
+# LLVM-based compiler's crash, never the crash's own.
+LLVM_HANDLERS = "PrintStackTrace|SignalHandler|CrashRecoverySignalHandler|RunSignalHandlers"
 _IGNORED_FUNCTIONS = {
     "jvm": re.compile(
         r"^(java\.|javax\.|jdk\.internal\.|sun\.|kotlin\.(collections|coroutines|jvm|internal|sequences|io|text)\.|"
@@ -111,7 +114,7 @@ _IGNORED_FUNCTIONS = {
         # Valgrind's name for whatever called main (__libc_start_main and below).
         r"\(below main\)$)"
         # Anywhere in the name: crash handlers, whatever namespace they are in.
-        r"|(PrintStackTrace|SignalHandler|CrashRecoverySignalHandler|RunSignalHandlers)"
+        rf"|({LLVM_HANDLERS})"
         # The C library's backtrace() (or a sanitizer's interceptor of it): only a crash handler calls it.
         r"|^(?:__interceptor_)?backtrace(?:_symbols(?:_fd)?)?$"
         # Chromium's (Electron's) stack capture in its signal handler: every crash's first frames.

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from crashes.frames import MAX_NAME, is_ignored
+from crashes.frames import LLVM_HANDLERS, MAX_NAME, is_ignored
 from crashes.model import Frame, ParsedTrace
 from crashes.traces import apple
 from crashes.traces.extract import MIN_WRAP_WIDTH
@@ -124,7 +124,7 @@ def _signal_handlers(text: str) -> bool:
 
 # LLVM's own signal handling, which prints the dump: what it calls above it (a sanitizer's
 # `backtrace` interceptor, the C library's) is the handler's too.
-_HANDLER = re.compile(r"PrintStackTrace|RunSignalHandlers|SignalHandler\b|CrashRecoverySignalHandler")
+_HANDLER = re.compile(rf"(?:{LLVM_HANDLERS})\b")
 
 
 def _frames(lines: list[str]) -> tuple[Frame, ...]:

@@ -21,7 +21,7 @@ import re
 
 from crashes.frames import MAX_FRAMES
 from crashes.model import Frame, ParsedTrace
-from crashes.traces.text import MAX_LINE, file_name, mask_message
+from crashes.traces.text import MAX_LINE, file_name, lines_of, mask_message
 
 FORMAT = "ocaml"
 # The runtime's last words, also quoted inside a sentence ("the compiler crashes with: “Fatal error: exception …”").
@@ -69,7 +69,7 @@ def recognize(text: str) -> bool:
     """True for OCaml's "Fatal error: exception", Rocq's anomaly, or an OCaml backtrace or assert's place."""
     if "Fatal error: exception " in text and _FATAL.search(text):
         return True
-    if "Anomaly" in text and _anomaly([line[:MAX_LINE] for line in text.split("\n")]):
+    if "Anomaly" in text and _anomaly(list(lines_of(text))):
         return True
     return ".ml" in text and any(_frame(line) or _place(line) for line in text.split("\n") if ".ml" in line)
 
@@ -104,7 +104,7 @@ def _anomaly(lines: list[str]) -> str:
 
 def parse(text: str) -> ParsedTrace:
     """The exception (or the failed assert's place as the site) and the backtrace's own frames, innermost first."""
-    lines = [line[:MAX_LINE] for line in text.split("\n")]
+    lines = list(lines_of(text))
     fatal = _FATAL.search(text) if "Fatal error: exception " in text else None
     crash_type = fatal["exception"].strip() if fatal else _anomaly(lines)
     # Printexc's spelling of two constructors, the runtime's own: one exception.

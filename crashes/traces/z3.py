@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 from crashes.model import ParsedTrace
-from crashes.traces.text import MAX_LINE, file_name
+from crashes.traces.text import file_name, lines_of
 
 FORMAT = "z3"
 _HEADER = "ASSERTION VIOLATION"
@@ -36,10 +36,6 @@ _STOCK = re.compile(r"^(?:UNREACHABLE|UNEXPECTED) CODE WAS REACHED\.?$|^NOT IMPL
 _FIELDS_WITHIN = 4
 
 
-def _lines(text: str) -> list[str]:
-    return [line[:MAX_LINE].rstrip("\r") for line in text.split("\n")]
-
-
 def _fields(lines: list[str]) -> int:
     """The index of the "File:" line of a File:/Line: pair, or -1."""
     for index, line in enumerate(lines[:-1]):
@@ -52,7 +48,7 @@ def recognize(text: str) -> bool:
     """True for Z3's "ASSERTION VIOLATION" with its File:/Line: fields (or those fields pasted without it)."""
     if "File: " not in text or "\nLine: " not in text:
         return False
-    lines = _lines(text)
+    lines = list(lines_of(text))
     at = _fields(lines)
     if at == -1:
         return False
@@ -69,7 +65,7 @@ def _check(lines: list[str], at: int) -> str:
 
 def parse(text: str) -> ParsedTrace:
     """The failed check (or the stock sentence) and its file as the site, with its line if the check says nothing."""
-    lines = _lines(text)
+    lines = list(lines_of(text))
     at = _fields(lines)
     path = _FILE.match(lines[at])["path"]
     line = int(_LINE.match(lines[at + 1])["line"])
