@@ -248,6 +248,9 @@ def normalize_function(name: str, language: str) -> str:
 _GDB_LOCATION_WORD = re.compile(r"(?<=\))\s+(?:at|from)$")
 
 
+_OPERATOR = re.compile(r"\boperator\b")
+
+
 def _normalize_function(name: str, language: str) -> str:
     name = name.strip()
     if language in ("native", "rust"):
@@ -276,9 +279,12 @@ def _normalize_function(name: str, language: str) -> str:
         if objc:
             # "-[FooWorker processItem:]": the class names the method as much as the selector does.
             name = f"{objc['cls']}.{objc['selector']}"
-        # Drop a return type: "void foo::bar" -> "foo::bar".
+        # Drop a return type: "void foo::bar" -> "foo::bar". A conversion operator's type is part of
+        # its name ("LE32::operator unsigned int"): only a blank before the operator ends a return type.
         elif " " in name and language == "native":
-            name = name.rsplit(" ", 1)[-1]
+            operator = _OPERATOR.search(name)
+            head = name[: operator.start()] if operator else name
+            name = name[head.rfind(" ") + 1 :]
         name = _COMPILER_SUFFIX.sub("", name)
         if language == "native":
             # An unsymbolized offset into the symbol ("_platform_memmove+0x1a4"), which moves with every build.

@@ -190,7 +190,13 @@ from crashes.traces.text import mask_message
 # stock failures (Not_found, "Map.!: given key is not an element in the map"), a signal's name with
 # its number ("Illegal instruction: 4") and gdb's pretty printers' errors are no identity; gdb's stop
 # line cut inside its path keeps its function.
-VERSION = 13
+# 14: color-eyre's and color-backtrace's panic reports ("The application panicked (crashed).",
+# "Message:", "Location:") are read as the panic std prints; a Rust git dependency's file is named
+# as the registry names it (its workspace member's folder); std's panic_with_hook (Rust 1.84's name)
+# ends the hook's frames as rust_panic_with_hook did; a symbol's "<unknown>" hash is no part of its
+# name; a C++ conversion operator's type is part of its name ("LE32::operator unsigned int"); a quote
+# a message's line leaves open is masked as a closed one is.
+VERSION = 14
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
 SIMILARITY_FRAMES = 8

@@ -56,6 +56,19 @@ _HOOK_LOCATION = re.compile(
     r'location: Location \{ file: "(?P<file>[^"]{1,300})", line: (?P<line>\d{1,9}), col: \d{1,9} \}'
 )
 _PANIC_OLD_LINES = 4
+# color-eyre's and color-backtrace's panic hook (Foundry, many CLIs): a banner, then the payload and where:
+#   The application panicked (crashed).
+#   Message:  checksum not found
+#   Location: /…/ethers-solc/src/compile/mod.rs:463
+# then "━━━ BACKTRACE ━━━" and frames as std prints them. The same crash as "panicked at", told otherwise.
+_EYRE_BANNER = "The application panicked (crashed)"
+_EYRE_MESSAGE = re.compile(r"^\s*Message:\s+(?P<message>\S.*?)\s*$")
+# (A closing fence may follow on the line: "Location: /…/src/lib.rs:175```".)
+_EYRE_LOCATION = re.compile(
+    r"^\s*Location:\s+(?P<file>(?:[A-Za-z]:)?[^\s:`]{1,300}):(?P<line>\d+)(?::\d+)?\s*(?:`{1,3}\s*)?$"
+)
+# How far below the banner its fields may be (a message of several lines in between).
+_EYRE_LINES = 8
 # rustc's own thread; since Rust 1.89 with its id: "thread 'rustc' (81234) panicked at".
 _RUSTC_THREAD = re.compile(r"thread 'rustc' (?:\(\d{1,20}\) )?panicked")
 _ICE = re.compile(r"^\s*(?:error|ERROR): internal compiler error: (?P<message>.+)$")
@@ -117,9 +130,33 @@ def _panic_hook(lines: list[str]) -> tuple[str, int, str] | None:
     return next((found for line in lines if _HOOK_PAYLOAD in line and (found := _panic_hook_print(line))), None)
 
 
+def _eyre_panic(lines: list[str]) -> tuple[str, int | None, str] | None:
+    """(file, line, message) of color-eyre's panic report: the first banner followed by its ``Message:``."""
+    banner = next((index for index, line in enumerate(lines) if _EYRE_BANNER in line), None)
+    if banner is None:
+        return None
+    said, message = None, []
+    for line in lines[banner + 1 : banner + 1 + _EYRE_LINES]:
+        clipped = line[:MAX_LINE]
+        located = _EYRE_LOCATION.match(clipped) if said is not None else None
+        if located:
+            return located["file"], int(located["line"]), "\n".join(message)
+        if said is None:
+            said = _EYRE_MESSAGE.match(clipped)
+            message = [said["message"]] if said else []
+        elif clipped.strip():
+            message.append(clipped.strip())  # a message of several lines
+        else:
+            break
+    # Cut before its Location: the message alone, as a panic that printed none.
+    return ("", None, message[0]) if said is not None else None
+
+
 def recognize(text: str) -> bool:
     """True for a Rust panic, a rustc ICE, or a Rust backtrace whose head was cut off."""
     if _HOOK_PAYLOAD in text and _panic_hook(_joined_lines(text)[0]):
+        return True
+    if _EYRE_BANNER in text and _eyre_panic(text.split("\n")):
         return True
     if "anicked at" not in text and "internal compiler error" not in text:
         # Headless: a run of "N: crate::path" frames with "at /rustc/…" or "at src/…" lines, or
@@ -248,8 +285,10 @@ def _backtrace(lines: list[str]) -> tuple[Frame, ...]:
             frames[-1] = Frame(function=last.function, file=at["file"], line=int(at["line"]))
             continue
         frame = _FRAME.match(line)
-        if frame and not _UNSYMBOLISED.match(frame["function"]):
-            frames.append(Frame(function=frame["function"]))
+        # color-backtrace prints a symbol's missing hash as "<unknown>" after its name.
+        function = frame["function"].removesuffix("<unknown>") if frame else ""
+        if frame and not _UNSYMBOLISED.match(function):
+            frames.append(Frame(function=function))
             cut = index == last_line
         elif frames and line.strip() and not line.startswith(" "):
             break
@@ -257,10 +296,14 @@ def _backtrace(lines: list[str]) -> tuple[Frame, ...]:
     # the frames above it end in their symbol hash (::h0123456789abcdef), a last line without one was cut.
     if cut and not _SYMBOL_HASH.search(frames[-1].function) and any(_SYMBOL_HASH.search(f.function) for f in frames):
         frames.pop()
-    # Above std's rust_panic_with_hook is the panic hook at work (a logger's writer, a crash
-    # reporter, rustc's ICE hook): the same in every panic of the program, never the crash.
-    hooked = max((i for i, frame in enumerate(frames) if "rust_panic_with_hook" in frame.function), default=-1)
+    # Above std's rust_panic_with_hook (panic_with_hook since Rust 1.84) is the panic hook at work (a
+    # logger's writer, a crash reporter, rustc's ICE hook): the same in every panic of the program,
+    # never the crash.
+    hooked = max((i for i, frame in enumerate(frames) if _PANIC_WITH_HOOK.search(frame.function)), default=-1)
     return tuple(frames[hooked + 1 :])
+
+
+_PANIC_WITH_HOOK = re.compile(r"\bpanicking::(?:rust_)?panic_with_hook\b|\brust_panic_with_hook\b")
 
 
 # A frame without symbols ("0x5637cd7092d4 - <unknown>", or its address alone where the paste was cut):
@@ -301,6 +344,15 @@ def _strip_dir(path: str) -> str:
         inside = path[registry + len("/registry/src/") :].split("/")
         if len(inside) >= 3:
             return "/".join([_VERSIONED_CRATE.sub("", inside[1]), *inside[2:]])
+    checkout = path.find("/git/checkouts/")
+    if checkout >= 0:
+        # A git dependency: <repository>-<hash>/<revision>/ then the file. In a workspace member's folder
+        # (ethers-rs-…/c17c0c3/ethers-solc/src/…) the member is the crate, named as the registry names
+        # it; at the repository's root (zip-rs-…/5c12e51/src/read.rs) the repository's name is not the
+        # crate's (zip), so the file goes without one, as a checkout's does.
+        inside = path[checkout + len("/git/checkouts/") :].split("/")
+        if len(inside) >= 4:
+            return "/".join(inside[2:])
     parts = path.split("/")
     if "src" in parts[:-1]:
         at = len(parts) - 1 - parts[::-1].index("src")
@@ -381,6 +433,8 @@ def parse(text: str) -> ParsedTrace:
             message = bare["message"].strip()
             break
     hooked = None if panic_file or _HOOK_PAYLOAD not in text else _panic_hook(lines)
+    if not (panic_file or message or hooked) and _EYRE_BANNER in text:
+        hooked = _eyre_panic(lines)
     if hooked:
         panic_file, panic_line, message = hooked
     ice_messages = [m["message"].strip() for m in find_lines(text, _ICE, 8, "internal compiler error")]

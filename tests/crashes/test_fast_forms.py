@@ -33,6 +33,7 @@ def reference_mask(message: str, limit: int = 200, quoted: bool = True) -> str:
     message = text._DEF_PATH.sub(r"\1?", message)  # v8's, taken as it is (no faster form)
     if quoted:
         message = text._QUOTED.sub("'?'", message)
+        message = text._UNCLOSED.sub("'?'", message)  # v14's open quotes, taken as they are
     if quoted:  # v6's file names, taken as they are (no faster form)
         message = text._FILE_NAME.sub("<path>", message)
     file_mark = "\x00path\x00"

@@ -1,0 +1,80 @@
+"""Rust panics as panic hooks and newer std print them, on real reports of tests/data/dedup.
+
+color-eyre's and color-backtrace's hook (Foundry's reports, rust_apps_dev3.jsonl) prints the panic
+as "The application panicked (crashed)." with ``Message:`` and ``Location:`` fields; before
+signature v14 no reader took it, and each report was keyed on its first lines. Rust 1.84 renamed
+std's ``rust_panic_with_hook`` to ``panic_with_hook``, above which the hook's own frames are
+printed (rustfmt#7023, rustc_ices_dev3.jsonl). The sources are each record's ``source``.
+"""
+
+from __future__ import annotations
+
+from crashes.frames import normalize_function
+from crashes.traces import parse
+from crashes.traces.text import mask_message
+from tests.crashes.signing import record_trace, sign, sign_record
+
+
+def test_color_eyres_panic_report_is_read_as_the_panic_std_prints():
+    signature = sign_record("foundry-rs/foundry#4913")
+    assert signature.trace_format == "rust"
+    assert signature.crash_type == "checksum not found"
+    # A git dependency's workspace member names the crate, as the registry does.
+    assert signature.frames[0] == "site ethers-solc/src/compile/mod.rs:463"
+    # The same crash printed by std's own hook: one bucket.
+    std_print = (
+        "thread 'main' panicked at /home/u/.cargo/git/checkouts/ethers-rs-c3a7c0a0ae0fe6be/a69036f/"
+        "ethers-solc/src/compile/mod.rs:463:40:\nchecksum not found\n"
+        "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n"
+    )
+    assert sign(std_print).digest == signature.digest
+
+
+def test_one_hooks_panic_at_two_lines_is_two_bugs_and_a_fence_after_the_location_is_no_part_of_it():
+    # svm-rs's "checksum not available" for solc 0.8.13 (lib.rs:175, its fence closing on the line)
+    # and for 0.8.14 (lib.rs:197): separate releases, separate fixes.
+    older, newer = sign_record("foundry-rs/foundry#993"), sign_record("foundry-rs/foundry#1648")
+    assert older.frames == ("site src/lib.rs:175",)
+    assert newer.frames == ("site src/lib.rs:197",)
+    assert older.digest != newer.digest
+    assert older.crash_type == newer.crash_type == mask_message('checksum not available: "0.8.13"', limit=160)
+
+
+def test_a_stripped_binarys_frames_under_color_backtrace_name_nothing():
+    # "1: __mh_execute_header<unknown>": every address of a stripped macOS binary, its hash unknown.
+    parsed = parse(record_trace("foundry-rs/foundry#6306"))
+    assert parsed.site == "ethers-solc/src/compile/mod.rs:463"
+    assert "__mh_execute_header" in {frame.function for frame in parsed.frames}
+    signature = sign_record("foundry-rs/foundry#6306")
+    assert signature.frames == ("site ethers-solc/src/compile/mod.rs:463",)
+    assert signature.similarity_frames == ()
+
+
+def test_a_banner_without_its_fields_is_no_panic():
+    text = "The application panicked (crashed).\nPlease see the log.\n"
+    assert parse(text) is None or parse(text).format != "rust"
+
+
+def test_the_hooks_frames_above_panic_with_hook_are_no_frames():
+    # rustfmt#7023 (Rust 1.89): frames 0-5 are the ICE hook printing the backtrace.
+    signature = sign_record("rust-lang/rustfmt#7023")
+    assert not any("DisplayBacktrace" in frame or "write_fmt" in frame for frame in signature.frames)
+    assert signature.frames[0] == "site rustfmt/src/source_map.rs:31"
+
+
+def test_a_message_whose_quote_runs_past_its_line_keys_as_a_closed_one():
+    # "bad span: `macro_rules!`: `macro_rules ! say_hello {" (the quoted code goes on for lines) and
+    # "bad span: `macro_rules!`: `macro_rules ! x { }": one bug, fixed by rustfmt#6990.
+    assert sign_record("rust-lang/rustfmt#6985").digest == sign_record("rust-lang/rustfmt#7023").digest
+    assert mask_message("bad span: `macro_rules!`: `macro_rules ! say_hello {") == "bad span: '?': '?'"
+    # An apostrophe is no quote.
+    assert mask_message("can't find crate for `core`") == "can't find crate for '?'"
+
+
+def test_a_cpp_conversion_operators_type_is_part_of_its_name():
+    # UPX's ASan reports (upx#314, native_fuzz_dev3.jsonl): "LE32::operator unsigned int() const" was read
+    # as a function "int" returning LE32::operator unsigned.
+    assert normalize_function("LE32::operator unsigned int() const", "native") == "LE32::operator unsigned int"
+    assert normalize_function("void foo::bar(int)", "native") == "foo::bar"
+    assert normalize_function("bool operator==(A const&, B const&)", "native") == "operator=="
+    assert "LE32::operator unsigned int" in sign_record("upx/upx#314").similarity_frames
