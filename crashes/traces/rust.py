@@ -156,7 +156,7 @@ def recognize(text: str) -> bool:
     """True for a Rust panic, a rustc ICE, or a Rust backtrace whose head was cut off."""
     if _HOOK_PAYLOAD in text and _panic_hook(_joined_lines(text)[0]):
         return True
-    if _EYRE_BANNER in text and _eyre_panic(text.split("\n")):
+    if _EYRE_BANNER in text and _eyre_panic(_joined_lines(text)[0]):
         return True
     if "anicked at" not in text and "internal compiler error" not in text:
         # Headless: a run of "N: crate::path" frames with "at /rustc/…" or "at src/…" lines, or
