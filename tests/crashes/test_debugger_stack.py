@@ -5,17 +5,14 @@ from __future__ import annotations
 from crashes import traces
 from crashes.traces import debugger_stack
 from tests.crashes.signing import sign
-from tests.traces import ROOT, read_meta
+from tests.traces import ROOT, read_as_recorded
 
 FIXTURE = ROOT / "debugger_stack" / "vscode_cpptools_call_stack.txt"
 
 
 def test_vs_codes_call_stack_is_read_and_windows_own_frames_are_skipped():
     # microsoft/vscode-cpptools#5591: two threads copied from VS Code's Call Stack pane.
-    meta, text = read_meta(FIXTURE), FIXTURE.read_text()
-    assert meta["source"].startswith("https://")
-    parsed = traces.parse(text)
-    assert (parsed.format, parsed.crash_type) == (meta["format"], meta["error"])
+    meta, text, parsed = read_as_recorded(FIXTURE)
     assert parsed.frames[0].function == meta["innermost"]
     # x86's decorations go: "@BaseThreadInitThunk@12" is BaseThreadInitThunk, and ntdll's and
     # kernel32's frames are Windows's own.

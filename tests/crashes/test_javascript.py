@@ -5,17 +5,14 @@ from __future__ import annotations
 from crashes import traces
 from crashes.traces import javascript
 from tests.crashes.signing import sign
-from tests.traces import ROOT, read_meta
+from tests.traces import ROOT, read_as_recorded
 
 FIXTURE = ROOT / "javascript" / "source_map_support_stack.txt"
 
 
 def test_the_error_and_its_frames_with_nodes_own_left_out():
     # cspotcode/node-source-map-support#46: Node prints the source line and a caret above the error.
-    meta, text = read_meta(FIXTURE), FIXTURE.read_text()
-    assert meta["source"].startswith("https://")
-    parsed = traces.parse(text)
-    assert (parsed.format, parsed.crash_type) == (meta["format"], meta["error"])
+    meta, text, parsed = read_as_recorded(FIXTURE)
     assert [frame.function for frame in parsed.frames] == [
         "getErrorSource",
         "printFatalErrorUponExit",

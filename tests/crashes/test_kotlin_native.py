@@ -5,17 +5,14 @@ from __future__ import annotations
 from crashes import traces
 from crashes.traces import kotlin_native
 from tests.crashes.signing import sign
-from tests.traces import ROOT, read_meta
+from tests.traces import ROOT, read_as_recorded
 
 FIXTURE = ROOT / "kotlin_native" / "crashkios_irlinkage.txt"
 
 
 def test_the_exception_and_the_kotlin_frames_below_its_constructors_and_the_runtime():
     # touchlab/CrashKiOS#85: an IrLinkageError thrown through K/N's runtime helper.
-    meta, text = read_meta(FIXTURE), FIXTURE.read_text()
-    assert meta["source"].startswith("https://")
-    parsed = traces.parse(text)
-    assert (parsed.format, parsed.crash_type) == (meta["format"], meta["error"])
+    meta, text, parsed = read_as_recorded(FIXTURE)
     assert sign(text).frames[0] == meta["innermost"]
     # The exception's constructors are not where it was thrown.
     assert not any("<init>" in frame.function for frame in parsed.frames)
