@@ -196,7 +196,13 @@ from crashes.traces.text import mask_message
 # ends the hook's frames as rust_panic_with_hook did; a symbol's "<unknown>" hash is no part of its
 # name; a C++ conversion operator's type is part of its name ("LE32::operator unsigned int"); a quote
 # a message's line leaves open is masked as a closed one is.
-VERSION = 14
+# 15: Haskell programs' crashes are read (GHC's panics by their first line without the user's names and
+# the module that raised them, past the panic machinery; the runtime's internal errors; a program's
+# error by its message and the places of its call stack past its own crash helper and the boot
+# libraries; an old GHC's ASSERT by its file and line); RPython's fatal errors (PyPy's) are read as
+# their own format, not as a Python traceback: the error's class and RPython's function names without
+# a specialisation's suffix, whatever the generated C's files and lines.
+VERSION = 15
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
 SIMILARITY_FRAMES = 8
@@ -252,6 +258,9 @@ RULES = {
     "go": Rule(frames=2, frames_with_site=2, typed=False),
     "go-ice": Rule(frames=2, frames_with_site=2, typed=False),
     "gcc-ice": Rule(frames=2, frames_with_site=1, typed=False),
+    # GHC's maintainers: a panic's first line and the module that raised it; a program's error, its
+    # message and where it was called (crashes.traces.haskell).
+    "haskell": Rule(frames=2, frames_with_site=1, typed=False),
     # An assertion text without its function or a frame is often a helper's (cast<>): not enough alone.
     "llvm": Rule(frames=2, frames_with_site=1, typed=True),
 }

@@ -30,6 +30,7 @@ from crashes.traces import (
     go,
     go_errors,
     go_telemetry,
+    haskell,
     hotspot,
     javascript,
     jvm,
@@ -41,6 +42,7 @@ from crashes.traces import (
     pytest_report,
     python,
     qgis,
+    rpython,
     ruby,
     rust,
     sanitizer,
@@ -66,11 +68,12 @@ from crashes.traces import (
 # Java stack (its log may quote one among the VM's events); lldb's backtrace before LLVM's
 # parser, which would read the assertion above it but not its frames (lldb gives it to LLVM's rules).
 # OCaml's exceptions late: a program's own words may start a line with "Anomaly" above another format's trace.
-# Z3's File:/Line: fields last: a tool's log may print such fields around another format's trace.
+# Haskell's panics and call stacks after those: a log quoting one above another format's trace is
+# that format's crash. Z3's File:/Line: fields last: a tool's log may print such fields around another format's trace.
 REGISTRY = (
-    sanitizer, valgrind, qgis, python, pytest_report, cleo, libfuzzer, rust, go, go_errors, go_telemetry,
+    sanitizer, valgrind, qgis, rpython, python, pytest_report, cleo, libfuzzer, rust, go, go_errors, go_telemetry,
     bun_report, zig, hotspot, kotlin_native, jvm, dotnet, debugger_stack, crystal, ruby, javascript, gcc, lldb,
-    llvm, breakpad, apple_ips, apple, glibc_backtrace, ocaml, gdb, faulthandler, z3,
+    llvm, breakpad, apple_ips, apple, glibc_backtrace, ocaml, haskell, gdb, faulthandler, z3,
 )  # fmt: skip
 
 __all__ = ["Frame", "ParsedTrace", "REGISTRY", "parse"]

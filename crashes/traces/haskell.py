@@ -1,0 +1,169 @@
+"""Haskell programs' crashes: GHC's own panics, its runtime's internal errors, and any program's ``error``
+with the call stack GHC prints for it (Elm's, PureScript's, Agda's compilers are Haskell programs).
+
+``ghc: panic! (the 'impossible' happened)``
+``  (GHC version 8.1.20161125 for x86_64-unknown-linux):``
+``        Can't serialise IfaceTcTyVar``
+``  a_ary[sk:1]``
+``  Call stack:``
+``      CallStack (from HasCallStack):``
+``        pprPanic, called at compiler/iface/IfaceType.hs:1331:10 in ghc:IfaceType``
+
+GHC's maintainers read a panic by its first line (the function that gave
+up and what it says, "Can't serialise IfaceTcTyVar"), not by the names it
+prints below or on that line, which are the user's program's with GHC's
+uniques (``a_ary[sk:1]``, ``$cFlags{v}``). A call-stack entry is a call and
+the place it was made: ``pprPanic, called at … in ghc:IfaceType`` says the
+panic was raised in ``IfaceType``; the place is the frame, named by its
+module (the file's path is the build's, its line moves between versions).
+Places in the panic machinery (``Panic``, ``Outputable``, a program's own
+``Crash`` or ``Impossible`` module) and in the libraries every program uses
+(``base``, ``containers``) are where every crash passes: "Map.!: given key
+is not an element in the map" from ``containers`` says which lookup
+failed, not whose. An old GHC's "ASSERT failed! file F line N" is sited at
+its file and line, as its checks are told apart.
+"""
+
+from __future__ import annotations
+
+import re
+
+from crashes.frames import MAX_FRAMES
+from crashes.model import Frame, ParsedTrace
+from crashes.traces.text import MAX_LINE, file_name, lines_of, mask_message
+
+FORMAT = "haskell"
+_PANIC = "panic! (the 'impossible' happened)"
+# "  (GHC version 8.2.1 for x86_64-unknown-mingw32):", GHC 9's "  GHC version 9.12.1:", the runtime's
+# "    (GHC version 8.0.1 for x86_64_unknown_linux)".
+_VERSION = re.compile(r"^\s*\(?GHC version [^\n]{1,120}?\)?:?\s*$")
+# The runtime's "ghc: internal error: evacuate: strange closure type 0", its version below it.
+_INTERNAL = re.compile(r"^\s*[\w.<>-]{1,80}: internal error: (?P<message>\S.{0,600})$")
+# "  pprPanic, called at compiler/GHC/Core/Subst.hs:123:4 in ghc-9.2.1:GHC.Core.Subst", alone on its
+# line or after a label (Agda's "Location of the error: __IMPOSSIBLE__, called at …"): the call, then
+# its place (matched from the literal on: a pattern searched along a long line would be quadratic).
+_ENTRY_NEEDLE = ", called at "
+_PLACE = re.compile(
+    r"(?P<file>(?:[A-Za-z]:)?[^\s:]{1,500}):(?P<line>\d{1,9}):\d{1,9} in (?P<unit>[^\s:]{1,200}):"
+    r"(?P<module>[\w.']{1,300})\s*$"
+)
+# "elm: Map.!: given key is not an element in the map" above the call stack: the program, its message.
+_PROGRAM_ERROR = re.compile(r"^(?P<program>[\w.-]{1,80}): (?P<message>\S.{0,600})$")
+_CALL_STACK = "CallStack (from HasCallStack):"
+# Old GHC's assertion, in place of a panic's message.
+_ASSERT = re.compile(r"^ASSERT failed!\s*file (?P<file>\S{1,500}) line (?P<line>\d{1,9})")
+# The panic machinery's modules and a program's own crash helpers (GHC.Utils.Panic, Outputable,
+# Language.PureScript.Crash, Agda.Utils.Impossible).
+_MACHINERY = frozenset({"Panic", "Outputable", "Crash", "Impossible"})
+# GHC's boot libraries, by their unit's name without its version and hash ("containers-0.5.11.0-K2T…").
+_LIBRARIES = frozenset(
+    {
+        "base", "ghc-internal", "ghc-prim", "containers", "bytestring", "text", "array", "transformers", "mtl",
+        "unordered-containers", "vector", "hashable", "deepseq", "directory", "filepath", "process", "stm",
+        "primitive",
+    }
+)  # fmt: skip
+_UNIT_VERSION = re.compile(r"-\d[\w.]*(?:-[0-9A-Za-z]+)?$")
+# What GHC prints of the user's program in a panic's first line, word by word: a unique's braces and
+# brackets ("$cFlags{v}", "a_ary[sk:1]"), a package-qualified name ("ghc-prim:GHC.Types.:"), a `quoted' one.
+_GHC_NAME = re.compile(r"[{}$\[\]]|^`|\w:[^\s:]")
+# As much of the first line as is read.
+_HEADLINE = 400
+# Lines searched below the panic for GHC's version line.
+_VERSION_WITHIN = 3
+
+
+def _library(unit: str) -> bool:
+    return _UNIT_VERSION.sub("", unit) in _LIBRARIES
+
+
+def _entry(line: str) -> re.Match | None:
+    """A call-stack entry's place, or None."""
+    at = line.find(_ENTRY_NEEDLE)
+    words = line[:at].split() if at > 0 else []
+    # The call is one word, alone on the line or after a label's colon.
+    if not words or "," in words[-1] or not (len(words) == 1 or words[-2].endswith(":")):
+        return None
+    return _PLACE.match(line, at + len(_ENTRY_NEEDLE))
+
+
+def _entries(lines: list[str]) -> list[re.Match]:
+    return [found for line in lines if _ENTRY_NEEDLE in line and (found := _entry(line))]
+
+
+def _mask_names(headline: str) -> str:
+    words = headline[:_HEADLINE].split()
+    return mask_message(" ".join("?" if _GHC_NAME.search(word) else word for word in words), 160)
+
+
+def _panic_at(lines: list[str]) -> int:
+    """The index of GHC's version line below a panic's (or an internal error's) first line, or -1."""
+    for index, line in enumerate(lines):
+        if _PANIC in line or ("internal error: " in line and _INTERNAL.match(line)):
+            for offset in range(1, _VERSION_WITHIN + 1):
+                if index + offset < len(lines) and _VERSION.match(lines[index + offset]):
+                    return index + offset
+    return -1
+
+
+def recognize(text: str) -> bool:
+    """True for GHC's panic or internal error with its version line, or a Haskell call stack's entries."""
+    panic = "GHC version" in text and ("panic!" in text or "internal error: " in text)
+    if panic and _panic_at(list(lines_of(text))) != -1:
+        return True
+    return _ENTRY_NEEDLE in text and bool(_entries(list(lines_of(text))))
+
+
+def _headline(lines: list[str], version: int) -> str:
+    """A panic's first line of its own (below the version line), or an internal error's message."""
+    internal = _INTERNAL.match(lines[version - 1]) or (version > 1 and _INTERNAL.match(lines[version - 2]))
+    if internal:
+        return internal["message"].strip()
+    return next((line.strip() for line in lines[version + 1 : version + 4] if line.strip()), "")
+
+
+def _frames(entries: list[re.Match]) -> list[Frame]:
+    """The call stack's places outside the panic machinery and the libraries, innermost first."""
+    frames = []
+    for entry in entries[: 4 * MAX_FRAMES]:
+        module = entry["module"]
+        if _library(entry["unit"]) or _MACHINERY & set(module.split(".")):
+            continue
+        frames.append(Frame(function=module, file=entry["file"], line=int(entry["line"])))
+    return frames
+
+
+def parse(text: str) -> ParsedTrace:
+    """A panic by its first line and the module that raised it; a program's error by its message and places."""
+    lines = list(lines_of(text))
+    version = _panic_at(lines)
+    if version != -1:
+        headline = _headline(lines, version)
+        below = lines[version:]
+    else:
+        stack = next((index for index, line in enumerate(lines) if _CALL_STACK in line), -1)
+        above = lines[stack - 1].strip() if stack > 0 else ""
+        program_error = _PROGRAM_ERROR.match(above[:MAX_LINE]) if above else None
+        headline = program_error["message"] if program_error else ""
+        below = lines[max(stack, 0) :]
+    frames = _frames(_entries(below))
+    asserted = _ASSERT.match(headline)
+    if asserted:
+        site = f"{file_name(asserted['file'])}:{asserted['line']}"
+        return ParsedTrace(format=FORMAT, crash_type="ASSERT failed", message=headline, language="haskell", site=site)
+    # A program's error raised in a library, no place of its own on the stack: the library's stock
+    # failure (the message is the library's) names no bug; the text's other lines may.
+    crash_type = _mask_names(headline) if (frames or version != -1) else ""
+    site, site_line = "", None
+    if frames:
+        site, site_line = frames[0].function, frames[0].line
+        frames[0] = Frame(function=site, file=frames[0].file, line=site_line, source="panic site")
+    return ParsedTrace(
+        format=FORMAT,
+        crash_type=crash_type,
+        message=headline,
+        frames=tuple(frames[:MAX_FRAMES]),
+        language="haskell",
+        site=site,
+        site_line=site_line,
+    )

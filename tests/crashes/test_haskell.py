@@ -1,0 +1,76 @@
+"""Haskell programs' crashes (crashes.traces.haskell), on reports from GHC's, Elm's and PureScript's trackers.
+
+The reports are in tests/data/dedup/cfamily.jsonl (GHC's GitLab and Trac: ghc:N, ghc-trac:N) and
+functional_compilers_dev.jsonl (elm/compiler, purescript/purescript), each with its source.
+"""
+
+from __future__ import annotations
+
+from crashes import traces
+from crashes.traces import haskell
+from tests.crashes.signing import record_trace, sign, sign_record
+
+
+def test_a_ghc_panic_is_its_first_line_and_the_module_that_raised_it():
+    # ghc:12925: pprPanic called in IfaceType, below two Outputable entries of the panic machinery.
+    parsed = traces.parse(record_trace("ghc:12925"))
+    assert (parsed.format, parsed.site) == (haskell.FORMAT, "IfaceType")
+    assert parsed.crash_type == "Can't serialise IfaceTcTyVar"
+    assert sign_record("ghc:12925", "ghc").frames == ("site IfaceType",)
+    # GHC 9's layout ("<no location info>: error:", "GHC version 9.12.1:") and its GHC.Utils.Panic entry.
+    newer = sign_record("ghc:25672", "ghc")
+    assert (newer.crash_type, newer.frames) == ("refineFromInScope", ("site GHC.Core.Opt.Simplify.Env",))
+
+
+def test_the_users_names_a_panic_prints_are_no_part_of_it():
+    # ghc:12925's type variable, with another unique in another program; and ghc-trac:2378's first line,
+    # which names the user's package and binding on the line itself (lookupVers1 <package>:<module> <name>).
+    text = record_trace("ghc:12925")
+    assert sign(text).digest == sign(text.replace("a_ary[sk:1]", "k_a1Uy[sk:2]")).digest
+    old = record_trace("ghc-trac:2378")
+    other = old.replace("language-c-test-0.2:Language.C.AST.Constants $cFlags{v}", "mypkg-1.0:Data.Thing $fShowT{v}")
+    assert other != old
+    assert sign(old).digest == sign(other).digest
+    assert sign(old).crash_type == "lookupVersN ? ?"
+    # Another panic's first line is another bug (ghc-trac:4003's tcIfaceGlobal, ghc-trac:7006's tyThingTyCon).
+    assert len({sign_record(key).digest for key in ("ghc-trac:2378", "ghc-trac:4003", "ghc-trac:7006")}) == 3
+
+
+def test_an_old_ghcs_assertion_is_its_file_and_line():
+    # ghc-trac:4045 ("ASSERT failed! file compiler/typecheck/TcTyFuns.lhs line 318"), a look-alike of #4044.
+    signature = sign_record("ghc-trac:4045", "ghc")
+    assert (signature.crash_type, signature.frames) == ("ASSERT failed", ("site TcTyFuns.lhs:318",))
+
+
+def test_a_programs_error_is_sited_past_its_own_crash_helper():
+    # purescript/purescript#3118: internalError called in Linter.Imports, through PureScript's Crash module.
+    signature = sign_record("purescript/purescript#3118", "purs")
+    assert signature.trace_format == haskell.FORMAT
+    assert signature.frames == ("site Language.PureScript.Linter.Imports:331",)
+
+
+def test_a_librarys_stock_error_with_no_place_of_the_programs_names_no_bug():
+    # elm/compiler#1916 and #2182: "Map.!: given key is not an element in the map", called in containers'
+    # Data.Map.Internal and nowhere in Elm's code, reported for two different bugs (neither linked to the
+    # other nor to #1851, which has the same line).
+    first, second = sign_record("elm/compiler#1916", "elm"), sign_record("elm/compiler#2182", "elm")
+    assert first.crash_type == second.crash_type == "unidentified crash"
+    assert first.digest != second.digest
+
+
+def test_a_runtimes_internal_error_is_its_message():
+    text = (
+        "ghc: internal error: evacuate: strange closure type 0\n"
+        "    (GHC version 8.0.1 for x86_64_unknown_linux)\n"
+        "    Please report this as a GHC bug:  http://www.haskell.org/ghc/reportabug\n"
+    )
+    parsed = traces.parse(text)
+    assert (parsed.format, parsed.crash_type) == (haskell.FORMAT, "evacuate: strange closure type N")
+
+
+def test_what_is_no_haskell_crash():
+    # A sentence about a call, a Python traceback, and an entry whose place names no module.
+    assert not haskell.recognize("The hook, called at startup, failed: see log\n")
+    assert not haskell.recognize('Traceback (most recent call last):\n  File "a.py", line 1, in f\nValueError: x\n')
+    assert not haskell.recognize("  error, called at src/A.hs:10:3\n")
+    assert not haskell.recognize("ghc: panic! (the 'impossible' happened) is what I saw\n")
