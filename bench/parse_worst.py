@@ -117,6 +117,10 @@ PIECES = (
     "  1  a.py:1 in f\n",
     "&lt;",
     "&",
+    "ghc: panic! (the 'impossible' happened)\n  (GHC version 9 for x):\n",
+    "  pprPanic, called at a/B.hs:1:2 in ghc-9:B\n",
+    "RPython traceback:\n",
+    '  File "a_1.c", line 1, in f__star_1\n',
     "0x0",
     ":",
     "\n",
@@ -209,6 +213,14 @@ def shapes(size: int) -> dict[str, str]:
         + _grow('Called from X.f in file "' + "a/" * 100 + 'b.ml", line 1, characters 1-2\n', size),
         "OCaml exceptions that never close": _grow("Fatal error: exception A(" + "(" * 300 + "\n", size),
         "Rocq anomalies in prose": _grow('x `Anomaly "' + '"' * 400 + "\n", size),
+        "GHC panics with their call stacks": "ghc: panic! (the 'impossible' happened)\n  (GHC version 9 for x):\n"
+        + "        "
+        + "a{b} " * 400
+        + "\n"
+        + _grow("  pprPanic, called at " + "a/" * 100 + "B.hs:1:2 in ghc-9:B\n", size),
+        "Haskell call-stack entries on one line": _grow("x: " * 300 + "f, called at ", size),
+        "RPython tracebacks": "RPython traceback:\n"
+        + _grow('  File "a_1.c", line 1, in f' + "__star_1" * 30 + "\n", size),
         "Z3 fields": "ASSERTION VIOLATION\n" + _grow("File: ../src/" + "a/" * 100 + "b.cpp\nLine: 1\n", size),
         "Z3 fields without end": _grow("File: " + "a" * 600 + "\nLine: " + "1" * 20 + "\n", size),
         "LLVM frames cut inside their module": "Stack dump:\n"
