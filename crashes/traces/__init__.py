@@ -33,6 +33,7 @@ from crashes.traces import (
     haskell,
     hotspot,
     javascript,
+    julia,
     jvm,
     kotlin_native,
     libfuzzer,
@@ -72,7 +73,7 @@ from crashes.traces import (
 # that format's crash. Z3's File:/Line: fields last: a tool's log may print such fields around another format's trace.
 REGISTRY = (
     sanitizer, valgrind, qgis, rpython, python, pytest_report, cleo, libfuzzer, rust, go, go_errors, go_telemetry,
-    bun_report, zig, hotspot, kotlin_native, jvm, dotnet, debugger_stack, crystal, ruby, javascript, gcc, lldb,
+    bun_report, zig, hotspot, kotlin_native, jvm, dotnet, debugger_stack, crystal, ruby, javascript, julia, gcc, lldb,
     llvm, breakpad, apple_ips, apple, glibc_backtrace, ocaml, haskell, gdb, faulthandler, z3,
 )  # fmt: skip
 
