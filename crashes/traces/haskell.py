@@ -30,7 +30,7 @@ import re
 
 from crashes.frames import MAX_FRAMES
 from crashes.model import Frame, ParsedTrace
-from crashes.traces.text import MAX_LINE, file_name, lines_of, mask_message
+from crashes.traces.text import MAX_LINE, lines_of, mask_message
 
 FORMAT = "haskell"
 _PANIC = "panic! (the 'impossible' happened)"
@@ -52,6 +52,19 @@ _PROGRAM_ERROR = re.compile(r"^(?P<program>[\w.-]{1,80}): (?P<message>\S.{0,600}
 _CALL_STACK = "CallStack (from HasCallStack):"
 # Old GHC's assertion, in place of a panic's message.
 _ASSERT = re.compile(r"^ASSERT failed!\s*file (?P<file>\S{1,500}) line (?P<line>\d{1,9})")
+# Agda's internal error before its call stacks: "Location of the error: src/full/Agda/X/Y.hs:178", the
+# place on the same line or the next.
+_LOCATION = "Location of the error:"
+# (Agda's Emacs mode quotes it in a Lisp string with its newlines escaped: "…/Common.hs:178\\n" nil.)
+_LOCATION_PLACE = re.compile(r"^\s*(?P<file>[^\s:\\]{1,500}\.l?hs):(?P<line>\d{1,9})(?:\s*$|\\n)")
+# A pattern match the compiler could not prove complete, failing at run time where it was written:
+# "shellcheck: ShellCheck/Analytics.hs:(1536,55)-(1539,81): Non-exhaustive patterns in lambda".
+_FAILURES = ("Non-exhaustive patterns in ", "Non-exhaustive guards in ", "Irrefutable pattern failed", "Missing field")
+_IN_FUNCTION = re.compile(r" in function [\w']")
+_PATTERN_FAILURE = re.compile(
+    r"^(?:[\w.-]{1,80}: )?(?P<file>[^\s:]{1,500}\.l?hs):(?:\((?P<range_line>\d{1,9}),\d{1,9}\)-\(\d{1,9},\d{1,9}\)|"
+    r"(?P<line>\d{1,9}):\d{1,9}(?:-\d{1,9})?): (?P<failure>(?:" + "|".join(_FAILURES) + r").{0,300})$"
+)
 # The panic machinery's modules and a program's own crash helpers (GHC.Utils.Panic, Outputable,
 # Language.PureScript.Crash, Agda.Utils.Impossible).
 _MACHINERY = frozenset({"Panic", "Outputable", "Crash", "Impossible"})
@@ -106,12 +119,49 @@ def _panic_at(lines: list[str]) -> int:
     return -1
 
 
+def _module(path: str) -> str:
+    """A source file's module: its path's last capitalised components (src/full/Agda/Syntax/Parser.hs ->
+    Agda.Syntax.Parser; compiler/typecheck/TcTyFuns.lhs -> TcTyFuns)."""
+    parts = path.replace("\\", "/").rsplit(".", 1)[0].split("/")
+    kept = []
+    for part in reversed(parts):
+        if not part[:1].isupper():
+            break
+        kept.append(part)
+    return ".".join(reversed(kept)) or parts[-1]
+
+
+def _place(lines: list[str]) -> tuple[str, str] | None:
+    """Where a program failed without a stack, as "Module:line", and how: Agda's internal error's location,
+    a pattern match's failure; None when the text says neither."""
+    for index, line in enumerate(lines):
+        if _LOCATION in line:
+            # (Whatever a paste's markup put before the label: "## Location of the error: …".)
+            rest = line[line.find(_LOCATION) + len(_LOCATION) :]
+            found = _LOCATION_PLACE.match(rest if rest.strip() or index + 1 == len(lines) else lines[index + 1])
+            if found:
+                return f"{_module(found['file'])}:{found['line']}", "internal error"
+        elif "Non-exhaustive " in line or "Irrefutable " in line or "Missing field" in line:
+            found = _PATTERN_FAILURE.match(line.strip())
+            if found:
+                failure = mask_message(found["failure"], 160)
+                if _IN_FUNCTION.search(found["failure"]):
+                    # The function names the match; its line moves between releases (shellcheck#3479).
+                    return _module(found["file"]), failure
+                return f"{_module(found['file'])}:{found['range_line'] or found['line']}", failure
+    return None
+
+
 def recognize(text: str) -> bool:
-    """True for GHC's panic or internal error with its version line, or a Haskell call stack's entries."""
+    """True for GHC's panic or internal error with its version line, a Haskell call stack's entries, Agda's
+    internal error's location or a pattern match's failure at its place."""
     panic = "GHC version" in text and ("panic!" in text or "internal error: " in text)
     if panic and _panic_at(list(lines_of(text))) != -1:
         return True
-    return _ENTRY_NEEDLE in text and bool(_entries(list(lines_of(text))))
+    if _ENTRY_NEEDLE in text and _entries(list(lines_of(text))):
+        return True
+    placed = _LOCATION in text or any(failure in text for failure in _FAILURES)
+    return placed and _place(list(lines_of(text))) is not None
 
 
 def _headline(lines: list[str], version: int) -> str:
@@ -149,8 +199,12 @@ def parse(text: str) -> ParsedTrace:
     frames = _frames(_entries(below))
     asserted = _ASSERT.match(headline)
     if asserted:
-        site = f"{file_name(asserted['file'])}:{asserted['line']}"
+        site = f"{_module(asserted['file'])}:{asserted['line']}"
         return ParsedTrace(format=FORMAT, crash_type="ASSERT failed", message=headline, language="haskell", site=site)
+    placed = _place(lines) if not frames and version == -1 else None
+    if placed:
+        # A place with its line: the only thing that tells one of a module's checks from another.
+        return ParsedTrace(format=FORMAT, crash_type=placed[1], message=placed[1], language="haskell", site=placed[0])
     # A program's error raised in a library, no place of its own on the stack: the library's stock
     # failure (the message is the library's) names no bug; the text's other lines may.
     crash_type = _mask_names(headline) if (frames or version != -1) else ""

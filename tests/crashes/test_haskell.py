@@ -1,7 +1,8 @@
 """Haskell programs' crashes (crashes.traces.haskell), on reports from GHC's, Elm's and PureScript's trackers.
 
-The reports are in tests/data/dedup/cfamily.jsonl (GHC's GitLab and Trac: ghc:N, ghc-trac:N) and
-functional_compilers_dev.jsonl (elm/compiler, purescript/purescript), each with its source.
+The reports are in tests/data/dedup/cfamily.jsonl (GHC's GitLab and Trac: ghc:N, ghc-trac:N),
+functional_compilers_dev.jsonl (elm/compiler, purescript/purescript) and haskell_tools_dev.jsonl (Agda,
+ShellCheck, Taffybar), each with its source.
 """
 
 from __future__ import annotations
@@ -37,9 +38,10 @@ def test_the_users_names_a_panic_prints_are_no_part_of_it():
 
 
 def test_an_old_ghcs_assertion_is_its_file_and_line():
-    # ghc-trac:4045 ("ASSERT failed! file compiler/typecheck/TcTyFuns.lhs line 318"), a look-alike of #4044.
+    # ghc-trac:4045 ("ASSERT failed! file compiler/typecheck/TcTyFuns.lhs line 318"), a look-alike of #4044:
+    # its module (as the file names it) and the line.
     signature = sign_record("ghc-trac:4045", "ghc")
-    assert (signature.crash_type, signature.frames) == ("ASSERT failed", ("site TcTyFuns.lhs:318",))
+    assert (signature.crash_type, signature.frames) == ("ASSERT failed", ("site TcTyFuns:318",))
 
 
 def test_a_programs_error_is_sited_past_its_own_crash_helper():
@@ -59,13 +61,36 @@ def test_a_librarys_stock_error_with_no_place_of_the_programs_names_no_bug():
 
 
 def test_a_runtimes_internal_error_is_its_message():
-    text = (
-        "ghc: internal error: evacuate: strange closure type 0\n"
-        "    (GHC version 8.0.1 for x86_64_unknown_linux)\n"
-        "    Please report this as a GHC bug:  http://www.haskell.org/ghc/reportabug\n"
-    )
-    parsed = traces.parse(text)
+    # taffybar/taffybar#414: the runtime's "internal error: evacuate: strange closure type 0" in a program.
+    parsed = traces.parse(record_trace("taffybar/taffybar#414"))
     assert (parsed.format, parsed.crash_type) == (haskell.FORMAT, "evacuate: strange closure type N")
+
+
+def test_agdas_internal_error_is_its_location():
+    # agda/agda#3202, #3542 and #3317 (all closed for #3199) at Serialise/Instances/Common.hs:178; #3199 quotes
+    # the same error in the Emacs mode's Lisp string, its newlines escaped; #1843 (#1839's duplicate) under a
+    # Markdown heading ("## Location of the error: …").
+    same = [sign_record(key, "agda") for key in ("agda/agda#3199", "agda/agda#3202", "agda/agda#3542")]
+    assert {signature.digest for signature in same} == {same[0].digest}
+    assert same[0].frames == ("site Agda.TypeChecking.Serialise.Instances.Common:178",)
+    assert sign_record("agda/agda#1839", "agda").digest == sign_record("agda/agda#1843", "agda").digest
+    # #2592: ten lines above in the same file, another bug (the location was all that kept them apart: masked
+    # as a path, every Agda report was one bucket).
+    assert sign_record("agda/agda#2592", "agda").digest != same[0].digest
+
+
+def test_a_failed_pattern_match_is_its_place():
+    # koalaman/shellcheck#3479: "Non-exhaustive patterns in function checkCmd" in two releases, at two lines:
+    # the function names the match. A lambda's or a case's failure is named by its line alone (#273, #2418).
+    text = record_trace("koalaman/shellcheck#3479")
+    first, second = (sign(part) for part in text.split("`v0.11.0-79-g764802b`:"))
+    assert first.frames == second.frames == ("site ShellCheck.Analytics",)
+    assert first.digest == second.digest
+    lambda_failure = sign_record("koalaman/shellcheck#273")
+    assert (lambda_failure.crash_type, lambda_failure.frames) == (
+        "Non-exhaustive patterns in lambda",
+        ("site ShellCheck.Analytics:1536",),
+    )
 
 
 def test_what_is_no_haskell_crash():
