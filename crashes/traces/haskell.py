@@ -20,8 +20,13 @@ Places in the panic machinery (``Panic``, ``Outputable``, a program's own
 ``Crash`` or ``Impossible`` module) and in the libraries every program uses
 (``base``, ``containers``) are where every crash passes: "Map.!: given key
 is not an element in the map" from ``containers`` says which lookup
-failed, not whose. An old GHC's "ASSERT failed! file F line N" is sited at
-its file and line, as its checks are told apart.
+failed, not whose. Where a program says only where it failed, the place
+is the crash: an old GHC's "ASSERT failed! file F line N", Agda's
+"Location of the error: src/full/Agda/…/Common.hs:178" (before it printed
+call stacks), a failed pattern match's "A/B.hs:(12,5)-(14,9):
+Non-exhaustive patterns in lambda", each by its module and line (one
+module holds many checks); a match in a named function by the module and
+the function, whose line moves between releases.
 """
 
 from __future__ import annotations
