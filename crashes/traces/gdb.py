@@ -27,7 +27,7 @@ from crashes.frames import MAX_FRAMES
 from crashes.model import Frame, ParsedTrace
 from crashes.traces.llvm import function_name
 from crashes.traces.native_frames import is_handlers
-from crashes.traces.text import MAX_LINE, per_text
+from crashes.traces.text import MAX_LINE, lines_after, per_text
 
 FORMAT = "gdb"
 _FRAME = re.compile(
@@ -96,16 +96,6 @@ _STOP_LOOKAHEAD = 3
 _MOST_NOTICES = 8
 
 
-def _lines_after(text: str, end: int, count: int) -> list[str]:
-    """The ``count`` lines after the newline at ``end``, without copying the rest of the text."""
-    lines = []
-    while len(lines) < count and end != -1:
-        following = text.find("\n", end + 1)
-        lines.append(text[end + 1 : following if following != -1 else len(text)])
-        end = following
-    return lines
-
-
 def _stop_frame(text: str) -> Frame | None:
     """The frame gdb printed where a signal stopped the program, or None."""
     at = text.find(" received signal SIG")
@@ -117,7 +107,7 @@ def _stop_frame(text: str) -> Frame | None:
         if end == -1:
             return None
         if _RECEIVED.match(text[start:end][:MAX_LINE]):
-            following = _lines_after(text, end, _STOP_LOOKAHEAD + 1)
+            following = lines_after(text, end, _STOP_LOOKAHEAD + 1)
             for index, line in enumerate(following[:_STOP_LOOKAHEAD]):
                 found = _STOP.match(line[:MAX_LINE].strip())
                 if found:

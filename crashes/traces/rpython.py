@@ -20,7 +20,7 @@ import re
 
 from crashes.frames import MAX_FRAMES
 from crashes.model import Frame, ParsedTrace
-from crashes.traces.text import find_lines
+from crashes.traces.text import find_lines, lines_after
 
 FORMAT = "rpython"
 _HEADER = "RPython traceback:"
@@ -44,9 +44,8 @@ def recognize(text: str) -> bool:
 
 def _frames(text: str) -> list[Frame]:
     """The frames below the first header, innermost last as printed."""
-    lines = text[text.find(_HEADER) :].split("\n", _FRAME_LINES + 1)[1 : _FRAME_LINES + 1]
     frames = []
-    for line in lines:
+    for line in lines_after(text, text.find("\n", text.find(_HEADER)), _FRAME_LINES):
         found = _FRAME.match(line)
         if found is None:
             if frames:

@@ -93,6 +93,16 @@ def lines_of(text: str, limit: int | None = None) -> Iterator[str]:
         yield line[:MAX_LINE]
 
 
+def lines_after(text: str, end: int, count: int) -> list[str]:
+    """The ``count`` lines after the newline at ``end``, without copying the rest of the text."""
+    lines = []
+    while len(lines) < count and end != -1:
+        following = text.find("\n", end + 1)
+        lines.append(text[end + 1 : following if following != -1 else len(text)])
+        end = following
+    return lines
+
+
 def find_lines(text: str, pattern: re.Pattern, limit: int, needle: str) -> list[re.Match]:
     """Up to ``limit`` matches of ``pattern`` at the start of a line holding the literal ``needle``.
 
