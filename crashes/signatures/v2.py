@@ -201,11 +201,11 @@ from crashes.traces.text import mask_message
 # error by its message and the places of its call stack past its own crash helper and the boot
 # libraries; an old GHC's ASSERT, Agda's internal error's location and a lambda's or a case's failed
 # pattern match by their module and line, a function's failed match by its module and function);
-# RPython's fatal errors (PyPy's) are read as
-# their own format, not as a Python traceback: the error's class and RPython's function names without
-# a specialisation's suffix, whatever the generated C's files and lines; Julia's errors and stack
-# traces are read (the error's type, or its message when it has none, and the functions without their
-# arguments, closures' numbers or Base's raising helpers; a test set's report as the REPL's error).
+# RPython's fatal errors (PyPy's) are read as their own format, not as a Python traceback: the error's
+# class and RPython's function names without a specialisation's suffix, whatever the generated C's
+# files and lines; Julia's errors and stack traces are read (the error's type, or its message when it
+# has none, and the functions without their arguments, closures' numbers or Base's raising helpers; a
+# test set's report as the REPL's error).
 VERSION = 15
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -146,7 +146,7 @@ def _place(lines: list[str]) -> tuple[str, str] | None:
             found = _LOCATION_PLACE.match(rest if rest.strip() or index + 1 == len(lines) else lines[index + 1])
             if found:
                 return f"{_module(found['file'])}:{found['line']}", "internal error"
-        elif "Non-exhaustive " in line or "Irrefutable " in line or "Missing field" in line:
+        elif any(failure in line for failure in _FAILURES):
             found = _PATTERN_FAILURE.match(line.strip())
             if found:
                 failure = mask_message(found["failure"], 160)
@@ -161,12 +161,16 @@ def recognize(text: str) -> bool:
     """True for GHC's panic or internal error with its version line, a Haskell call stack's entries, Agda's
     internal error's location or a pattern match's failure at its place."""
     panic = "GHC version" in text and ("panic!" in text or "internal error: " in text)
-    if panic and _panic_at(list(lines_of(text))) != -1:
-        return True
-    if _ENTRY_NEEDLE in text and _entries(list(lines_of(text))):
-        return True
+    called = _ENTRY_NEEDLE in text
     placed = _LOCATION in text or any(failure in text for failure in _FAILURES)
-    return placed and _place(list(lines_of(text))) is not None
+    if not (panic or called or placed):
+        return False
+    lines = list(lines_of(text))
+    return (
+        (panic and _panic_at(lines) != -1)
+        or (called and bool(_entries(lines)))
+        or (placed and _place(lines) is not None)
+    )
 
 
 def _headline(lines: list[str], version: int) -> str:
@@ -208,7 +212,7 @@ def parse(text: str) -> ParsedTrace:
         return ParsedTrace(format=FORMAT, crash_type="ASSERT failed", message=headline, language="haskell", site=site)
     placed = _place(lines) if not frames and version == -1 else None
     if placed:
-        # A place with its line: the only thing that tells one of a module's checks from another.
+        # The place is the crash (with its line where nothing else tells a module's checks apart).
         return ParsedTrace(format=FORMAT, crash_type=placed[1], message=placed[1], language="haskell", site=placed[0])
     # A program's error raised in a library, no place of its own on the stack: the library's stock
     # failure (the message is the library's) names no bug; the text's other lines may.

@@ -44,16 +44,15 @@ _RAISING = re.compile(r"^(?:error|throw\w*|check\w*|_throw\w*|rethrow|assert\w*)
 _BASE_FILE = re.compile(
     r"^\./|[/\\]share[/\\]julia[/\\](?:base|stdlib)[/\\]|^(?:[\w.]+[/\\])?(?:base|compiler)[/\\]\w+\.jl:"
 )
+# "#f#12" (a keyword sorter), "#3" (a closure): a generated function's number, which moves with the code.
+_NUMBERED = re.compile(r"#\d+")
 # Lines read below the header at most (a 1.6 frame takes two).
 _FRAME_LINES = 8 * MAX_FRAMES
 
 
 def recognize(text: str) -> bool:
     """True for a "Stacktrace:" header with Julia's numbered frame lines below it."""
-    if _HEADER not in text or "[1] " not in text:
-        return False
-    start = _header_at(list(lines_of(text)))
-    return start != -1
+    return _HEADER in text and "[1] " in text and _header_at(list(lines_of(text))) != -1
 
 
 def _header_at(lines: list[str]) -> int:
@@ -69,8 +68,7 @@ def _header_at(lines: list[str]) -> int:
 def _name(function: str) -> str:
     """A frame's function without its arguments, type parameters or a closure's or keyword sorter's number."""
     name = function.split("(", 1)[0].split("{", 1)[0].strip()
-    # "#f#12", "#3" (a closure), "kwcall": a generated function named by its number.
-    return re.sub(r"#\d+", "#", name).strip("#")
+    return _NUMBERED.sub("#", name).strip("#")
 
 
 def _frames(lines: list[str], start: int) -> list[Frame]:
