@@ -35,7 +35,8 @@ import re
 
 from crashes.frames import MAX_FRAMES
 from crashes.model import Frame, ParsedTrace
-from crashes.traces.text import MAX_LINE, lines_of, mask_message
+from crashes.traces.extract import MIN_WRAP_WIDTH
+from crashes.traces.text import CUT_LINES, MAX_LINE, PROMPT, join_cut_lines, lines_of, mask_message
 
 FORMAT = "haskell"
 _PANIC = "panic! (the 'impossible' happened)"
@@ -65,6 +66,13 @@ _LOCATION_PLACE = re.compile(r"^\s*(?P<file>[^\s:\\]{1,500}\.l?hs):(?P<line>\d{1
 # A pattern match the compiler could not prove complete, failing at run time where it was written:
 # "shellcheck: ShellCheck/Analytics.hs:(1536,55)-(1539,81): Non-exhaustive patterns in lambda".
 _FAILURES = ("Non-exhaustive patterns in ", "Non-exhaustive guards in ", "Irrefutable pattern failed", "Missing field")
+# What a failure's line holds however a terminal cut it (a cut may fall on the blank after "patterns").
+_FAILURE_STEMS = ("Non-exhaustive", "Irrefutable", "Missing field")
+# How a failure's line ends when it is whole (a function's name, a construct's): one ending so is no cut.
+_FAILURE_END = re.compile(
+    r"(?:in function [\w'.]{1,200}|in (?:lambda|case|\\case|record update|multi-way if)|"
+    r"Irrefutable pattern failed for pattern .{1,300}|Missing field in record construction [\w'.]{1,200})\s*$"
+)
 _IN_FUNCTION = re.compile(r" in function [\w']")
 _PATTERN_FAILURE = re.compile(
     r"^(?:[\w.-]{1,80}: )?(?P<file>[^\s:]{1,500}\.l?hs):(?:\((?P<range_line>\d{1,9}),\d{1,9}\)-\(\d{1,9},\d{1,9}\)|"
@@ -157,15 +165,59 @@ def _place(lines: list[str]) -> tuple[str, str] | None:
     return None
 
 
+def _read(line: str) -> bool:
+    """Whether a line is a whole record: a call-stack entry, Agda's location with its place, a failed match."""
+    if _ENTRY_NEEDLE in line and _entry(line):
+        return True
+    if _LOCATION in line and _LOCATION_PLACE.match(line[line.find(_LOCATION) + len(_LOCATION) :]):
+        return True
+    return any(failure in line for failure in _FAILURES) and bool(_PATTERN_FAILURE.match(line.strip()))
+
+
+def _marked(line: str) -> bool:
+    return _ENTRY_NEEDLE in line or _LOCATION in line or any(stem in line for stem in _FAILURE_STEMS)
+
+
+def _goes_on(line: str) -> bool:
+    """Whether a line may be the rest of one a terminal cut: at column 0 (or one blank in, where the cut
+    fell on a blank; an entry's next is indented more), and no record or prompt of its own."""
+    return (
+        bool(line.strip())
+        and (not line[:1].isspace() or (line[:1] == " " and not line[1:2].isspace()))
+        and not PROMPT.match(line)
+        and not _marked(line)
+        and _CALL_STACK not in line
+    )
+
+
+def _lines(text: str) -> list[str]:
+    """The text's lines, each record a terminal's width cut joined back.
+
+    A cut falls anywhere: in an entry's module ("in ghc:IfaceT" / "ype"), in Agda's path, in a failure's
+    words ("in functio" / "n hasNum"), leaving a line that may read whole but wrong. A record's line as
+    wide as a terminal, followed by a line at column 0 that is no record of its own (an entry's next is
+    indented; a failure's is blank, or the prompt), goes on in it, as long as the join still reads; a
+    failure's line that ends as one does ("in function checkCmd") is whole, whatever follows it.
+    """
+    lines, _ = join_cut_lines(
+        list(lines_of(text)),
+        lambda line: len(line) >= MIN_WRAP_WIDTH and _marked(line) and not _FAILURE_END.search(line[-300:]),
+        lambda joined, following: _read(joined) and not _goes_on(following),
+        goes_on=_goes_on,
+        most=CUT_LINES,
+    )
+    return lines
+
+
 def recognize(text: str) -> bool:
     """True for GHC's panic or internal error with its version line, a Haskell call stack's entries, Agda's
     internal error's location or a pattern match's failure at its place."""
     panic = "GHC version" in text and ("panic!" in text or "internal error: " in text)
     called = _ENTRY_NEEDLE in text
-    placed = _LOCATION in text or any(failure in text for failure in _FAILURES)
+    placed = _LOCATION in text or any(stem in text for stem in _FAILURE_STEMS)
     if not (panic or called or placed):
         return False
-    lines = list(lines_of(text))
+    lines = _lines(text)
     return (
         (panic and _panic_at(lines) != -1)
         or (called and bool(_entries(lines)))
@@ -194,7 +246,7 @@ def _frames(entries: list[re.Match]) -> list[Frame]:
 
 def parse(text: str) -> ParsedTrace:
     """A panic by its first line and the module that raised it; a program's error by its message and places."""
-    lines = list(lines_of(text))
+    lines = _lines(text)
     version = _panic_at(lines)
     if version != -1:
         headline = _headline(lines, version)

@@ -22,6 +22,7 @@ from crashes.traces.native_frames import HANDLER_DEPTH, parse_frame
 from crashes.traces.text import (
     CUT_LINES,
     MAX_LINE,
+    PROMPT,
     file_name,
     find_lines,
     join_cut_lines,
@@ -42,12 +43,6 @@ _MARKERS = (
 _LINE_NUMBER = re.compile(r":\d{1,9}: ")
 _MAC_ASSERTION = re.compile(
     r"^Assertion failed: \((?P<expr>.*)\), function (?P<function>[^,]+), file (?P<where>[^,]+),"
-)
-# A shell's prompt: "$ cmd", "% cmd", "❯ cmd", "user@host:~/src$ cmd", "(venv) user@host:~$ cmd",
-# "[user@host dir]$ cmd", "PS C:\src> cmd", "C:\src>cmd".
-_PROMPT = re.compile(
-    r"^(?:\([\w.-]{1,100}\) )?(?:[$%#\u276f\u279c] |\[[^\]\n]{1,200}\][$#] |[\w.-]+@[\w.-]+[:~ ]|"
-    r"(?:PS )?[A-Za-z]:\\[^>\n]{0,200}> ?)"
 )
 # MSVC's C runtime: "Assertion failed: expr, file S:\\src\\ASTContext.cpp, line 1317" (no function).
 # (Not macOS's "Assertion failed: (expr), function f, file F, line N.", whose expression may open the same way.)
@@ -339,7 +334,7 @@ def parse(text: str) -> ParsedTrace:
         # The message is the line before ("undeduced type in IR-generation"), unless that is the
         # shell's prompt and command: llvm_unreachable() was given no message.
         said = lines[index - 1].strip() if index else ""
-        if _PROMPT.match(said):
+        if PROMPT.match(said):
             said = ""
         crash_type = f"UNREACHABLE: {mask_message(said, 120)}"
         site = where

@@ -20,7 +20,8 @@ import re
 
 from crashes.frames import MAX_FRAMES
 from crashes.model import Frame, ParsedTrace
-from crashes.traces.text import find_lines, lines_after
+from crashes.traces.extract import MIN_WRAP_WIDTH
+from crashes.traces.text import NAME_REST, find_lines, join_cut_lines, lines_after
 
 FORMAT = "rpython"
 _HEADER = "RPython traceback:"
@@ -45,7 +46,7 @@ def recognize(text: str) -> bool:
 def _frames(text: str) -> list[Frame]:
     """The frames below the first header, innermost last as printed."""
     frames = []
-    for line in lines_after(text, text.find("\n", text.find(_HEADER)), _FRAME_LINES):
+    for line in _join_cut_frames(lines_after(text, text.find("\n", text.find(_HEADER)), _FRAME_LINES)):
         found = _FRAME.match(line)
         if found is None:
             if frames:
@@ -54,6 +55,26 @@ def _frames(text: str) -> list[Frame]:
         function = _SPECIALISED.sub("", found["function"])
         frames.append(Frame(function=function, file=found["file"], line=int(found["line"])))
     return frames
+
+
+def _join_cut_frames(lines: list[str]) -> list[str]:
+    """Frame lines a terminal's width cut joined back: an RPython frame has no source line below it,
+    so a bare name under a frame as wide as a terminal is the rest of its function's name ("Aborted"
+    under a short one is not), and a ``File "`` line that is no frame goes on in the lines below until
+    it is one."""
+    lines, _ = join_cut_lines(
+        lines,
+        lambda line: len(line) >= MIN_WRAP_WIDTH and bool(_FRAME.match(line)),
+        lambda joined, following: True,
+        goes_on=lambda line: bool(NAME_REST.fullmatch(line)),
+        most=1,
+    )
+    lines, _ = join_cut_lines(
+        lines,
+        lambda line: 'File "' in line and not _FRAME.match(line),
+        lambda joined, following: bool(_FRAME.match(joined)),
+    )
+    return lines
 
 
 def parse(text: str) -> ParsedTrace:

@@ -18,6 +18,13 @@ T = TypeVar("T")
 # No frame or message line we read is longer; anything past it is noise.
 MAX_LINE = 2000
 
+# A shell's prompt, above a pasted trace or in place of a message: "$ cmd", "% cmd", "❯ cmd",
+# "user@host:~/src$ cmd", "(venv) user@host:~$ cmd", "[user@host dir]$ cmd", "PS C:\src> cmd", "C:\src>cmd".
+PROMPT = re.compile(
+    r"^(?:\([\w.-]{1,100}\) )?(?:[$%#\u276f\u279c] |\[[^\]\n]{1,200}\][$#] |[\w.-]+@[\w.-]+[:~ ]|"
+    r"(?:PS )?[A-Za-z]:\\[^>\n]{0,200}> ?)"
+)
+
 _HEX = re.compile(r"0x[0-9a-fA-F]+")
 # An address or a hash printed without its 0x (a kernel's "segfault at 174ab640 ip 00007f77174ddd5f"):
 # eight to sixteen hex digits, at least one a letter and one a digit (all digits are a number, masked below).

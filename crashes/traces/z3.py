@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 from crashes.model import ParsedTrace
-from crashes.traces.text import file_name, lines_of
+from crashes.traces.text import PROMPT, file_name, lines_of
 
 FORMAT = "z3"
 _HEADER = "ASSERTION VIOLATION"
@@ -46,15 +46,20 @@ def _fields(lines: list[str]) -> int:
 
 def recognize(text: str) -> bool:
     """True for Z3's "ASSERTION VIOLATION" with its File:/Line: fields (or those fields pasted without it)."""
-    if "File: " not in text or "\nLine: " not in text:
+    # (Not "\nLine: ": a report indented as a whole behind an unindented prompt keeps its indentation.)
+    if "File: " not in text or "Line: " not in text:
         return False
     lines = list(lines_of(text))
     at = _fields(lines)
     if at == -1:
         return False
     before = [line.strip() for line in lines[max(0, at - _FIELDS_WITHIN) : at]]
-    # Without the header, the pair must open the text and a check must follow it.
-    return _HEADER in before or (not any(before) and _check(lines, at) != "")
+    if _HEADER in before:
+        return True
+    # Without the header, the pair must open a paragraph (the text, or a block below the reporter's
+    # words or the prompt of the command that crashed) and a check must follow it.
+    above = before[-1] if before else ""
+    return (not above or bool(PROMPT.match(above))) and _check(lines, at) != ""
 
 
 def _check(lines: list[str], at: int) -> str:

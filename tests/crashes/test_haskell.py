@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from crashes import traces
 from crashes.traces import haskell
+from tests.crashes.pastes import hard_wrap
 from tests.crashes.signing import record_trace, sign, sign_record
 
 
@@ -91,6 +92,26 @@ def test_a_failed_pattern_match_is_its_place():
         "Non-exhaustive patterns in lambda",
         ("site ShellCheck.Analytics:1536",),
     )
+
+
+def test_a_record_a_terminal_cut_is_joined_back():
+    # Cut at 80 columns: Agda's location in its path (agda/agda#3202, and #3199's Lisp string), call-stack
+    # entries in their module (ndmitchell/hlint#371, agda/agda#6758; haskell/cabal#6853 at 60 too), a failed
+    # match on the blank before "in lambda" (koalaman/shellcheck#273): each is the report as pasted whole.
+    for record_id, widths in (
+        ("agda/agda#3202", (80,)),
+        ("agda/agda#3199", (80,)),
+        ("ndmitchell/hlint#371", (80, 120)),
+        ("agda/agda#6758", (80, 120)),
+        ("haskell/cabal#6853", (60, 80)),
+        ("koalaman/shellcheck#273", (80,)),
+    ):
+        text = record_trace(record_id)
+        for width in widths:
+            assert hard_wrap(text, width) != text
+            assert sign(hard_wrap(text, width)).digest == sign(text).digest, (record_id, width)
+    # A whole failure's line is not joined to a label below it that a fence kept apart (shellcheck#3479).
+    assert sign_record("koalaman/shellcheck#3479").crash_type == "Non-exhaustive patterns in function checkCmd"
 
 
 def test_what_is_no_haskell_crash():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from crashes import traces
 from crashes.traces import rpython
+from tests.crashes.pastes import hard_wrap
 from tests.crashes.signing import record_trace, sign
 
 
@@ -35,3 +36,15 @@ def test_a_python_traceback_is_not_rpythons():
     text = 'Traceback (most recent call last):\n  File "a.py", line 1, in f\nAssertionError\n'
     assert not rpython.recognize(text)
     assert traces.parse(text).format == "python"
+
+
+def test_a_frame_a_terminal_cut_is_joined_back():
+    # pypy/pypy#2465 wrapped at 80 columns: its innermost frame cut inside the function's name, and
+    # pypy/pypy#2923 at 60, frames cut before their line number.
+    for record_id, width in (("pypy/pypy#2465", 80), ("pypy/pypy#2923", 60)):
+        text = record_trace(record_id)
+        assert hard_wrap(text, width) != text
+        assert sign(hard_wrap(text, width)).digest == sign(text).digest
+    # A word below a short last frame is not the rest of its name.
+    text = 'RPython traceback:\n  File "a.c", line 1, in f\nAborted\n'
+    assert [frame.function for frame in traces.parse(text).frames] == ["f"]

@@ -40,3 +40,16 @@ def test_fields_in_a_log_are_no_violation():
     log = "starting\nFile: src/main.cpp\nLine: 12\nall good\n"
     assert not z3.recognize(log)
     assert traces.parse("ASSERTION VIOLATION\nFile: ../src/a.cpp\nLine: 3\n").crash_type == "ASSERTION VIOLATION"
+
+
+def test_a_violation_below_the_command_that_crashed_or_the_reporters_words_is_the_same_violation():
+    # #3696 (the fields alone, no header) and #4204 (the header, indented): pasted below a prompt, or in a
+    # block below a sentence, each is still its check in its file.
+    for record_id in ("Z3Prover/z3#3696", "Z3Prover/z3#4204"):
+        text = record_trace(record_id)
+        alone = sign_record(record_id, "z3")
+        assert alone.trace_format == "z3"
+        for pasted in ("$ z3 -smt2 bug.smt2\n" + text, "It crashed:\n\n```\n" + text + "\n```\n\nThanks!"):
+            assert sign(pasted, "z3").digest == alone.digest
+    # A line of the reporter's just above the fields (no blank between) is not the violation's own block.
+    assert not z3.recognize("Then I saw\nFile: ../src/smt/theory_utvpi_def.h\nLine: 786\nm_graph.is_feasible()\n")
