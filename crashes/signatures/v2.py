@@ -206,7 +206,14 @@ from crashes.traces.text import mask_message
 # files and lines; Julia's errors and stack traces are read (the error's type, or its message when it
 # has none, and the functions without their arguments, closures' numbers or Base's raising helpers; a
 # test set's report as the REPL's error).
-VERSION = 15
+# 16: pasted forms the readers lost: text written on a fence's own line past what an info string is
+# ("```clang++: …/SmallVector.h:298: …" wrapped, its closing fence on another line) is the trace's
+# first line; MSVC's assertion line cut by a terminal is joined back, and glibc's keeps the head a
+# cut put on the lines above even where the paste stops inside the expression ("' failed" cut on its
+# blank reads whole); Z3's violation is read below the prompt of the command that crashed or in a
+# block below the reporter's words; RPython's frames and Haskell's call-stack entries, Agda's
+# location and failed matches a terminal's width cut are joined back.
+VERSION = 16
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
 SIMILARITY_FRAMES = 8

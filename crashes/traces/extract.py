@@ -232,13 +232,21 @@ def _drop_fences(text: str) -> tuple[str, str]:
     return kept, "Markdown code fences removed"
 
 
+# Longer than an opening fence's info string ("```python", "```shell session") is, with a blank in it: the
+# first line of what the fence holds, written on the fence's own line ("```clang++: …/SmallVector.h:298: …"),
+# whose closing fence a terminal's wrap put on a line of its own.
+_INFO_STRING = 40
+
+
 def _fence_kept(fence: re.Match) -> str:
-    """What a fence line leaves: nothing, or the text of a one-line fence ("```clang: … failed.```")."""
+    """What a fence line leaves: nothing, or the text written on it ("```clang: … failed.```")."""
     line = fence.group()
     opening = line.find("```") if "```" in line else line.find("~~~")
     inside = line[opening + 3 :].rstrip()
     if len(inside) > 3 and inside.endswith(line[opening : opening + 3]) and " " in inside:
         return line[:opening] + inside[:-3] + ("\n" if line.endswith("\n") else "")
+    if len(inside) > _INFO_STRING and " " in inside:
+        return line[:opening] + inside + ("\n" if line.endswith("\n") else "")
     return ""
 
 

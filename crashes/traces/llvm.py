@@ -242,14 +242,23 @@ def _join_cut_assertion(lines: list[str]) -> tuple[list[str], int]:
     """Join the first assertion line a hard wrap cut, whatever the width.
 
     glibc's line runs from ``prog: file:line: function`` to ``' failed.``, macOS's from
-    ``Assertion failed: (`` to ``, line N.``: one cut short at either end is joined to the
-    lines around it while that makes it whole. (One long line in a short report shows no
-    width for ``crashes.traces.extract`` to find.)
+    ``Assertion failed: (`` to ``, line N.``, MSVC's from ``Assertion failed: `` to ``, line N``:
+    one cut short at either end is joined to the lines around it while that makes it whole. (One long
+    line in a short report shows no width for ``crashes.traces.extract`` to find.)
     """
     lines = _join_cut_word(lines)
     for index, line in enumerate(lines):
         glibc = ": Assertion `" in line
-        if not glibc and not line.startswith("Assertion failed: ("):
+        mac = line.startswith("Assertion failed: (")
+        # MSVC's, from ``Assertion failed: `` to ``, line N``, cut in its expression or its file's path.
+        msvc = (
+            not glibc
+            and not mac
+            and len(line) >= MIN_WRAP_WIDTH
+            and line.lstrip("`").startswith("Assertion failed: ")
+            and not _MSVC_ASSERTION.match(line[:MAX_LINE])
+        )
+        if not glibc and not mac and not msvc:
             continue
         start = index
         if glibc and not _LINE_NUMBER.search(line, 0, line.find(": Assertion `")):
@@ -262,11 +271,16 @@ def _join_cut_assertion(lines: list[str]) -> tuple[list[str], int]:
                     break
         joined = "".join(lines[start : index + 1])
         end = index
-        while not ("' failed" in joined if glibc else _MAC_ASSERTION.match(joined[:MAX_LINE])):
+        whole = _MSVC_ASSERTION if msvc else _MAC_ASSERTION
+        while not ("' failed" in joined if glibc else whole.match(joined[:MAX_LINE])):
             end += 1
             if end >= len(lines) or end > index + CUT_LINES:
-                return lines, 0
-            joined += lines[end]
+                # The paste itself stopped inside the expression: its head is still its head.
+                end = index
+                joined = "".join(lines[start : index + 1])
+                break
+            # A cut on the blank before "failed." (the blank stripped with the line's end) loses it.
+            joined += (" " if glibc and joined.endswith("'") and lines[end].startswith("failed") else "") + lines[end]
         if end == start:
             return lines, 0
         return [*lines[:start], joined, *lines[end + 1 :]], end - start

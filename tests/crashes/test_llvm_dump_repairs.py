@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from crashes import traces
 from crashes.traces import extract
+from tests.crashes.pastes import hard_wrap
 from tests.crashes.signing import record_trace, sign, sign_record
 
 NO_IDENTITY = "no identifying line: a bucket of its own"
@@ -84,3 +85,24 @@ def test_gdbs_stop_line_cut_inside_its_path_and_its_pretty_printers_errors():
     # wrapped by the terminal, then "Python Exception <class 'gdb.error'>: …" from `p nh`.
     signature = sign_record("transmission/transmission#5988", "transmission")
     assert (signature.trace_format, signature.frames) == ("gdb", ("tr_swarm::on_got_port",))
+
+
+def test_an_assertion_line_a_terminal_cut_reads_as_pasted_whole():
+    # At 120 columns: intel/llvm#8719's line written on its fence's own line ("```clang++: …"), its
+    # closing fence cut onto another; MSVC's assertion cut in its file's path (halide/Halide#3208, #4996,
+    # clangd/clangd#288); glibc's cut where a paste already stopped inside the expression
+    # (swiftlang/swift#75311) and on the blank before "failed." (WebAssembly/binaryen#7602).
+    for record_id in (
+        "intel/llvm#8719",
+        "halide/Halide#3208",
+        "halide/Halide#4996",
+        "clangd/clangd#288",
+        "swiftlang/swift#75311",
+        "WebAssembly/binaryen#7602",
+    ):
+        text = record_trace(record_id)
+        whole = sign(text)
+        assert whole.trace_format == "llvm" and hard_wrap(text, 120) != text
+        assert sign(hard_wrap(text, 120)).digest == whole.digest, record_id
+    # A fence's info string is no text of the trace, with a blank in it too.
+    assert extract.clean("```shell session\n$ clang a.c\n```").text == "$ clang a.c"
