@@ -212,7 +212,9 @@ from crashes.traces.text import mask_message
 # cut put on the lines above even where the paste stops inside the expression ("' failed" cut on its
 # blank reads whole); Z3's violation is read below the prompt of the command that crashed or in a
 # block below the reporter's words; RPython's frames and Haskell's call-stack entries, Agda's
-# location and failed matches a terminal's width cut are joined back.
+# location and failed matches a terminal's width cut are joined back, and so are a Rust panic's path
+# cut before its location and a panic's or a rustc ICE's location cut inside its numbers or on the
+# blank before the ICE's message.
 VERSION = 16
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -209,8 +209,41 @@ def _cut_hook_print(line: str) -> bool:
     return _HOOK_PAYLOAD in line and _panic_hook_print(line) is None
 
 
+# A location a terminal cut inside its numbers: "…/diagnostic_builder.rs:775:2" / "1:", an ICE's
+# "…/sortck.rs:511:3" / "2: no entry found for …", the old form's "…/file.rs:33" / "1:9". The next line
+# opens with the rest of them (and the colon after them, where one follows). Or an ICE's cut on the blank
+# after its location's colon: "…/fixpoint_encoding.rs:415:25:" / " failed to run fixpoint: …".
+_CUT_LOCATION = re.compile(r"\.rs:\d+(?::\d*)?:?$")
+_LOCATION_REST = re.compile(r"^(?:\d*(?::\d*)?(?::(?: |$)|$)| \S)")
+
+
+def _cut_location(line: str) -> bool:
+    return ("panicked at " in line or "internal compiler error: " in line) and bool(_CUT_LOCATION.search(line))
+
+
+def _location_joined(joined: str) -> bool:
+    line = joined[:MAX_LINE]
+    if _PANIC_NEW.match(line) or _PANIC_OLD.match(line):
+        return True
+    ice = _ICE.match(line)
+    return bool(ice and _ICE_LOCATION.match(ice["message"]) and _ICE_LOCATION.match(ice["message"])["message"])
+
+
+# A panic's path cut by a terminal before its location (the new form's, on a line of its own):
+# "panicked at /Users/x/.cargo/git/checkouts/wgpu-53e7…/59f56e0" / "/wgpu-core/src/indirect_validation.rs:288:58:".
+def _cut_path(line: str) -> bool:
+    return (
+        len(line) >= MIN_WRAP_WIDTH
+        and "panicked at " in line
+        and not line.rstrip().endswith(":")
+        and _PANIC_OLD_HEAD.match(line[:MAX_LINE]) is None
+        and _PANIC_NEW.match(line[:MAX_LINE]) is None
+    )
+
+
 def _join_cut_lines(lines: list[str]) -> tuple[list[str], int]:
-    """Join an ``at`` line cut before its ``:line``, and a panic hook's print cut before its Location.
+    """Join an ``at`` line cut before its ``:line``, a panic hook's print cut before its Location, and a
+    panic's or an ICE's location cut inside its numbers.
 
     Returns the lines and how many were joined.
     """
@@ -223,7 +256,20 @@ def _join_cut_lines(lines: list[str]) -> tuple[list[str], int]:
         goes_on=lambda line: not line[:1].isspace(),
     )
     lines, hook_prints = join_cut_lines(lines, _cut_hook_print, lambda joined, _: _panic_hook_print(joined) is not None)
-    return lines, at_lines + hook_prints
+    lines, paths = join_cut_lines(
+        lines,
+        _cut_path,
+        lambda joined, _: _PANIC_NEW.match(joined[:MAX_LINE]) is not None,
+        goes_on=lambda line: bool(line) and not line[:1].isspace(),
+    )
+    lines, locations = join_cut_lines(
+        lines,
+        _cut_location,
+        lambda joined, _: _location_joined(joined),
+        goes_on=lambda line: bool(_LOCATION_REST.match(line)),
+        most=1,
+    )
+    return lines, at_lines + hook_prints + paths + locations
 
 
 # How far into its line the thread's name may start: a test runner's "[x86    ] " or a log's head.

@@ -12,6 +12,7 @@ from __future__ import annotations
 from crashes.frames import normalize_function
 from crashes.traces import parse
 from crashes.traces.text import mask_message
+from tests.crashes.pastes import hard_wrap
 from tests.crashes.signing import record_trace, sign, sign_record
 
 
@@ -78,3 +79,26 @@ def test_a_cpp_conversion_operators_type_is_part_of_its_name():
     assert normalize_function("void foo::bar(int)", "native") == "foo::bar"
     assert normalize_function("bool operator==(A const&, B const&)", "native") == "operator=="
     assert "LE32::operator unsigned int" in sign_record("upx/upx#314").similarity_frames
+
+
+def test_a_panics_or_an_ices_location_a_terminal_cut_is_joined_back():
+    # At 80 columns, cut inside the location's numbers: a rustc panic's ("…/diagnostic_builder.rs:775:2" /
+    # "1:", facebookexperimental/MIRAI#1234) and an ICE's before its message (flux-rs/flux#1109, #1532). At
+    # 120: a panic's path cut before its location (gfx-rs/wgpu#6414's git checkout, the registry path of
+    # bytecodealliance/wasmtime#8904), the old form's line number (ogham/exa#776), an ICE's cut on the blank
+    # after its location (flux-rs/flux#752).
+    for record_id, width in (
+        ("facebookexperimental/MIRAI#1234", 80),
+        ("flux-rs/flux#1109", 80),
+        ("flux-rs/flux#1532", 80),
+        ("gfx-rs/wgpu#6414", 120),
+        ("bytecodealliance/wasmtime#8904", 120),
+        ("ogham/exa#776", 120),
+        ("flux-rs/flux#752", 120),
+    ):
+        text = record_trace(record_id)
+        assert hard_wrap(text, width) != text
+        assert sign(hard_wrap(text, width)).digest == sign(text).digest, (record_id, width)
+    # A whole old-form panic is not joined to a frame's number below it.
+    old = "thread 'main' panicked at 'boom', src/main.rs:5:3\n1: 0x55 - main\n"
+    assert sign(old).frames[0] == "site src/main.rs:5"
