@@ -214,7 +214,8 @@ from crashes.traces.text import mask_message
 # block below the reporter's words; RPython's frames and Haskell's call-stack entries, Agda's
 # location and failed matches a terminal's width cut are joined back, and so are a Rust panic's path
 # cut before its location and a panic's or a rustc ICE's location cut inside its numbers or on the
-# blank before the ICE's message.
+# blank before the ICE's message; Crystal's frame cut inside its quoted method and its exception's
+# line cut inside its last word are joined back.
 VERSION = 16
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

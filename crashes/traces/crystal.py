@@ -20,7 +20,8 @@ import re
 
 from crashes.frames import MAX_FRAMES
 from crashes.model import Frame, ParsedTrace
-from crashes.traces.text import MAX_LINE, file_name, mask_message
+from crashes.traces.extract import MIN_WRAP_WIDTH
+from crashes.traces.text import CUT_LINES, MAX_LINE, file_name, join_cut_lines, mask_message
 
 FORMAT = "crystal"
 # "  from /src/x.cr:12:3 in 'name'", "  from /bin/crystal in '??'", "  from Type#method<Args>:Result".
@@ -84,12 +85,38 @@ def _frame_lines(lines: list[str]) -> tuple[int, list[Frame]]:
     return -1, []
 
 
+def _lines(text: str) -> list[str]:
+    """The text's lines, a frame a terminal's width cut inside its quoted method joined back
+    ("… in 'codegen_fun:fun_module_info:is_fun_lite" / "ral:is_closure'")."""
+    lines, _ = join_cut_lines(
+        text.split("\n"),
+        lambda line: len(line) >= MIN_WRAP_WIDTH and " in '" in line and not line.rstrip().endswith("'"),
+        lambda joined, _: _LOCATED.match(joined[:MAX_LINE]) is not None,
+        goes_on=lambda line: bool(line) and not line[:1].isspace(),
+        most=CUT_LINES,
+    )
+    return lines
+
+
+def _exception_line(lines: list[str], start: int) -> re.Match | None:
+    """The exception above the frames, its line joined back where a terminal's width cut it."""
+    above = lines[start - 1] if start > 0 else ""
+    before = lines[start - 2] if start > 1 else ""
+    # "…(Crystal::GenericClassInstanceTyp" / "e) (Exception)": a line as wide as a terminal cut inside a
+    # word, and the rest of it at column 0, not opening a message of its own (capitalised).
+    if len(before) >= MIN_WRAP_WIDTH and before[-1:].isalnum() and above[:1].isalnum() and not above[:1].isupper():
+        joined = _EXCEPTION.match((before.strip() + above)[:MAX_LINE])
+        if joined:
+            return joined
+    return _EXCEPTION.match(above.strip()[:MAX_LINE]) if above.strip() else None
+
+
 def recognize(text: str) -> bool:
     """True for two or more of Crystal's "from" frame lines (".cr:" files, or Crystal's type#method names)."""
     # (The frames' indentation may have gone with the text's: "from" then opens the line.)
     if "from " not in text or (".cr:" not in text and "#" not in text and " in '??'" not in text):
         return False
-    _, frames = _frame_lines(text.split("\n"))
+    _, frames = _frame_lines(_lines(text))
     return len(frames) >= _MIN_FRAMES and any(
         frame.file.endswith(".cr") or "#" in frame.function or frame.file.endswith("crystal") for frame in frames
     )
@@ -97,11 +124,10 @@ def recognize(text: str) -> bool:
 
 def parse(text: str) -> ParsedTrace:
     """The exception above the first frames, and those frames."""
-    lines = text.split("\n")
+    lines = _lines(text)
     start, frames = _frame_lines(lines)
     crash_type, message = "", ""
-    above = lines[start - 1].strip() if start > 0 else ""
-    found = _EXCEPTION.match(above[:MAX_LINE]) if above else None
+    found = _exception_line(lines, start)
     if found:
         message = found["message"].strip()
         crash_type = f"{found['type']}: {mask_message(message, 160)}" if message else found["type"]

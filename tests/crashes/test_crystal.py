@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from crashes import traces
 from crashes.traces import crystal
-from tests.crashes.signing import sign_record
+from tests.crashes.pastes import hard_wrap
+from tests.crashes.signing import record_trace, sign, sign_record
 from tests.data.record_digests import dedup_records
 
 RECORDS = dedup_records()
@@ -44,3 +45,16 @@ def test_a_line_of_prose_starting_with_from_is_no_frame():
     text = "I built it from upstream.\n" + RECORDS["crystal-lang/crystal#13720"]["trace"]
     assert traces.parse(text).format == crystal.FORMAT
     assert crystal._frame("  from upstream") is None
+
+
+def test_a_frame_or_an_exception_line_a_terminal_cut_is_joined_back():
+    # At 120 columns: crystal-lang/crystal#14935's frame cut inside its quoted method
+    # ("in 'codegen_fun:fun_module_info:is_fun_lite" / "ral:is_closure'"), and #13720's exception line
+    # cut inside its last word, its class on the next line ("…GenericClassInstanceTyp" / "e) (Exception)").
+    for record_id in ("crystal-lang/crystal#14935", "crystal-lang/crystal#13720"):
+        text = record_trace(record_id)
+        assert hard_wrap(text, 120) != text
+        assert sign(hard_wrap(text, 120)).digest == sign(text).digest, record_id
+    # A message of its own below a long line is not joined to it.
+    text = "x" * 70 + "\nBoom (Exception)\n  from src/a.cr:1:1 in 'f'\n  from src/b.cr:2:1 in 'g'\n"
+    assert traces.parse(text).crash_type == "Exception: Boom"
