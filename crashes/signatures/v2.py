@@ -215,7 +215,8 @@ from crashes.traces.text import mask_message
 # location and failed matches a terminal's width cut are joined back, and so are a Rust panic's path
 # cut before its location and a panic's or a rustc ICE's location cut inside its numbers or on the
 # blank before the ICE's message; Crystal's frame cut inside its quoted method and its exception's
-# line cut inside its last word are joined back.
+# line cut inside its last word are joined back; a native frame's location alone on the next line,
+# one blank in, goes on a line of the terminal's width even where that line ends as a frame does.
 VERSION = 16
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -86,6 +86,7 @@ _RECORD_END = re.compile(
     r"(?:\.go:\d+ \+0x[0-9a-fA-F]+(?: fp=0x[0-9a-fA-F]+ sp=0x[0-9a-fA-F]+(?: pc=0x[0-9a-fA-F]+)?)?|\)|:\d+:\d+)$"
 )
 _ONE_BLANK = re.compile(r" \S")
+_LOCATION_ONLY = re.compile(r" (?:[A-Za-z]:)?[/\\][^\s]{1,500}:\d{1,9}(?::\d{1,9})?$")
 _PYTHON_FRAME_END = re.compile(r'^\s*File "[^"]*", line \d+, in [\w<>.]+$')
 # The narrowest width a terminal or mail client is taken to have cut lines at.
 MIN_WRAP_WIDTH = 60
@@ -508,7 +509,10 @@ def _unwrap(text: str) -> tuple[str, str]:
             # alone; a line that says more is the frame's source, pasted without its indentation.
             and not (_PYTHON_FRAME_END.match(before[:MAX_LINE]) and not NAME_REST.fullmatch(line.rstrip()))
         )
-        if joined and cut and continues:
+        # A frame's location alone, one blank in (" /src/p_lx_elf.cpp:1688"), goes on a line of the width
+        # even where that line ends as a frame does ("…const*)"): a location is never a record of its own.
+        cut_before_location = len(before) >= width and not before.endswith("  ") and _LOCATION_ONLY.match(line)
+        if joined and (cut or cut_before_location) and continues:
             joined[-1] += line
             wrapped += 1
         else:

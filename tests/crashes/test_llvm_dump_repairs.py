@@ -106,3 +106,12 @@ def test_an_assertion_line_a_terminal_cut_reads_as_pasted_whole():
         assert sign(hard_wrap(text, 120)).digest == whole.digest, record_id
     # A fence's info string is no text of the trace, with a blank in it too.
     assert extract.clean("```shell session\n$ clang a.c\n```").text == "$ clang a.c"
+
+
+def test_a_frames_location_a_terminal_put_on_the_next_line_is_the_frames():
+    # upx/upx#378 at 120 columns: ASan's frames "#0 … invert_pt_dynamic(…const*)" end exactly at the width,
+    # their " /home/…/p_lx_elf.cpp:1688" on the next line, a blank in; the frames below them still count.
+    text = record_trace("upx/upx#378")
+    whole = sign(text)
+    assert len(whole.frames) >= 3
+    assert sign(hard_wrap(text, 120)).digest == whole.digest
