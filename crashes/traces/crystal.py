@@ -21,7 +21,7 @@ import re
 from crashes.frames import MAX_FRAMES
 from crashes.model import Frame, ParsedTrace
 from crashes.traces.extract import MIN_WRAP_WIDTH
-from crashes.traces.text import CUT_LINES, MAX_LINE, file_name, join_cut_lines, mask_message
+from crashes.traces.text import CUT_LINES, MAX_LINE, at_column_zero, file_name, join_cut_lines, mask_message
 
 FORMAT = "crystal"
 # "  from /src/x.cr:12:3 in 'name'", "  from /bin/crystal in '??'", "  from Type#method<Args>:Result".
@@ -92,7 +92,7 @@ def _lines(text: str) -> list[str]:
         text.split("\n"),
         lambda line: len(line) >= MIN_WRAP_WIDTH and " in '" in line and not line.rstrip().endswith("'"),
         lambda joined, _: _LOCATED.match(joined[:MAX_LINE]) is not None,
-        goes_on=lambda line: bool(line) and not line[:1].isspace(),
+        goes_on=at_column_zero,
         most=CUT_LINES,
     )
     return lines

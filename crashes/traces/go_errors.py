@@ -26,7 +26,7 @@ import re
 
 from crashes.model import Frame, ParsedTrace
 from crashes.traces.extract import MIN_WRAP_WIDTH
-from crashes.traces.text import MAX_LINE, join_cut_lines, per_text
+from crashes.traces.text import MAX_LINE, at_column_zero, join_cut_lines, per_text
 
 FORMAT = "go"
 # Blanks are allowed in the path ("C:/Program Files/Go/src/…", "C:/Users/John Smith/…").
@@ -76,7 +76,7 @@ def _lines(text: str) -> list[str]:
         text.split("\n"),
         lambda line: len(line) >= MIN_WRAP_WIDTH and _PATH_START.match(line) is not None and not _is_frame(line),
         lambda joined, _: _is_frame(joined),
-        goes_on=lambda line: bool(line) and not line[:1].isspace(),
+        goes_on=at_column_zero,
     )
     return lines
 

@@ -269,15 +269,14 @@ def _join_cut_assertion(lines: list[str]) -> tuple[list[str], int]:
                 if _LINE_NUMBER.search(head + line[: line.find(": Assertion `")]):
                     start = back
                     break
-        joined = "".join(lines[start : index + 1])
+        head = joined = "".join(lines[start : index + 1])
         end = index
         whole = _MSVC_ASSERTION if msvc else _MAC_ASSERTION
         while not ("' failed" in joined if glibc else whole.match(joined[:MAX_LINE])):
             end += 1
             if end >= len(lines) or end > index + CUT_LINES:
                 # The paste itself stopped inside the expression: its head is still its head.
-                end = index
-                joined = "".join(lines[start : index + 1])
+                end, joined = index, head
                 break
             # A cut on the blank before "failed." (the blank stripped with the line's end) loses it.
             joined += (" " if glibc and joined.endswith("'") and lines[end].startswith("failed") else "") + lines[end]

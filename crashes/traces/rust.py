@@ -20,7 +20,7 @@ import re
 
 from crashes.model import Frame, ParsedTrace
 from crashes.traces.extract import MIN_WRAP_WIDTH
-from crashes.traces.text import MAX_LINE, find_lines, join_cut_lines, mask_message, per_text
+from crashes.traces.text import MAX_LINE, at_column_zero, find_lines, join_cut_lines, mask_message, per_text
 
 FORMAT = "rust"
 # Since Rust 1.89 the thread's id follows its name: "thread 'main' (6913397) panicked at …".
@@ -226,7 +226,8 @@ def _location_joined(joined: str) -> bool:
     if _PANIC_NEW.match(line) or _PANIC_OLD.match(line):
         return True
     ice = _ICE.match(line)
-    return bool(ice and _ICE_LOCATION.match(ice["message"]) and _ICE_LOCATION.match(ice["message"])["message"])
+    located = _ICE_LOCATION.match(ice["message"]) if ice else None
+    return bool(located and located["message"])
 
 
 # A panic's path cut by a terminal before its location (the new form's, on a line of its own):
@@ -260,7 +261,7 @@ def _join_cut_lines(lines: list[str]) -> tuple[list[str], int]:
         lines,
         _cut_path,
         lambda joined, _: _PANIC_NEW.match(joined[:MAX_LINE]) is not None,
-        goes_on=lambda line: bool(line) and not line[:1].isspace(),
+        goes_on=at_column_zero,
     )
     lines, locations = join_cut_lines(
         lines,

@@ -169,6 +169,12 @@ CUT_LINES = 3
 NAME_REST = re.compile(r"[\w<>.]{1,200}")
 
 
+def at_column_zero(line: str) -> bool:
+    """Whether a line may be the rest of one a terminal cut: a cut line goes on at column 0, while a
+    trace's own next record is indented (or a blank line)."""
+    return bool(line) and not line[:1].isspace()
+
+
 def join_cut_lines(
     lines: list[str],
     starts: Callable[[str], bool],
