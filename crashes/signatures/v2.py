@@ -217,7 +217,13 @@ from crashes.traces.text import mask_message
 # blank before the ICE's message; Crystal's frame cut inside its quoted method and its exception's
 # line cut inside its last word are joined back; a native frame's location alone on the next line,
 # one blank in, goes on a line of the terminal's width even where that line ends as a frame does.
-VERSION = 16
+# 17: stacks pasted without the lines above them: a Rust backtrace without its panic line whose frames
+# carry no source lines (old toolchains) is read when std's panic machinery is among them; a Python
+# traceback's last frame with the exception line right below it is read whatever the exception's class
+# is named (not only *Error, *Exception), also when a terminal cut the frame after its ", in"; a
+# traceback indented by tabs as a whole and pasted below a line at column 0 has its exception lines read
+# where they are less indented than the source line above them.
+VERSION = 17
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
 SIMILARITY_FRAMES = 8

@@ -47,15 +47,35 @@ def recognize(text: str) -> bool:
     if 'File "' not in text:
         return False
     # Headless: two frames, or one frame followed by an exception line.
-    frames = 0
+    frames = since_frame = 0
     for line in text.split("\n"):
-        if 'File "' in line and _FRAME.match(line[:MAX_LINE]):
+        # (A frame line a terminal cut after its ", in" is joined by the parse.)
+        if 'File "' in line and (_FRAME.match(line[:MAX_LINE]) or _CUT_AFTER_IN.match(line[:MAX_LINE].rstrip())):
             frames += 1
+            since_frame = 0
             if frames >= 2:
                 return True
-        elif frames and ("Error" in line or "Exception" in line) and _EXCEPTION.match(line[:MAX_LINE].rstrip()):
-            return True
+            continue
+        # A blank line ends the frame: what follows it is not directly below.
+        since_frame += 1 if line.strip() else _FRAME_TO_EXCEPTION
+        if not frames:
+            continue
+        # The cheap tests first: a hostile text is a quarter of a million lines below one frame.
+        named = "Error" in line or "Exception" in line
+        if named or since_frame <= _FRAME_TO_EXCEPTION:
+            exception = _EXCEPTION.match(line[:MAX_LINE].rstrip())
+            # Right below a frame (its source line between), any class's name says it.
+            if exception and (named or _CLASS_NAME.fullmatch(exception["type"].rsplit(".", 1)[-1])):
+                return True
     return False
+
+
+# An exception class's name (its module's path aside): "_DeferAnalysis", "KeyboardInterrupt", "Abort".
+_CLASS_NAME = re.compile(r"_*[A-Z]\w*")
+
+
+# A frame's source line and Python 3.11's two marker lines below it.
+_FRAME_TO_EXCEPTION = 3
 
 
 def _is_marker(line: str) -> bool:
@@ -76,6 +96,31 @@ def _is_dedented_source(lines: list[str], index: int) -> bool:
     following = lines[index + 1][:MAX_LINE].rstrip() if index + 1 < len(lines) else ""
     goes_on = bool(_FRAME.match(following) or (following and _EXCEPTION.match(following)))
     return not _EXCEPTION.match(line) or (goes_on and ":" not in line)
+
+
+def _indentation(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _is_indented_exception(lines: list[str], index: int) -> bool:
+    """Whether the indented ``lines[index]`` is the exception line below a frame, though indented.
+
+    A traceback indented by tabs as a whole, pasted below a line that is not (a prompt, a sentence),
+    keeps its indentation, and a form's first line may have lost its own: the exception line is
+    then as indented as a frame. It is still less indented than the frame's source line above it.
+    """
+    above = index - 1
+    while above > 0 and _is_marker(lines[above]):
+        above -= 1
+    if above < 1 or not lines[above].strip() or not _FRAME.match(lines[above - 1][:MAX_LINE]):
+        return False
+    line = lines[index][:MAX_LINE]
+    exception = _EXCEPTION.match(line.strip())
+    # With its message's colon or a name that says it: a frame line cut short ("  Fi") is none.
+    named = exception is not None and (
+        exception["message"] is not None or exception["type"].endswith(("Error", "Exception"))
+    )
+    return named and _indentation(line) < _indentation(lines[above])
 
 
 def _parse_block(lines: list[str], start: int) -> tuple[ParsedTrace | None, int]:
@@ -113,7 +158,9 @@ def _parse_block(lines: list[str], start: int) -> tuple[ParsedTrace | None, int]
             frames.extend([frames[-1]] * min(int(repeated["count"]), _MAX_REPEAT))
             index += 1
             continue
-        if line.startswith((" ", "\t")) or not line.strip():
+        if line.startswith((" ", "\t")) and frames and _is_indented_exception(lines, index):
+            line = line.lstrip()
+        elif line.startswith((" ", "\t")) or not line.strip():
             index += 1
             continue
         if frames and _is_dedented_source(lines, index):

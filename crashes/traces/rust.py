@@ -107,6 +107,8 @@ _RAISING_FILES = re.compile(
 
 _CRATE_HASH = re.compile(r"\b[a-z_][a-z0-9_]{0,60}\[[0-9a-f]{16}\]::")
 _RUST_FRAME = re.compile(r"^\s*\d+:\s+(?:0x[0-9a-fA-F]+ - )?(?:<?[\w]+(?:::|\[))")
+# Names only Rust's standard library has, on its way from a panic to its hook.
+_PANIC_MACHINERY = ("std::panicking::", "core::panicking::", "rust_begin_unwind")
 
 
 def _panic_hook_print(line: str) -> tuple[str, int, str] | None:
@@ -163,7 +165,12 @@ def recognize(text: str) -> bool:
         # with the hashes rustc's own crates carry in their symbols (rustc_middle[1a99a9759c5accc7]::ty::…).
         if "::" not in text:
             return False
-        rust_sources = (" at " in text and ("/rustc/" in text or ".rs:" in text)) or bool(_CRATE_HASH.search(text))
+        rust_sources = (
+            (" at " in text and ("/rustc/" in text or ".rs:" in text))
+            or bool(_CRATE_HASH.search(text))
+            # Old toolchains printed no source lines: std's own panic machinery in the frames says Rust.
+            or any(name in text for name in _PANIC_MACHINERY)
+        )
         return rust_sources and len(find_lines(text, _RUST_FRAME, 3, "::")) >= 3
     if "anicked at" in text and (
         find_lines(text, _PANIC_REPORTED, 1, "Panicked at")
