@@ -67,6 +67,11 @@ FORMS = {
     "a blank after each line": lambda text: _lines(text, lambda line: line + " "),
     # A console padding every line to its width (Windows, tmux's copy mode).
     "padded to 80": lambda text: _lines(text, lambda line: line.ljust(80)),
+    # A log's line heads: Docker Compose's service column, a logger's timestamp and level.
+    "compose log": lambda text: _lines(text, lambda line: "web_1  | " + line),
+    "timestamped log": lambda text: _lines(text, lambda line: "2024-03-07 14:02:11,532 ERROR " + line),
+    # A copy from a rendered page (a chat, a mail) turns runs of blanks into non-breaking spaces.
+    "non-breaking blanks": lambda text: text.replace("  ", "\u00a0\u00a0"),
     "wrapped at 80": lambda text: _hard_wrap(text, 80),
     "wrapped at 120": lambda text: _hard_wrap(text, 120),
 }

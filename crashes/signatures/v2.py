@@ -222,7 +222,10 @@ from crashes.traces.text import mask_message
 # traceback's last frame with the exception line right below it is read whatever the exception's class
 # is named (not only *Error, *Exception), also when a terminal cut the frame after its ", in"; a
 # traceback indented by tabs as a whole and pasted below a line at column 0 has its exception lines read
-# where they are less indented than the source line above them.
+# where they are less indented than the source line above them. Pasted from a log or a page: Docker
+# Compose's service column ("web_1  | ") is a log prefix; a prefix's blanks leave a message's own
+# indentation ("  left: `1`,"); fences and inline code behind a prefix are markup; non-breaking spaces
+# are blanks.
 VERSION = 17
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

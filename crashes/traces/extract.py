@@ -55,6 +55,8 @@ _LOG_PREFIX_TAIL = (
     # (the month in the machine's language: "ian 22 …", "févr. 3 …"; journalctl's short-precise seconds).
     r"|[^\W\d_]{2,5}\.?[ \t]{1,2}\d{1,2} \d\d:\d\d:\d\d(?:[.,]\d{1,9})? [\w.-]{1,100} [\w./@-]{1,100}"
     r"(?:\[\d{1,10}\])?:[ \t]?"
+    # Docker Compose's service column: "web_1  | ", "api-1  | " (a name, never a line number: "12 | ").
+    r"|[A-Za-z][\w.-]{0,63}[ \t]*\|(?:[ \t]|$)"
 )
 _LOG_PREFIX = re.compile(f"^(?:{_LOG_PREFIX_HEAD}|{_LOGCAT_PANEL}|{_LOG_PREFIX_TAIL})", re.M)
 # The panel's prefix is looked for up to 300 characters into every line: most of the cost of reading
@@ -117,6 +119,9 @@ def _character(reference: re.Match) -> str:
 
 _ZERO_WIDTH = ("\u200b", "\u200c", "\u200d", "\u2060", "\ufeff")
 _NO_ZERO_WIDTH = str.maketrans(dict.fromkeys(_ZERO_WIDTH))
+# A copy from a rendered page (a chat, a forum, a mail) keeps its non-breaking spaces: no terminal prints them.
+_NO_BREAK_SPACES = ("\u00a0", "\u2007", "\u202f")
+_PLAIN_SPACES = str.maketrans(dict.fromkeys(_NO_BREAK_SPACES, " "))
 
 
 def clean(text: str) -> Cleaned:
@@ -145,6 +150,9 @@ def clean(text: str) -> Cleaned:
         # issue), and a copy from the page keeps it: "frame #​0:". Such a mark never says anything.
         text = text.translate(_NO_ZERO_WIDTH)
         repairs.append("zero-width spaces removed")
+    if any(space in text for space in _NO_BREAK_SPACES):
+        text = text.translate(_PLAIN_SPACES)
+        repairs.append("non-breaking spaces read as blanks")
     text, restored = _restore_line_breaks(text)
     if restored:
         repairs.append(restored)
@@ -163,9 +171,13 @@ def clean(text: str) -> Cleaned:
         _strip_log_prefixes,
         _strip_list_markers,
         _dedent,
+        # Fences and inline code inside a log's lines ("web_1  | ```"): the prefix hid them from the
+        # first pass.
+        _drop_fences,
         # A quote or a log indented as a whole (a code block or a list item in a reply): the
         # indentation hid its markers from the first pass.
         _unquote,
+        _strip_inline_code,
         _strip_log_prefixes,
         # Before unwrapping: a box's padded lines of one width read as a terminal's cut.
         rich.render,
@@ -320,7 +332,16 @@ def _strip_log_prefixes(text: str) -> tuple[str, str]:
     if not _mostly(text, prefix):
         return text, ""
     text, rejoined = _rejoin_cut_log_lines(text, prefix)
-    return prefix.sub("", text), "log prefixes removed" + (f", {rejoined} cut lines rejoined" if rejoined else "")
+    # A prefix's blanks run into the message's own indentation ("… ERROR   left: `1`,"): each line keeps
+    # the blanks past the fewest any message line has behind its prefix.
+    behind_messages = (found for found in prefix.finditer(text) if text[found.end() : found.end() + 1].strip())
+    kept = min((_blanks_at_end(found.group()) for found in behind_messages), default=0)
+    text = prefix.sub(lambda found: found.group()[len(found.group()) - _blanks_at_end(found.group()) + kept :], text)
+    return text, "log prefixes removed" + (f", {rejoined} cut lines rejoined" if rejoined else "")
+
+
+def _blanks_at_end(prefix: str) -> int:
+    return len(prefix) - len(prefix.rstrip(" \t"))
 
 
 def _rejoin_cut_log_lines(text: str, prefix: re.Pattern) -> tuple[str, int]:

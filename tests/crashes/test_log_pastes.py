@@ -1,0 +1,72 @@
+"""Traces pasted from a log or a rendered page (signature v17), on real reports of tests/data/dedup.
+
+Docker Compose prints each line behind its service's column ("web_1  | "); a logger's
+timestamp and level run into a message's own indentation ("… ERROR   left: `1`,"); a copy from
+a chat or a mail turns indentation into non-breaking spaces. Each is the report pasted alone,
+once the column, the prefix's own blanks or the odd spaces are gone. The sources are each
+record's ``source``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from crashes.traces import extract
+from tests.crashes.signing import record_trace, sign, sign_record
+
+
+def _prefixed(text: str, prefix: str) -> str:
+    return "\n".join(prefix + line for line in text.split("\n"))
+
+
+@pytest.mark.parametrize("record_id", ["sharkdp/fd#1113", "thonny/thonny#2566", "Z3Prover/z3#3360"])
+@pytest.mark.parametrize("column", ["web_1  | ", "api-server-1  | "])
+def test_a_compose_services_column_is_a_log_prefix(record_id, column):
+    alone = sign_record(record_id)
+    assert alone.method == "stack"
+    pasted = sign(_prefixed(record_trace(record_id), column))
+    assert pasted.digest == alone.digest
+    assert "log prefixes removed" in pasted.repairs
+
+
+def test_a_prefixs_blanks_leave_the_messages_own_indentation():
+    # fd#1113's assert_eq! prints "  left: `…`," and " right: `…`" below its first line: a timestamp's
+    # blanks took those with them, and the panic's message read "left: …,right: …".
+    text = record_trace("sharkdp/fd#1113")
+    assert "\n  left:" in text
+    pasted = sign(_prefixed(text, "2023-05-04 10:11:12.345 ERROR "))
+    assert pasted.crash_type == sign(text).crash_type
+    cleaned = extract.clean(_prefixed(text, "2023-05-04 10:11:12.345 ERROR "))
+    assert "\n  left:" in cleaned.text
+
+
+def test_fences_and_inline_code_behind_a_prefix_are_markup():
+    # z3#3360 is fenced in "~~~~" lines; GUIslice#83 is one line of inline code.
+    for record_id in ("Z3Prover/z3#3360", "ImpulseAdventure/GUIslice#83"):
+        text = record_trace(record_id)
+        assert "~~~~" in text or text.startswith("`")
+        assert sign(_prefixed(text, "web_1  | ")).digest == sign_record(record_id).digest
+
+
+def test_a_diagnostics_line_numbers_are_no_service_column():
+    # rustc's and GCC's source excerpts ("12 |     let x = …") keep their gutter.
+    text = "error[E0308]: mismatched types\n12 |     let x: u8 = 300;\n13 |     x\n14 | }\n"
+    cleaned = extract.clean(text)
+    assert "12 |" in cleaned.text
+    assert "log prefixes removed" not in cleaned.repairs
+
+
+def test_a_table_in_the_text_is_no_log():
+    # AFLplusplus#2684's plugin table ("Event | Plugins") sits in two lines of a longer report.
+    signature = sign_record("AFLplusplus/AFLplusplus#2684")
+    assert "log prefixes removed" not in signature.repairs
+    assert signature.frames == ("site purge_dead_edges",)
+
+
+def test_non_breaking_spaces_read_as_blanks():
+    text = record_trace("thonny/thonny#2566")
+    copied = "\n".join(line.replace("  ", "\u00a0\u00a0") for line in text.split("\n"))
+    assert copied != text
+    pasted = sign(copied)
+    assert pasted.digest == sign(text).digest
+    assert "non-breaking spaces read as blanks" in pasted.repairs
