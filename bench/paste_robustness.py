@@ -70,6 +70,8 @@ FORMS = {
     # A log's line heads: Docker Compose's service column, a logger's timestamp and level.
     "compose log": lambda text: _lines(text, lambda line: "web_1  | " + line),
     "timestamped log": lambda text: _lines(text, lambda line: "2024-03-07 14:02:11,532 ERROR " + line),
+    # A structured logger's line (zap's "stacktrace", a JSON handler's "exc_info"): the trace an escaped string.
+    "in a JSON log": lambda text: json.dumps({"level": "error", "msg": "request failed", "stacktrace": text}),
     # A copy from a rendered page (a chat, a mail) turns runs of blanks into non-breaking spaces.
     "non-breaking blanks": lambda text: text.replace("  ", "\u00a0\u00a0"),
     "wrapped at 80": lambda text: _hard_wrap(text, 80),

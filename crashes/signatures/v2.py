@@ -225,7 +225,10 @@ from crashes.traces.text import mask_message
 # where they are less indented than the source line above them. Pasted from a log or a page: Docker
 # Compose's service column ("web_1  | ") is a log prefix; a prefix's blanks leave a message's own
 # indentation ("  left: `1`,"); fences and inline code behind a prefix are markup; non-breaking spaces
-# are blanks.
+# are blanks; a trace held as an escaped string in a log line (a JSON field's value, logfmt's stack="…",
+# a repr) is read on lines of its own where it decodes as that string; Go frames printed by their
+# function's name alone above a tab-indented source line (github.com/pkg/errors' "%+v", zap's
+# "stacktrace") are a Go stack, and its runtime.gopanic the panic's call (the recovery handler above).
 VERSION = 17
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -153,6 +153,9 @@ def clean(text: str) -> Cleaned:
     if any(space in text for space in _NO_BREAK_SPACES):
         text = text.translate(_PLAIN_SPACES)
         repairs.append("non-breaking spaces read as blanks")
+    text, unescaped = _unescape_embedded(text)
+    if unescaped:
+        repairs.append(unescaped)
     text, restored = _restore_line_breaks(text)
     if restored:
         repairs.append(restored)
@@ -232,6 +235,129 @@ def _restore_line_breaks(text: str) -> tuple[str, str]:
         else:
             out.append(line)
     return ("\n".join(out), f"{restored} line breaks restored") if restored else (text, "")
+
+
+# A trace kept as a string in a structured log's line: a JSON record's field (zap's "stacktrace", a JSON
+# handler's "exc_info"), logfmt's stack="…", a Python repr, its line breaks escaped. Such a string is read
+# where it decodes as what it looks like (a JSON string, a Python literal), which a Windows path's
+# backslashes ("C:\\Users\\net") do not.
+_ESCAPED_BREAKS = 1
+_HELD_LINES = 2
+# Lines looked at per text: a hostile one holds a quarter of a million of them.
+_ESCAPED_LINES = 8
+
+
+def _unescape_embedded(text: str) -> tuple[str, str]:
+    """A trace held as an escaped string in a log line, on lines of its own before the line's other fields."""
+    if "\\n" not in text and '{"' not in text:
+        return text, ""
+    lines = text.split("\n")
+    unescaped = looked = 0
+    for index, line in enumerate(lines):
+        record = line.strip()
+        structured = record.startswith('{"') and record.endswith("}")
+        # (A compiler's JSON diagnostic is rendered as it prints it, later: _render_json_diagnostics.)
+        if '"rendered":' in line or not (structured or line.count("\\n") >= _ESCAPED_BREAKS):
+            continue
+        looked += 1
+        held = _json_record(record) if structured else _held_string(line)
+        if held is not None:
+            lines[index] = held
+            unescaped += 1
+        if looked >= _ESCAPED_LINES:
+            break
+    if not unescaped:
+        return text, ""
+    return "\n".join(lines), f"{unescaped} escaped trace{'s' if unescaped > 1 else ''} unescaped"
+
+
+def _json_record(record: str) -> str | None:
+    """A JSON log record's texts (its message, its stack), each as pasted alone; None for any other line."""
+    try:
+        fields = json.loads(record, strict=False)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(fields, dict):
+        return None
+    # Text, not a level, a time or a caller's location.
+    texts = [value for value in fields.values() if isinstance(value, str) and (" " in value.strip() or "\n" in value)]
+    return "\n\n".join(_dedent(value)[0] for value in texts) if texts else None
+
+
+def _held_string(line: str) -> str | None:
+    """The quoted string in ``line`` holding its escaped line breaks, decoded, before the rest of the line."""
+    first = line.find("\\n")
+    while first >= 0 and _escaped_at(line, first):
+        first = line.find("\\n", first + 2)
+    if first < 0:
+        return None
+    quote = '"' if _quote_before(line, '"', first) >= 0 else "'"
+    start = _quote_before(line, quote, first)
+    # A field's value ("stacktrace": "…", stack="…") or the line itself (a repr), not a string in a line of
+    # code (print("\\nDownload Complete\\n")).
+    before = line[:start].rstrip() if start >= 0 else ""
+    if start < 0 or (before and not before.endswith((":", "="))):
+        return None
+    end = line.find(quote, line.rfind("\\n") + 2)
+    while end >= 0 and _escaped_at(line, end):
+        end = line.find(quote, end + 1)
+    # A line cut before its string closed (a paste stored short) is read to its end.
+    content = line[start + 1 : end] if end >= 0 else line[start + 1 :].rstrip("\\")
+    decoded = _json_string(content) if quote == '"' else _python_string(content)
+    if decoded is None or len(_NON_BLANK_LINE.findall(decoded)) < _HELD_LINES:
+        return None
+    # The trace as pasted alone, then what else the log line said (a blank line between).
+    rest = line[: start + 1] + line[end if end >= 0 else len(line) :]
+    return _dedent(decoded)[0] + ("\n\n" + rest if rest.strip() else "")
+
+
+def _json_string(content: str) -> str | None:
+    try:
+        return json.loads('"' + content + '"', strict=False)
+    except ValueError:
+        return None
+
+
+_PYTHON_ESCAPE = re.compile(r"\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|(.))", re.S)
+_PYTHON_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "'": "'", '"': '"', "\\": "\\", "a": "\a", "b": "\b", "f": "\f"}
+
+
+def _python_string(content: str) -> str | None:
+    """A Python repr's single-quoted string decoded, or None where it is not one (an invalid escape, a bare quote)."""
+    invalid = False
+
+    def character(escape: re.Match) -> str:
+        nonlocal invalid
+        code = escape[1] or escape[2] or escape[3]
+        if code:
+            number = int(code, 16)
+            if number > 0x10FFFF or 0xD800 <= number <= 0xDFFF:
+                invalid = True
+                return ""
+            return chr(number)
+        if escape[4] not in _PYTHON_ESCAPES:
+            invalid = True
+            return ""
+        return _PYTHON_ESCAPES[escape[4]]
+
+    if _quote_before(content + "'", "'", len(content) + 1) != len(content):
+        return None  # an unescaped quote inside: not one string
+    decoded = _PYTHON_ESCAPE.sub(character, content)
+    return None if invalid else decoded
+
+
+def _escaped_at(line: str, index: int) -> bool:
+    """Whether ``line[index]`` is escaped: an odd run of backslashes before it."""
+    run = index - len(line[:index].rstrip("\\"))
+    return run % 2 == 1
+
+
+def _quote_before(line: str, quote: str, before: int) -> int:
+    """Where the last unescaped ``quote`` before ``before`` is, or -1."""
+    at = line.rfind(quote, 0, before)
+    while at >= 0 and _escaped_at(line, at):
+        at = line.rfind(quote, 0, at)
+    return at
 
 
 def _drop_fences(text: str) -> tuple[str, str]:

@@ -55,7 +55,9 @@ _SOURCE = re.compile(
 # function, so the stack reads handler, ``panic(…)``, then the crash site.
 # (The lookbehind: a match starts where a run of blanks does, so a search reads a run once, not per blank.)
 _RECOVERED = re.compile(r"(?<!\s)\s*\[recovered(?:, repanicked)?\]\s*$")
-_PANIC_FRAME = re.compile(r"^\s*panic\(.*\)\s*$")
+# How a stack names the panic's call: "panic({0x…})" in a goroutine dump, "runtime.gopanic" where each
+# function is printed by its name alone (pkg/errors', zap's).
+_PANIC_FRAME = re.compile(r"^\s*(?:panic\(.*\)|runtime\.gopanic)\s*$")
 _FUNCTION = re.compile(r"^\s*(?P<function>[\w./*()\[\]{}-]+\(.*\))\s*$")
 
 
@@ -160,7 +162,9 @@ def _headless_start(lines: list[str]) -> int | None:
     end = min(len(lines), _HEADLESS_LOOK)
     while index < end - 1:
         line = lines[index][:MAX_LINE]
-        if _function_line(line) and _SOURCE.match(lines[index + 1][:MAX_LINE]) and ".go:" in lines[index + 1]:
+        # (A function named without its arguments: github.com/pkg/errors' "%+v" and zap's "stacktrace" field.)
+        function = _function_line(line) or _BARE_FUNCTION.match(line)
+        if function and _SOURCE.match(lines[index + 1][:MAX_LINE]) and ".go:" in lines[index + 1]:
             start = index if run == 0 else start
             run += 1
             if run >= _HEADLESS_FRAMES:

@@ -9,6 +9,8 @@ record's ``source``.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from crashes.traces import extract
@@ -70,3 +72,72 @@ def test_non_breaking_spaces_read_as_blanks():
     pasted = sign(copied)
     assert pasted.digest == sign(text).digest
     assert "non-breaking spaces read as blanks" in pasted.repairs
+
+
+def _json_log(text: str) -> str:
+    return json.dumps({"level": "error", "ts": 1709820131.5, "msg": "request failed", "stacktrace": text})
+
+
+@pytest.mark.parametrize(
+    "record_id",
+    # A Python traceback, a .NET exception, a Rust panic, a one-line GCC ICE.
+    ["thonny/thonny#2566", "ShareX/ShareX#4303", "sharkdp/fd#1113", "msys2/MINGW-packages#4409"],
+)
+def test_a_trace_in_a_json_log_records_field_is_read_as_pasted_alone(record_id):
+    alone = sign_record(record_id)
+    pasted = sign(_json_log(record_trace(record_id)))
+    assert pasted.digest == alone.digest
+    assert "1 escaped trace unescaped" in pasted.repairs
+
+
+def test_a_trace_held_in_a_repr_is_read_as_pasted_alone():
+    text = record_trace("thonny/thonny#2566")
+    assert sign("Task failed: error=" + repr(text)).digest == sign(text).digest
+
+
+def test_a_logfmt_stack_field_is_read_as_a_go_stack():
+    # TiDB's log line: stack="github.com/…\n\t/home/…/sort_util.go:52\n…" (the record is stored cut inside it),
+    # each function printed by its name alone, as zap and github.com/pkg/errors print them.
+    signature = sign_record("pingcap/tidb#58788")
+    assert "1 escaped trace unescaped" in signature.repairs
+    assert signature.trace_format == "go"
+    # Above runtime.gopanic is TiDB's recovery handler (processPanicAndLog); below goPanicIndex, the crash.
+    assert signature.frames == (
+        "github.com/pingcap/tidb/pkg/util/chunk.Row.IsNull",
+        "github.com/pingcap/tidb/pkg/util/chunk.cmpFloat64",
+    )
+
+
+def test_a_go_stack_of_names_alone_needs_its_source_lines():
+    listing = "Steps:\ngithub.com/a/b.Open\ngithub.com/a/b.Read\ngithub.com/a/b.Write\n"
+    assert sign(listing).trace_format != "go"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # A Windows path's backslashes are no escapes ("\U" is none in JSON).
+        'path="C:\\Users\\nina\\new\\notes" failed: Access is denied.',
+        # A string in a line of code is no log's field.
+        "SyntaxError: Missing parentheses in call to 'print'. Did you mean print(\"\\nDone\\n\")?",
+    ],
+)
+def test_backslashes_that_escape_no_log_string_are_left_alone(line):
+    cleaned = extract.clean(line + "\nsecond line\n")
+    assert not any("unescaped" in repair for repair in cleaned.repairs)
+    assert cleaned.text.startswith(line)
+
+
+def test_a_compilers_json_diagnostic_is_still_rendered_as_it_prints():
+    signature = sign_record("rust-lang/rls#1656")
+    assert not any("unescaped" in repair for repair in signature.repairs)
+    assert signature.trace_format == "rustc-ice"
+
+
+def test_hostile_escapes_cost_a_bounded_look():
+    # A record nested too deep to decode, and a quarter of a million lines of escapes that decode to
+    # nothing (eight are looked at).
+    nested = '{"a": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    text = nested + "\n" + ('x="\\n\\n\\q"\n' * 250_000)
+    cleaned = extract.clean(text)
+    assert not any("unescaped" in repair for repair in cleaned.repairs)
