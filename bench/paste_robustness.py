@@ -72,6 +72,8 @@ FORMS = {
     "timestamped log": lambda text: _lines(text, lambda line: "2024-03-07 14:02:11,532 ERROR " + line),
     # A structured logger's line (zap's "stacktrace", a JSON handler's "exc_info"): the trace an escaped string.
     "in a JSON log": lambda text: json.dumps({"level": "error", "msg": "request failed", "stacktrace": text}),
+    # Another tracker's or a forum's markup glued to the first and last lines (a migrated issue's HTML).
+    "in <pre> tags": lambda text: "<pre>" + text + "</pre>",
     # A copy from a rendered page (a chat, a mail) turns runs of blanks into non-breaking spaces.
     "non-breaking blanks": lambda text: text.replace("  ", "\u00a0\u00a0"),
     "wrapped at 80": lambda text: _hard_wrap(text, 80),

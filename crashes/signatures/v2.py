@@ -228,7 +228,9 @@ from crashes.traces.text import mask_message
 # are blanks; a trace held as an escaped string in a log line (a JSON field's value, logfmt's stack="…",
 # a repr) is read on lines of its own where it decodes as that string; Go frames printed by their
 # function's name alone above a tab-indented source line (github.com/pkg/errors' "%+v", zap's
-# "stacktrace") are a Go stack, and its runtime.gopanic the panic's call (the recovery handler above).
+# "stacktrace") are a Go stack, and its runtime.gopanic the panic's call (the recovery handler above);
+# other trackers' and forums' markup opening or closing a line (Jira's {code} and {noformat}, HTML's
+# <pre> and <code>, BBCode's [code] and [quote]) is no part of the paste.
 VERSION = 17
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -167,6 +167,7 @@ def clean(text: str) -> Cleaned:
         # item's marker and indentation first, or the markers inside it are not at a line's start.
         _strip_list_markers,
         _dedent,
+        _strip_markup_tags,
         _drop_fences,
         _unquote,
         _strip_inline_code,
@@ -358,6 +359,25 @@ def _quote_before(line: str, quote: str, before: int) -> int:
     while at >= 0 and _escaped_at(line, at):
         at = line.rfind(quote, 0, at)
     return at
+
+
+# Other trackers' and forums' markup around a paste, often on its first and last lines: Jira's {code} and
+# {noformat}, HTML's <pre> and <code> (a migrated issue's), BBCode's [code] and [quote].
+_MARKUP_MARKS = ("{code", "{noformat}", "<pre", "<code", "[code", "[quote")
+_MARKUP_OPEN = re.compile(
+    r"^[ \t]{0,8}(?:(?:\{(?:code|noformat)(?::[^}\n]{0,60})?\}|<(?:pre|code)(?: [^>\n]{0,100})?>|"
+    r"\[(?:code|quote)(?:=[^\]\n]{0,60})?\])[ \t]*)+",
+    re.M,
+)
+_MARKUP_CLOSE = re.compile(r"(?:[ \t]*(?:\{code\}|\{noformat\}|</(?:pre|code)>|\[/(?:code|quote)\]))+[ \t]*$", re.M)
+
+
+def _strip_markup_tags(text: str) -> tuple[str, str]:
+    if not any(mark in text for mark in _MARKUP_MARKS):
+        return text, ""
+    opened, opening = _MARKUP_OPEN.subn("", text)
+    closed, closing = _MARKUP_CLOSE.subn("", opened)
+    return (closed, "markup tags removed") if opening or closing else (text, "")
 
 
 def _drop_fences(text: str) -> tuple[str, str]:

@@ -141,3 +141,21 @@ def test_hostile_escapes_cost_a_bounded_look():
     text = nested + "\n" + ('x="\\n\\n\\q"\n' * 250_000)
     cleaned = extract.clean(text)
     assert not any("unescaped" in repair for repair in cleaned.repairs)
+
+
+@pytest.mark.parametrize(
+    ("opening", "closing"),
+    [("{code:java}", "{code}"), ("{noformat}", "{noformat}"), ("<pre><code>", "</code></pre>"), ("[code]", "[/code]")],
+)
+@pytest.mark.parametrize("record_id", ["ShareX/ShareX#4303", "Z3Prover/z3#3360", "sharkdp/fd#1113"])
+def test_another_trackers_markup_glued_to_a_paste_is_no_part_of_it(opening, closing, record_id):
+    pasted = sign(opening + record_trace(record_id) + closing)
+    assert pasted.digest == sign_record(record_id).digest
+    assert "markup tags removed" in pasted.repairs
+
+
+def test_markup_inside_a_line_is_the_lines_own():
+    # Only a tag opening or closing a line is markup: a message may name <code> or [code].
+    cleaned = extract.clean("error: unexpected <code> element in [code] section\nsecond line\n")
+    assert "markup tags removed" not in cleaned.repairs
+    assert cleaned.text.startswith("error: unexpected <code> element in [code] section")
