@@ -60,6 +60,21 @@ def pytest_configure(config):
         )
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """pytest-django's test database, with any session a test left on it ended before it is dropped.
+
+    A worker process a test started, or a server thread, may still hold a connection when the
+    session ends; PostgreSQL then refuses to drop the database and pytest-django only warns.
+    """
+    yield
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+
+
 @pytest.fixture(scope="session", autouse=True)
 def clean_redis():
     """Start from an empty Redis database (the one REDIS_URL names)."""

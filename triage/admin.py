@@ -3,9 +3,14 @@ from urllib.parse import urlsplit
 import django_rq
 from django import forms
 from django.contrib import admin, messages
+from django.db import models
 
 from triage.models import Bucket, BucketEvent, Comment, FiledIssue, Finding, FuzzyThreshold, Label, Tracker
 from triage.visibility import visible_buckets, visible_by_bucket
+
+# A URL typed without its scheme is read as https (Django 6's default; 5.x warns for every form that leaves it
+# unsaid).
+HTTPS_URLS = {models.URLField: {"assume_scheme": "https"}}
 
 
 class VisibleBucketsOnly:
@@ -34,6 +39,7 @@ class Kept(ReadOnly):
 
 @admin.register(Bucket)
 class BucketAdmin(ReadOnly, admin.ModelAdmin):
+    formfield_overrides = HTTPS_URLS
     list_display = ("pk", "title", "kind", "status", "assignee", "hit_count", "first_seen", "last_seen")
     list_filter = ("status", "kind", "muted", "regression", "restricted_to")
     search_fields = ("title", "crash_type", "signature")
@@ -118,6 +124,8 @@ class TrackerAdmin(admin.ModelAdmin):
 @admin.register(FiledIssue)
 class FiledIssueAdmin(VisibleBucketsOnly, Kept, admin.ModelAdmin):
     """Read-only: the daily filing limit counts these rows."""
+
+    formfield_overrides = HTTPS_URLS
 
     list_display = ("url", "tracker", "bucket", "user", "created_at")
 
