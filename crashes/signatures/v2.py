@@ -230,7 +230,8 @@ from crashes.traces.text import mask_message
 # function's name alone above a tab-indented source line (github.com/pkg/errors' "%+v", zap's
 # "stacktrace") are a Go stack, and its runtime.gopanic the panic's call (the recovery handler above);
 # other trackers' and forums' markup opening or closing a line (Jira's {code} and {noformat}, HTML's
-# <pre> and <code>, BBCode's [code] and [quote]) is no part of the paste.
+# <pre> and <code>, BBCode's [code] and [quote]) is no part of the paste; a Python frame line cut on the
+# blank before its line number is joined back.
 VERSION = 17
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

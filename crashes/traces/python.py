@@ -202,6 +202,18 @@ def _parse_block(lines: list[str], start: int) -> tuple[ParsedTrace | None, int]
 
 _FRAME_START = re.compile(r'^\s*(?:> )?File "')
 _CUT_AFTER_IN = re.compile(r'^\s*(?:> )?File "[^"]*", line \d+, in$')
+_CUT_AFTER_LINE = re.compile(r'^\s*(?:> )?File "[^"]*", line$')
+
+
+def _blank_cut_off(line: str, following: str) -> bool:
+    """Whether a frame line was cut on the blank after its ", in" (a name follows) or its ", line" (a number)."""
+    if following[:1].isspace():
+        return False
+    if line.endswith(", in"):
+        return bool(_CUT_AFTER_IN.match(line[:MAX_LINE]))
+    return line.endswith(", line") and following[:1].isdigit() and bool(_CUT_AFTER_LINE.match(line[:MAX_LINE]))
+
+
 # The rest of a frame line cut inside its line number.
 _NUMBER_REST = re.compile(r"^\d{0,9}, in \S")
 
@@ -228,12 +240,10 @@ def _join_cut_frames(lines: list[str]) -> tuple[list[str], int]:
         goes_on=lambda line: bool(NAME_REST.fullmatch(line)),
         most=1,
     )
-    # Cut just after ", in ": the blank the cut fell on was stripped with the line's trailing blanks.
-    # (When the blank went to the next line instead, it is there.)
+    # Cut just after ", in " or ", line ": the blank the cut fell on was stripped with the line's trailing
+    # blanks. (When the blank went to the next line instead, it is there.)
     lines = [
-        line + " "
-        if line.endswith(", in") and not following[:1].isspace() and _CUT_AFTER_IN.match(line[:MAX_LINE])
-        else line
+        line + " " if _blank_cut_off(line, following) else line
         for line, following in zip(lines, [*lines[1:], ""], strict=True)
     ]
     lines, before_numbers = join_cut_lines(

@@ -907,6 +907,18 @@ def test_a_python_frame_line_cut_before_its_line_number_is_joined_whatever_the_w
     assert "1 cut frame lines joined" in signed.repairs
 
 
+def test_a_python_frame_line_cut_on_the_blank_before_its_line_number_is_joined():
+    # thonny/thonny#2548 quoted and cut at 80 columns: '…/mypy/__init__.py", line' / '110, in _parse…' (v17).
+    text = RECORDS["thonny/thonny#2548"]["trace"]
+    wrapped = hard_wrap(text, 80)
+    assert '__init__.py", line \n110, in _parse_and_output_warnings' in wrapped
+    signed = signatures.compute(kind="crash", trace_text=wrapped, target="t")
+    assert signed.digest == _sign("thonny/thonny#2548").digest
+    # A frame line that ends in ", line" above a line that is no number stays as it is.
+    odd = 'Traceback (most recent call last):\n  File "/a/b.py", line\nsee above\nValueError: x\n'
+    assert parse(odd).frames == ()
+
+
 @pytest.mark.parametrize(
     ("record_id", "width"),
     [("crystal-lang/crystal#5497", 80), ("ziglang/zig#10837", 120), ("ziglang/zig#945/c1", 120)],
