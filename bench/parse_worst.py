@@ -276,6 +276,15 @@ def shapes(size: int) -> dict[str, str]:
             :size
         ],
         "Rich path pieces": "─── Traceback (most recent call last) ───\n" + _grow("  " + "a/" * 300 + "\n", size),
+        # A log line holding a stack as an escaped string: decoded, it is the whole text again.
+        "JSON log record holding a stack": '{"level":"error","stacktrace":"'
+        + _grow("main.f\\n\\t/a/b.go:1\\n", size - 40)
+        + '"}',
+        "logfmt stack never closed": 'stack="' + _grow("a\\n\\t\\\\", size),
+        "escaped breaks decoding to nothing": _grow('x="\\n\\n\\q"\n', size),
+        "escaped backslashes before each n": 'a="' + _grow("\\\\n", size),
+        "markup tags run": _grow("{code}</pre>[/code]", size) + "x",
+        "Compose columns": _grow("web_1  | " + " " * 60 + "|\n", size),
     }
     # What the search found first: a run of go-errors frames, then 2,764 blanks, repeated. A pattern
     # that lets a run of one character class open a line or a match (``^\s*x?\s*``, a search for

@@ -348,9 +348,11 @@ def _python_string(content: str) -> str | None:
 
 
 def _escaped_at(line: str, index: int) -> bool:
-    """Whether ``line[index]`` is escaped: an odd run of backslashes before it."""
-    run = index - len(line[:index].rstrip("\\"))
-    return run % 2 == 1
+    """Whether ``line[index]`` is escaped: an odd run of backslashes before it (read back over the run only)."""
+    start = index
+    while start > 0 and line[start - 1] == "\\":
+        start -= 1
+    return (index - start) % 2 == 1
 
 
 def _quote_before(line: str, quote: str, before: int) -> int:
@@ -364,12 +366,16 @@ def _quote_before(line: str, quote: str, before: int) -> int:
 # Other trackers' and forums' markup around a paste, often on its first and last lines: Jira's {code} and
 # {noformat}, HTML's <pre> and <code> (a migrated issue's), BBCode's [code] and [quote].
 _MARKUP_MARKS = ("{code", "{noformat}", "<pre", "<code", "[code", "[quote")
+# A few tags at most: a run of them is tried from each place it could start ("{code}{code}…x" would be
+# read once for each of its tags).
 _MARKUP_OPEN = re.compile(
     r"^[ \t]{0,8}(?:(?:\{(?:code|noformat)(?::[^}\n]{0,60})?\}|<(?:pre|code)(?: [^>\n]{0,100})?>|"
-    r"\[(?:code|quote)(?:=[^\]\n]{0,60})?\])[ \t]*)+",
+    r"\[(?:code|quote)(?:=[^\]\n]{0,60})?\])[ \t]{0,8}){1,4}",
     re.M,
 )
-_MARKUP_CLOSE = re.compile(r"(?:[ \t]*(?:\{code\}|\{noformat\}|</(?:pre|code)>|\[/(?:code|quote)\]))+[ \t]*$", re.M)
+_MARKUP_CLOSE = re.compile(
+    r"(?:[ \t]{0,8}(?:\{code\}|\{noformat\}|</(?:pre|code)>|\[/(?:code|quote)\])){1,4}[ \t]*$", re.M
+)
 
 
 def _strip_markup_tags(text: str) -> tuple[str, str]:
