@@ -231,7 +231,9 @@ from crashes.traces.text import mask_message
 # "stacktrace") are a Go stack, and its runtime.gopanic the panic's call (the recovery handler above);
 # other trackers' and forums' markup opening or closing a line (Jira's {code} and {noformat}, HTML's
 # <pre> and <code>, BBCode's [code] and [quote]) is no part of the paste; a Python frame line cut on the
-# blank before its line number is joined back.
+# blank before its line number is joined back; any logger's line head is a log prefix where half the
+# lines share it, a time of day in it (Go's log, Airflow's, macOS Console's, foreman's), up to the
+# last separator before their text, never into the text's own indentation or first word.
 VERSION = 17
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -173,6 +173,7 @@ def clean(text: str) -> Cleaned:
         _strip_inline_code,
         _strip_emphasis,
         _strip_log_prefixes,
+        _strip_timed_prefixes,
         _strip_list_markers,
         _dedent,
         # Fences and inline code inside a log's lines ("web_1  | ```"): the prefix hid them from the
@@ -183,11 +184,13 @@ def clean(text: str) -> Cleaned:
         _unquote,
         _strip_inline_code,
         _strip_log_prefixes,
+        _strip_timed_prefixes,
         # Before unwrapping: a box's padded lines of one width read as a terminal's cut.
         rich.render,
         _unwrap,
         # A log whose lines a terminal cut had its prefix on too few of them to be taken off before.
         _strip_log_prefixes,
+        _strip_timed_prefixes,
         # After unwrapping: IPython's location lines are long, and a terminal cuts them.
         ipython.render,
         # After unwrapping, which needs several cut lines: one cut headline is evidence enough.
@@ -490,6 +493,84 @@ def _strip_log_prefixes(text: str) -> tuple[str, str]:
     kept = min((_blanks_at_end(found.group()) for found in behind_messages), default=0)
     text = prefix.sub(lambda found: found.group()[len(found.group()) - _blanks_at_end(found.group()) + kept :], text)
     return text, "log prefixes removed" + (f", {rejoined} cut lines rejoined" if rejoined else "")
+
+
+# Any logger's line head: a time of day in its first characters and the same text around it on most lines
+# (Go's "2016/03/11 13:08:48 [DEBUG] plugin: ", Airflow's "[2022-05-27, 11:43:25 UTC] {pod.py:197} INFO - ",
+# macOS Console's columns, foreman's "20:53:28 web.1 | "): the longest head, digits aside and ending at a
+# separator before a line's text, that half the lines share. The formats above are each one such head;
+# this reads the ones no list names.
+_TIME_OF_DAY = re.compile(r"(?<!\d)\d{1,2}:\d\d:\d\d(?!\d)")
+_DIGITS = re.compile(r"\d")
+_TIME_WITHIN = 100
+_HEAD_WITHIN = 200
+_TIMED_LINES = 2000
+# Lines whose own heads are tried as the shared one (one of the first few is a message's, not a blank's).
+_REFERENCES = 5
+_SEPARATORS = (" - ", " | ", "] ", "} ", "> ", ": ", "\t", " ")
+
+
+def _strip_timed_prefixes(text: str) -> tuple[str, str]:
+    if ":" not in text:
+        return text, ""
+    lines = text.split("\n")
+    keys: Counter = Counter()
+    timed: list[tuple[str, str]] = []
+    non_blank = 0
+    for line in lines[:_TIMED_LINES]:
+        if not line.strip():
+            continue
+        non_blank += 1
+        time = _TIME_OF_DAY.search(line, 0, _TIME_WITHIN)
+        if time is not None:
+            masked = _DIGITS.sub("0", line[:_HEAD_WITHIN])
+            keys[masked[: time.end()]] += 1
+            timed.append((masked[: time.end()], masked))
+    if not keys:
+        return text, ""
+    key, count = keys.most_common(1)[0]
+    wanted = max(_MIN_WRAPPED_LINES, (non_blank + 1) // 2)
+    if count < wanted:
+        return text, ""
+    group = [masked for head, masked in timed if head == key]
+    head = ""
+    for reference in group[:_REFERENCES]:
+        for cut in _head_cuts(reference, len(key)):
+            if cut <= len(head):
+                continue
+            # Fewer lines share a longer head: past the first one too few share, none will.
+            if sum(1 for masked in group if masked.startswith(reference[:cut])) < wanted:
+                break
+            head = reference[:cut]
+    if not head:
+        return text, ""
+    prefix = re.compile("^" + "".join(r"\d" if character == "0" else re.escape(character) for character in head), re.M)
+    text, rejoined = _rejoin_cut_log_lines(text, prefix)
+    return prefix.sub("", text), "log prefixes removed" + (f", {rejoined} cut lines rejoined" if rejoined else "")
+
+
+_INDENTATION = re.compile(r"\s\s")
+
+
+def _head_cuts(masked: str, start: int) -> list[int]:
+    """Where a line's head may end: after a separator past its time, before its text.
+
+    Never past the first two blanks in a row: a head's columns are separated by one, and what
+    follows a blank after a separator is the text's own indentation ("AndroidRuntime: \tat …": a
+    stack's frames, which most lines of a log share, are no part of the head). And after a bare
+    blank only right behind the time: a word and a blank further on may be the text's own ("at ").
+    """
+    indented = _INDENTATION.search(masked, start)
+    stop = indented.start() + 1 if indented else len(masked)
+    cuts = set()
+    for separator in _SEPARATORS:
+        at = masked.find(separator, start, stop)
+        while at >= 0:
+            end = at + len(separator)
+            if end < len(masked) and not masked[end].isspace() and (separator != " " or at == start):
+                cuts.add(end)
+            at = masked.find(separator, at + 1, stop)
+    return sorted(cuts)
 
 
 def _blanks_at_end(prefix: str) -> int:

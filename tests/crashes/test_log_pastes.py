@@ -14,6 +14,7 @@ import json
 import pytest
 
 from crashes.traces import extract
+from tests.crashes.pastes import hard_wrap
 from tests.crashes.signing import record_trace, sign, sign_record
 
 
@@ -159,3 +160,49 @@ def test_markup_inside_a_line_is_the_lines_own():
     cleaned = extract.clean("error: unexpected <code> element in [code] section\nsecond line\n")
     assert "markup tags removed" not in cleaned.repairs
     assert cleaned.text.startswith("error: unexpected <code> element in [code] section")
+
+
+def test_a_loggers_own_line_head_is_read_by_its_time_of_day():
+    # Terraform's log of a provider's crash: Go's "2016/03/11 13:08:48 " and "[DEBUG] plugin: " before each line
+    # of the panic (v17: before, only its first line was read, as a line of text).
+    terraform = sign_record("hashicorp/terraform#5583")
+    assert "log prefixes removed" in terraform.repairs
+    assert (terraform.trace_format, terraform.crash_type) == (
+        "go",
+        "runtime error: invalid memory address or nil pointer dereference",
+    )
+    assert terraform.frames[0].endswith("digitalocean.resourceDigitalOceanDropletRead")
+    # osu!'s runtime log ("2019-05-21 05:05:09: "), a .NET exception below it.
+    assert sign_record("ppy/osu#4593/c1").crash_type == "System.ArgumentNullException"
+    # macOS Console's columns ("default\t12:49:23.340471 +0300\tElectrum\t"): the traceback keeps its indentation.
+    cleaned = extract.clean(record_trace("spesmilo/electrum#2332/c1"))
+    assert cleaned.text.startswith('Traceback (most recent call last):\n  File "/Applications/Electrum.app/')
+
+
+@pytest.mark.parametrize("record_id", ["InsertKoinIO/koin#1076", "dotnet/runtime#49515"])
+def test_a_line_head_never_takes_the_frames_own_start(record_id):
+    # Logcat's and journald's heads in a Compose log: most lines go on with "\tat " (or "at "), which is the
+    # frames' own syntax, not more of the head.
+    alone = sign_record(record_id)
+    assert sign(_prefixed(record_trace(record_id), "web_1  | ")).digest == alone.digest
+
+
+def test_a_line_head_a_terminal_cut_is_read_once_its_lines_are_joined():
+    text = record_trace("ppy/osu#4593/c1")
+    wrapped = sign(hard_wrap(text, 80))
+    assert wrapped.crash_type == "System.ArgumentNullException"
+    assert wrapped.digest == sign(text).digest
+
+
+def test_times_on_fewer_than_half_the_lines_are_no_line_head():
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/jobs.py", line 12, in run\n'
+        "    started = parse('12:30:00 job: x')\n"
+        '  File "/srv/app/clock.py", line 3, in parse\n'
+        "    return strptime(text)\n"
+        "ValueError: time data '12:30:00 job: x' does not match format\n"
+    )
+    cleaned = extract.clean(text)
+    assert "log prefixes removed" not in cleaned.repairs
+    assert cleaned.text.strip() == text.strip()
