@@ -130,6 +130,7 @@ PIECES = (
     "\\\\",
     "web_1  | ",
     "12:34:56 ",
+    "clangd: ",
     "{code}",
     "</pre>",
     "\u00a0",
@@ -300,6 +301,7 @@ def shapes(size: int) -> dict[str, str]:
         # Any logger's head: a time of day on every line, and separators in long lines after it.
         "timed line heads": _grow("2016/03/11 13:08:48 [DEBUG] plugin: \tat a.b(C.java:1)\n", size),
         "times before long runs of separators": _grow("a" * 90 + " 12:34:56 " + "b: " * 300 + "\n", size),
+        "named line heads": _grow("[system.err]   \tat a.b(C.java:1)\nclangd: x\n", size),
     }
     # What the search found first: a run of go-errors frames, then 2,764 blanks, repeated. A pattern
     # that lets a run of one character class open a line or a match (``^\s*x?\s*``, a search for

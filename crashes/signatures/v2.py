@@ -233,7 +233,9 @@ from crashes.traces.text import mask_message
 # <pre> and <code>, BBCode's [code] and [quote]) is no part of the paste; a Python frame line cut on the
 # blank before its line number is joined back; any logger's line head is a log prefix where half the
 # lines share it, a time of day in it (Go's log, Airflow's, macOS Console's, foreman's), up to the
-# last separator before their text, never into the text's own indentation or first word.
+# last separator before their text, never into the text's own indentation or first word; a program's or
+# a log channel's name before half the lines ("clangd: ", "[system.err] ", "E/Go: ", the Kotlin daemon's
+# "exception: ") is a log prefix, a diagnostic's own words ("note: ", "error: ") never.
 VERSION = 17
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

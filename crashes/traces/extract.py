@@ -174,6 +174,7 @@ def clean(text: str) -> Cleaned:
         _strip_emphasis,
         _strip_log_prefixes,
         _strip_timed_prefixes,
+        _strip_named_heads,
         _strip_list_markers,
         _dedent,
         # Fences and inline code inside a log's lines ("web_1  | ```"): the prefix hid them from the
@@ -185,12 +186,14 @@ def clean(text: str) -> Cleaned:
         _strip_inline_code,
         _strip_log_prefixes,
         _strip_timed_prefixes,
+        _strip_named_heads,
         # Before unwrapping: a box's padded lines of one width read as a terminal's cut.
         rich.render,
         _unwrap,
         # A log whose lines a terminal cut had its prefix on too few of them to be taken off before.
         _strip_log_prefixes,
         _strip_timed_prefixes,
+        _strip_named_heads,
         # After unwrapping: IPython's location lines are long, and a terminal cuts them.
         ipython.render,
         # After unwrapping, which needs several cut lines: one cut headline is evidence enough.
@@ -550,6 +553,33 @@ def _strip_timed_prefixes(text: str) -> tuple[str, str]:
 
 
 _INDENTATION = re.compile(r"\s\s")
+
+
+# A program's or a log channel's name before every line, with no time: an editor's output panel ("clangd: "),
+# Gradle's "[system.err] ", Go's Android log tag ("E/Go: "), the Kotlin daemon's "exception: ".
+_NAMED_HEAD = re.compile(r"(?:\[[\w.-]{1,40}\]|[A-Za-z][\w./-]{0,40}:) ")
+# Words a diagnostic's lines open with, which are the lines' own text ("note: delayed at …").
+_DIAGNOSTIC_WORDS = frozenset(
+    ("note", "help", "warning", "warn", "error", "err", "info", "debug", "trace", "hint", "fatal", "panic", "remark")
+)
+
+
+def _strip_named_heads(text: str) -> tuple[str, str]:
+    lines = text.split("\n")
+    heads: Counter = Counter()
+    non_blank = 0
+    for line in lines[:_TIMED_LINES]:
+        if line.strip():
+            non_blank += 1
+            named = _NAMED_HEAD.match(line)
+            if named is not None:
+                heads[named.group()] += 1
+    if not heads:
+        return text, ""
+    head, count = heads.most_common(1)[0]
+    if count < max(_MIN_WRAPPED_LINES, (non_blank + 1) // 2) or head.strip("[]: ").lower() in _DIAGNOSTIC_WORDS:
+        return text, ""
+    return "\n".join(line[len(head) :] if line.startswith(head) else line for line in lines), "log prefixes removed"
 
 
 def _head_cuts(masked: str, start: int) -> list[int]:

@@ -206,3 +206,31 @@ def test_times_on_fewer_than_half_the_lines_are_no_line_head():
     cleaned = extract.clean(text)
     assert "log prefixes removed" not in cleaned.repairs
     assert cleaned.text.strip() == text.strip()
+
+
+@pytest.mark.parametrize(
+    ("record_id", "trace_format", "crash_type"),
+    [
+        # Go's Android log tag before each line of a fatal error's stacks.
+        ("golang/go#20259", "go", "heapBitsForSpan: base out of range"),
+        # Gradle's "[system.err] " behind its timestamp and level: Hilt's processor's exception.
+        ("google/dagger#2094/c1", "jvm", "java.lang.IllegalStateException"),
+        # The Kotlin daemon's "exception: " before each line of the compiler's exception.
+        ("Kotlin/kotlinx.serialization#2424", "jvm", "java.lang.IllegalStateException"),
+        # VS Code's clangd output panel: "clangd: " before an assertion and before a stack dump.
+        ("clangd/clangd#892", "llvm", "Assertion `isValid()' failed"),
+        ("clangd/clangd#2151", "llvm", "SEGV"),
+    ],
+)
+def test_a_programs_name_before_every_line_is_a_log_prefix(record_id, trace_format, crash_type):
+    signature = sign_record(record_id)
+    assert "log prefixes removed" in signature.repairs
+    assert (signature.method, signature.trace_format, signature.crash_type) == ("stack", trace_format, crash_type)
+
+
+def test_a_diagnostics_own_words_are_no_programs_name():
+    # Half of miri#1795's lines are rustc's "note: …" lines: the ICE's notes, read as rustc prints them.
+    signature = sign_record("rust-lang/miri#1795")
+    assert "log prefixes removed" not in signature.repairs
+    text = "note: a\nnote: b\nnote: delayed at compiler/rustc_x/src/y.rs:1:2\nerror: internal compiler error: z\n"
+    assert extract.clean(text).text.startswith("note: a\nnote: b")
