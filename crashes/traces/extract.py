@@ -20,6 +20,7 @@ import html
 import json
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from crashes.traces import ipython, rich
@@ -248,7 +249,7 @@ def _restore_line_breaks(text: str) -> tuple[str, str]:
 # handler's "exc_info"), logfmt's stack="…", a Python repr, its line breaks escaped. Such a string is read
 # where it decodes as what it looks like (a JSON string, a Python literal), which a Windows path's
 # backslashes ("C:\\Users\\net") do not.
-_ESCAPED_BREAKS = 1
+# Lines of text a decoded string holds at least.
 _HELD_LINES = 2
 # Lines looked at per text: a hostile one holds a quarter of a million of them.
 _ESCAPED_LINES = 8
@@ -264,7 +265,7 @@ def _unescape_embedded(text: str) -> tuple[str, str]:
         record = line.strip()
         structured = record.startswith('{"') and record.endswith("}")
         # (A compiler's JSON diagnostic is rendered as it prints it, later: _render_json_diagnostics.)
-        if '"rendered":' in line or not (structured or line.count("\\n") >= _ESCAPED_BREAKS):
+        if '"rendered":' in line or not (structured or "\\n" in line):
             continue
         looked += 1
         held = _json_record(record) if structured else _held_string(line)
@@ -489,6 +490,11 @@ def _strip_log_prefixes(text: str) -> tuple[str, str]:
     prefix = _log_prefix(text)
     if not _mostly(text, prefix):
         return text, ""
+    return _take_off(text, prefix)
+
+
+def _take_off(text: str, prefix: re.Pattern) -> tuple[str, str]:
+    """``text`` without the log prefix ``prefix`` matches at its lines' starts, its cut lines rejoined first."""
     text, rejoined = _rejoin_cut_log_lines(text, prefix)
     # A prefix's blanks run into the message's own indentation ("… ERROR   left: `1`,"): each line keeps
     # the blanks past the fewest any message line has behind its prefix.
@@ -496,6 +502,32 @@ def _strip_log_prefixes(text: str) -> tuple[str, str]:
     kept = min((_blanks_at_end(found.group()) for found in behind_messages), default=0)
     text = prefix.sub(lambda found: found.group()[len(found.group()) - _blanks_at_end(found.group()) + kept :], text)
     return text, "log prefixes removed" + (f", {rejoined} cut lines rejoined" if rejoined else "")
+
+
+# Lines a shared line head is looked for on: a hostile text holds a quarter of a million of them.
+_HEAD_LINES = 2000
+
+
+def _shared_head(lines: list[str], read: Callable[[str], tuple[str, str] | None]) -> tuple[str, list[str], int] | None:
+    """The head ``read`` finds on the most lines, what it read on each of them, and how many lines a head
+    must be on: half the non-blank lines, three at least. None where no head is on that many.
+
+    ``read`` gives a line's (head, reading), or None for a line without one.
+    """
+    readings: dict[str, list[str]] = {}
+    non_blank = 0
+    for line in lines[:_HEAD_LINES]:
+        if line.strip():
+            non_blank += 1
+            found = read(line)
+            if found is not None:
+                readings.setdefault(found[0], []).append(found[1])
+    if not readings:
+        return None
+    # (Of heads on as many lines, the first found.)
+    head, read_lines = max(readings.items(), key=lambda item: len(item[1]))
+    wanted = max(_MIN_WRAPPED_LINES, (non_blank + 1) // 2)
+    return (head, read_lines, wanted) if len(read_lines) >= wanted else None
 
 
 # Any logger's line head: a time of day in its first characters and the same text around it on most lines
@@ -507,35 +539,28 @@ _TIME_OF_DAY = re.compile(r"(?<!\d)\d{1,2}:\d\d:\d\d(?!\d)")
 _DIGITS = re.compile(r"\d")
 _TIME_WITHIN = 100
 _HEAD_WITHIN = 200
-_TIMED_LINES = 2000
 # Lines whose own heads are tried as the shared one (one of the first few is a message's, not a blank's).
 _REFERENCES = 5
 _SEPARATORS = (" - ", " | ", "] ", "} ", "> ", ": ", "\t", " ")
+_INDENTATION = re.compile(r"\s\s")
+
+
+def _timed(line: str) -> tuple[str, str] | None:
+    """A line's digits masked, and the masked line up to its time of day, the key its head is grouped by."""
+    time = _TIME_OF_DAY.search(line, 0, _TIME_WITHIN)
+    if time is None:
+        return None
+    masked = _DIGITS.sub("0", line[:_HEAD_WITHIN])
+    return masked[: time.end()], masked
 
 
 def _strip_timed_prefixes(text: str) -> tuple[str, str]:
     if ":" not in text:
         return text, ""
-    lines = text.split("\n")
-    keys: Counter = Counter()
-    timed: list[tuple[str, str]] = []
-    non_blank = 0
-    for line in lines[:_TIMED_LINES]:
-        if not line.strip():
-            continue
-        non_blank += 1
-        time = _TIME_OF_DAY.search(line, 0, _TIME_WITHIN)
-        if time is not None:
-            masked = _DIGITS.sub("0", line[:_HEAD_WITHIN])
-            keys[masked[: time.end()]] += 1
-            timed.append((masked[: time.end()], masked))
-    if not keys:
+    shared = _shared_head(text.split("\n"), _timed)
+    if shared is None:
         return text, ""
-    key, count = keys.most_common(1)[0]
-    wanted = max(_MIN_WRAPPED_LINES, (non_blank + 1) // 2)
-    if count < wanted:
-        return text, ""
-    group = [masked for head, masked in timed if head == key]
+    key, group, wanted = shared
     head = ""
     for reference in group[:_REFERENCES]:
         for cut in _head_cuts(reference, len(key)):
@@ -547,39 +572,9 @@ def _strip_timed_prefixes(text: str) -> tuple[str, str]:
             head = reference[:cut]
     if not head:
         return text, ""
-    prefix = re.compile("^" + "".join(r"\d" if character == "0" else re.escape(character) for character in head), re.M)
-    text, rejoined = _rejoin_cut_log_lines(text, prefix)
-    return prefix.sub("", text), "log prefixes removed" + (f", {rejoined} cut lines rejoined" if rejoined else "")
-
-
-_INDENTATION = re.compile(r"\s\s")
-
-
-# A program's or a log channel's name before every line, with no time: an editor's output panel ("clangd: "),
-# Gradle's "[system.err] ", Go's Android log tag ("E/Go: "), the Kotlin daemon's "exception: ".
-_NAMED_HEAD = re.compile(r"(?:\[[\w.-]{1,40}\]|[A-Za-z][\w./-]{0,40}:) ")
-# Words a diagnostic's lines open with, which are the lines' own text ("note: delayed at …").
-_DIAGNOSTIC_WORDS = frozenset(
-    ("note", "help", "warning", "warn", "error", "err", "info", "debug", "trace", "hint", "fatal", "panic", "remark")
-)
-
-
-def _strip_named_heads(text: str) -> tuple[str, str]:
-    lines = text.split("\n")
-    heads: Counter = Counter()
-    non_blank = 0
-    for line in lines[:_TIMED_LINES]:
-        if line.strip():
-            non_blank += 1
-            named = _NAMED_HEAD.match(line)
-            if named is not None:
-                heads[named.group()] += 1
-    if not heads:
-        return text, ""
-    head, count = heads.most_common(1)[0]
-    if count < max(_MIN_WRAPPED_LINES, (non_blank + 1) // 2) or head.strip("[]: ").lower() in _DIAGNOSTIC_WORDS:
-        return text, ""
-    return "\n".join(line[len(head) :] if line.startswith(head) else line for line in lines), "log prefixes removed"
+    return _take_off(
+        text, re.compile("^" + "".join(r"\d" if character == "0" else re.escape(character) for character in head), re.M)
+    )
 
 
 def _head_cuts(masked: str, start: int) -> list[int]:
@@ -601,6 +596,29 @@ def _head_cuts(masked: str, start: int) -> list[int]:
                 cuts.add(end)
             at = masked.find(separator, at + 1, stop)
     return sorted(cuts)
+
+
+# A program's or a log channel's name before every line, with no time: an editor's output panel ("clangd: "),
+# Gradle's "[system.err] ", Go's Android log tag ("E/Go: "), the Kotlin daemon's "exception: ".
+_NAMED_HEAD = re.compile(r"(?:\[[\w.-]{1,40}\]|[A-Za-z][\w./-]{0,40}:) ")
+# Words a diagnostic's lines open with, which are the lines' own text ("note: delayed at …").
+_DIAGNOSTIC_WORDS = frozenset(
+    ("note", "help", "warning", "warn", "error", "err", "info", "debug", "trace", "hint", "fatal", "panic", "remark")
+)
+
+
+def _named(line: str) -> tuple[str, str] | None:
+    named = _NAMED_HEAD.match(line)
+    return (named.group(), "") if named is not None else None
+
+
+def _strip_named_heads(text: str) -> tuple[str, str]:
+    lines = text.split("\n")
+    shared = _shared_head(lines, _named)
+    if shared is None or shared[0].strip("[]: ").lower() in _DIAGNOSTIC_WORDS:
+        return text, ""
+    head = shared[0]
+    return "\n".join(line[len(head) :] if line.startswith(head) else line for line in lines), "log prefixes removed"
 
 
 def _blanks_at_end(prefix: str) -> int:
