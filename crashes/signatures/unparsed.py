@@ -64,6 +64,9 @@ STOCK_LINES = re.compile(
     r"exception note:|exception subtype:|termination signal:|crashed thread:|triggered by thread:|"
     # Go's runtime on memory corruption: every cause prints the same.
     r"found bad pointer in go heap|unexpected signal during runtime execution|^\s*\[signal |"
+    # rustc's signal handler ("error: rustc interrupted by SIGSEGV, printing backtrace"): any stack overflow
+    # or SIGSEGV of the compiler prints it; the frames below say where, when they are symbolized.
+    r"interrupted by sig[a-z]{2,8}, printing backtrace|"
     # A program's crash handler asking for the report ("To send a redacted crash report to Bun's team,").
     r"send (?:a |the |us )?(?:redacted |full )?crash report|"
     # LLVM's verifier giving up (the line above it says what it found broken), and cargo saying the

@@ -235,8 +235,10 @@ from crashes.traces.text import mask_message
 # lines share it, a time of day in it (Go's log, Airflow's, macOS Console's, foreman's), up to the
 # last separator before their text, never into the text's own indentation or first word; a program's or
 # a log channel's name before half the lines ("clangd: ", "[system.err] ", "E/Go: ", the Kotlin daemon's
-# "exception: ") is a log prefix, a diagnostic's own words ("note: ", "error: ") never.
-VERSION = 17
+# "exception: ") is a log prefix, a diagnostic's own words ("note: ", "error: ") never. 18: rustc's
+# signal handler banner ("rustc interrupted by SIGSEGV, printing backtrace") names no bug; a
+# backtrace_symbols line ending in its address ("lib.so(+0x1f)[0x7f…]") is whole, never unwrapped.
+VERSION = 18
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
 SIMILARITY_FRAMES = 8

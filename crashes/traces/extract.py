@@ -84,9 +84,11 @@ _LINE_START = re.compile(
     r"(?:READ|WRITE) of size|SUMMARY:|Shadow bytes|freed by thread|previously allocated by|0x[0-9a-f]+ is located)"
 )
 # How a frame's line ends (a Go file line and its offset, a call's closing parenthesis, a
-# "file:line:column"): a cut falls exactly there by chance only, so such a line is taken as whole.
+# "file:line:column", backtrace_symbols' "lib.so(+0x3350b96)[0x7f1e2c350b96]"): a cut falls exactly
+# there by chance only, so such a line is taken as whole.
 _RECORD_END = re.compile(
-    r"(?:\.go:\d+ \+0x[0-9a-fA-F]+(?: fp=0x[0-9a-fA-F]+ sp=0x[0-9a-fA-F]+(?: pc=0x[0-9a-fA-F]+)?)?|\)|:\d+:\d+)$"
+    r"(?:\.go:\d+ \+0x[0-9a-fA-F]+(?: fp=0x[0-9a-fA-F]+ sp=0x[0-9a-fA-F]+(?: pc=0x[0-9a-fA-F]+)?)?|\)|:\d+:\d+"
+    r"|\[0x[0-9a-fA-F]+\])$"
 )
 _ONE_BLANK = re.compile(r" \S")
 _LOCATION_ONLY = re.compile(r" (?:[A-Za-z]:)?[/\\][^\s]{1,500}:\d{1,9}(?::\d{1,9})?$")

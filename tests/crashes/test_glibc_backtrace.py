@@ -39,6 +39,9 @@ def test_frames_without_symbols_name_nothing():
     parsed = parse(RECORDS["clangd/clangd#982"]["trace"])
     assert parsed.format == glibc_backtrace.FORMAT and all(not frame.function for frame in parsed.frames)
     assert _sign("clangd/clangd#982").frames == ()
+    # Its lines are of one length (one binary's path, offsets of one width): a line ending in its
+    # address is whole, however many share its length, and none is joined to the next.
+    assert not any("unwrapped" in repair for repair in _sign("clangd/clangd#982").repairs)
 
 
 def test_other_formats_printing_such_lines_keep_their_parser():
@@ -77,3 +80,28 @@ def test_rustcs_overflow_handler_keys_alike_in_every_build_of_the_compiler():
         "rustc_trait_selection::solve::EvalCtxt::evaluate_goal",
         "rustc_trait_selection::solve::EvalCtxt::try_evaluate_added_goals",
     }
+
+
+def test_rustcs_overflow_handler_without_symbols_names_no_bug():
+    # rustc's handler prints "error: rustc interrupted by SIGSEGV, printing backtrace" for every stack
+    # overflow and SIGSEGV of the compiler; a build without symbols prints offsets only. Two such
+    # reports of one target are two crashes nothing tells apart, never one bucket keyed by the banner.
+    def unsymbolized(frames: int) -> str:
+        driver = "/home/u/.rustup/toolchains/nightly-x86_64-unknown-linux-gnu/lib/librustc_driver-5b1c4a9a1d35ce2e.so"
+        return (
+            "error: rustc interrupted by SIGSEGV, printing backtrace\n\n"
+            f"{driver}(+0x3350b96)[0x7f1e2c350b96]\n"
+            "/lib/x86_64-linux-gnu/libc.so.6(+0x42520)[0x7f1e28e42520]\n"
+            + f"{driver}(+0x5a8b7e1)[0x7f1e30a8b7e1]\n"
+            * frames
+            + "\nnote: rustc unexpectedly overflowed its stack! this is a bug\n"
+            "note: we would appreciate a report at https://github.com/rust-lang/rust\n"
+        )
+
+    one = signatures.compute(kind="crash", trace_text=unsymbolized(3), target="rust-lang/rust")
+    other = signatures.compute(kind="crash", trace_text=unsymbolized(5), target="rust-lang/rust")
+    assert one.digest != other.digest
+    assert "no identifying line: a bucket of its own" in one.repairs and one.fuzzy_message == ""
+    # The same report again is the same bucket.
+    again = signatures.compute(kind="crash", trace_text=unsymbolized(3), target="rust-lang/rust")
+    assert again.digest == one.digest
