@@ -76,6 +76,9 @@ STOCK_LINES = re.compile(
     # "collect2: error: ld returned 1 exit status", "clang: error: linker command failed with exit code 1").
     r"^.{0,300}?: (?:fatal )?error: "
     r"(?:\S+ returned \d+ exit status|lto-wrapper failed|linker command failed with exit code)|"
+    # rustc saying the linker it ran failed ("error: linking with `cc` failed: exit status: 1"): the
+    # linker's own lines below it say why.
+    r"linking with `?[^`\s]{1,200}`? failed: exit (?:status|code)|"
     # A compiler driver saying its frontend died (swift's, clang's): any crash of the frontend prints it.
     r"(?:compile|frontend) command failed (?:due to signal|with exit code)|"
     # A build tool saying a step failed (ninja, make, Xcode's build system): it names the step, never the bug.

@@ -237,7 +237,9 @@ from crashes.traces.text import mask_message
 # a log channel's name before half the lines ("clangd: ", "[system.err] ", "E/Go: ", the Kotlin daemon's
 # "exception: ") is a log prefix, a diagnostic's own words ("note: ", "error: ") never. 18: rustc's
 # signal handler banner ("rustc interrupted by SIGSEGV, printing backtrace") names no bug; a
-# backtrace_symbols line ending in its address ("lib.so(+0x1f)[0x7f…]") is whole, never unwrapped.
+# backtrace_symbols line ending in its address ("lib.so(+0x1f)[0x7f…]") is whole, never unwrapped;
+# rustc's "rustc-LLVM ERROR: …" is LLVM's error; rustc's "linking with `cc` failed" names no bug (the
+# linker's lines below it do).
 VERSION = 18
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

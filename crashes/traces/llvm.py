@@ -51,7 +51,9 @@ _MSVC_ASSERTION = re.compile(
     r"line \d{1,9}\b"
 )
 _UNREACHABLE = re.compile(r"^UNREACHABLE executed at (?P<where>\S+?):\d+!?")
-_FATAL = re.compile(r"^(?:\S+: )?LLVM ERROR: (?P<error>.+)$")
+# A program's name before it ("clang: LLVM ERROR: …"), or joined to it as rustc's handler prints it
+# ("rustc-LLVM ERROR: Cannot select: …").
+_FATAL = re.compile(r"^(?:\S+: |\w+-)?LLVM ERROR: (?P<error>.+)$")
 _UNSYMBOLIZED = re.compile(r"^\s*(?P<index>\d+)\s+(?P<module>\S+)\s+0x[0-9a-fA-F]+\s*(?P<function>.*)$")
 # (The lookbehind: a match starts where a run of blanks does, so a search reads a run once, not per blank.)
 _OFFSET = re.compile(r"(?<!\s)\s+\+\s+\d+\s*$")

@@ -1403,6 +1403,23 @@ def test_llvms_in_function_field_names_the_compiled_program_and_is_no_site():
     assert "Convolve" not in identity_line(text)
 
 
+def test_rustcs_llvm_error_is_read_as_llvms():
+    # rustc's fatal-error handler joins its name to LLVM's words: "rustc-LLVM ERROR: Cannot select: …"
+    # (the form quoted in Xtensa and RISC-V Rust reports). It says what LLVM could not select, as
+    # "LLVM ERROR: …" does, and the function it was compiling (the user's) is no part of it.
+    def selecting(node: str, function: str) -> str:
+        return f"rustc-LLVM ERROR: Cannot select: 0x723e68d8b150: {node}\nIn function: {function}\n"
+
+    cmp = "i64 = X86ISD::CMP 0x55d5c8d0a5e0, Constant:i64<0>"
+    one = signatures.compute(kind="crash", trace_text=selecting(cmp, "_ZN3foo4main17h1234E"), target="t")
+    assert one.trace_format == "llvm" and one.crash_type.startswith("LLVM ERROR: Cannot select: ")
+    assert "no identifying line: a bucket of its own" not in one.repairs
+    plain = signatures.compute(kind="crash", trace_text=selecting(cmp, "_ZN3bar3run17h99E")[6:], target="t")
+    assert plain.digest == one.digest
+    wrapper = signatures.compute(kind="crash", trace_text=selecting("i32 = XtensaISD::PCREL_WRAPPER", "f"), target="t")
+    assert wrapper.digest != one.digest
+
+
 def test_gccs_recog_ices_are_told_apart_by_the_instruction_the_back_end_lacks():
     # "unrecognizable insn" and "insn does not satisfy its constraints" end in recog's checks
     # whatever the bug. gcc-xtensa#14 (GCC 8, recog.c) and esp-tflite-micro#31 (GCC 12, recog.cc)
@@ -2053,10 +2070,27 @@ def test_a_crash_reporters_own_log_lines_are_no_identity():
         "lto-wrapper.exe: fatal error: avr-gcc returned 1 exit status",  # FastLED/FastLED#874
         "collect2.exe: error: ld returned 1 exit status",  # FastLED/FastLED#732
         "clang: error: linker command failed with exit code 1 (use -v to see invocation)",
+        "error: linking with `cc` failed: exit status: 1",  # rustc's, since 1.58
+        "error: linking with `link.exe` failed: exit code: 1120",
     ],
 )
 def test_a_driver_saying_a_tool_it_ran_failed_names_no_bug(line):
     assert unparsed.identity_line(line) == ""
+
+
+def test_the_linkers_own_line_names_what_rustcs_link_step_lacked():
+    # Below rustc's "linking with `cc` failed", the linker says why: two such failures of one target
+    # are told apart by it, never put together by rustc's line.
+    def failed(why: str) -> str:
+        return f'error: linking with `cc` failed: exit status: 1\n  |\n  = note: "cc" "-m64" "x.o"\n  = note: {why}\n'
+
+    ssl = signatures.compute(
+        kind="crash", trace_text=failed("/usr/bin/ld: cannot find -lssl: No such file or directory"), target="t"
+    )
+    gcc = signatures.compute(
+        kind="crash", trace_text=failed("/usr/bin/ld: cannot find -lgcc_s: No such file or directory"), target="t"
+    )
+    assert "cannot find -lssl" in ssl.message and ssl.digest != gcc.digest
 
 
 def test_a_gcc_segfault_with_nothing_but_the_drivers_lines_is_a_bucket_of_its_own():
