@@ -31,6 +31,8 @@ STOCK_LINES = re.compile(
     r"internal error -- |unexpectedly panicked|we would appreciate|"
     r"run with `?RUST_BACKTRACE|note: (?:rustc|compiler flags|some of the compiler flags|cargo)|"
     r"^\s*(?:version|rustc|go version|gcc version|clang version|target|thread model|installeddir)\b|"
+    # GNU tools' --version banner: "There is NO warranty; not even for MERCHANTABILITY or FITNESS…".
+    r"no warranty; not even for merchantability|not even for merchantability or fitness|"
     r"^\s*\$ |^\s*[\w.-]+@[\w.-]+[:~]|^\s*\(gdb\)|core dumped|"
     # A debugger saying a signal stopped the program (gdb's "Thread 1 "obs" received signal SIGSEGV,
     # Segmentation fault.", a core's "Program terminated with signal SIGSEGV"): any crash of it says so.
@@ -174,6 +176,9 @@ GENERIC_MESSAGES = re.compile(
     r"sig(?:segv|bus|fpe|ill|abrt|trap|sys|emt|stkflt|pipe): [a-z -]{1,60}|"
     r"object reference not set to an instance of an object\.?|segmentation fault|sigsegv|sigabrt|sigbus|"
     r"sigfpe|segv|deadly signal|timeout|killed|aborted|"
+    # GCC's driver on a compiler the system killed (out of memory: "Killed (program cc1plus)"), and GCC's
+    # diagnostics failing while reporting another error: any bug (or none) prints them, frames say where.
+    r"killed \(program [\w.+-]{1,40}\)|error reporting routines re-entered\.?|"
     # (With the signal's number, as macOS and GCC's driver print it: "Illegal instruction: N".)
     r"(?:illegal instruction|bus error|segmentation fault|abort trap)(?:: n)?|"
     # Haskell's partial functions (a program's name first: "elm: Map.!: given key is not an element in the map").

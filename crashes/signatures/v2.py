@@ -239,7 +239,10 @@ from crashes.traces.text import mask_message
 # signal handler banner ("rustc interrupted by SIGSEGV, printing backtrace") names no bug; a
 # backtrace_symbols line ending in its address ("lib.so(+0x1f)[0x7f…]") is whole, never unwrapped;
 # rustc's "rustc-LLVM ERROR: …" is LLVM's error; rustc's "linking with `cc` failed" names no bug (the
-# linker's lines below it do).
+# linker's lines below it do); GCC's "Killed (program cc1plus)" and "error reporting routines
+# re-entered" name no bug (frames below do), nor does GNU's "NO warranty; not even for
+# MERCHANTABILITY" banner; GCC's IL checkers' ICEs ("verify_gimple failed") are keyed by the error they
+# printed above and the pass that left it.
 VERSION = 18
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

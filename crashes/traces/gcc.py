@@ -109,6 +109,27 @@ def _unrecognizable(lines: list[str]) -> int | None:
     return None
 
 
+# GCC's checkers of its own intermediate forms ("verify_gimple failed", "verify_ssa failed",
+# "verify_flow_info failed"): every bug they catch ends in the same checker and pass manager frames.
+# What they found is the error they printed above the ICE ("error: type mismatch in binary
+# expression"), and where is the pass that left it ("during GIMPLE pass: vect").
+_VERIFIER = re.compile(r"^verify_\w{1,40} failed\b")
+_FINDING = re.compile(r"^(?:.*?: )?error: (?P<finding>.+)$")
+
+
+def _verifier_finding(lines: list[str], ice: int) -> str:
+    """``: type mismatch in binary expression (during GIMPLE pass: vect)``, of what is above the ICE line."""
+    finding, stage = "", ""
+    for line in reversed(lines[max(0, ice - _INSN_ABOVE) : ice]):
+        if not stage and line.startswith("during "):
+            matched = _PASS.match(line[:MAX_LINE])
+            stage = matched["pass"] if matched else ""
+        elif "error: " in line and (matched := _FINDING.match(line[:MAX_LINE])):
+            finding = matched["finding"].strip()  # the first of them, read upwards to the last
+    said = f": {mask_message(finding, 120)}" if finding else ""
+    return said + (f" (during {stage})" if stage else "")
+
+
 def recognize(text: str) -> bool:
     """True for a GCC internal compiler error (or its "unrecognizable insn" error, the ICE line cut off)."""
     # rustc's and Go's ICEs were claimed by their own parsers, earlier in the registry.
@@ -151,6 +172,8 @@ def parse(text: str) -> ParsedTrace:
             crash_type += _insn_shape(lines, index)
     else:
         crash_type = f"internal compiler error: {mask_message(error, 120)}"
+        if _VERIFIER.match(error):
+            crash_type += _verifier_finding(lines, index)
     frames: list[Frame] = []
     # A frame a terminal cut in its arguments ("0x10026f8 f(std::pair<unsigned int," / " std::vector<…>&&)")
     # goes on until its parentheses close, on lines that are not a frame's source or another frame.

@@ -1,0 +1,83 @@
+"""GCC's internal compiler errors that name a kind of failure, not a place (signature v18).
+
+GCC's bugmasters tell ICEs apart by ``in FUNCTION, at FILE`` and the
+backtrace. Some ICE lines name neither: the system killing the compiler,
+GCC's diagnostics failing while reporting, its IL checkers
+(``verify_gimple failed``) ending in the same checker and pass-manager
+frames whatever they caught. The texts here are written as GCC prints
+them; osrm-backend#1190 is a real report (tests/data/dedup).
+"""
+
+from __future__ import annotations
+
+from crashes import signatures
+from crashes.traces import gcc
+from tests.crashes.signing import sign_record as _sign
+
+_ADVICE = "Please submit a full bug report,\nwith preprocessed source if appropriate.\n"
+
+
+def _sign_text(text: str, target: str = "t"):
+    return signatures.compute(kind="crash", trace_text=text, target=target)
+
+
+def test_a_compiler_the_system_killed_names_no_bug():
+    # Project-OSRM/osrm-backend#1190: "g++: internal compiler error: Killed (program cc1plus)", the
+    # kernel's out-of-memory killer; the corpus holds another project's (ginkgo#331) as a look-alike of
+    # another cause. An ICE naming no place in GCC is no compiler bug two projects could share.
+    osrm = _sign("Project-OSRM/osrm-backend#1190")
+    assert "no identifying line: a bucket of its own" in osrm.repairs
+    killed = "c++: internal compiler error: Killed (program cc1plus)\n" + _ADVICE
+    assert _sign_text(killed, "one").digest != _sign_text(killed, "another").digest
+
+
+def test_gccs_diagnostics_re_entered_are_told_apart_by_the_frames_below():
+    def re_entered(frames: str) -> str:
+        return "x.cc:3:10: internal compiler error: error reporting routines re-entered.\n" + frames + _ADVICE
+
+    nodiscard = re_entered(
+        "0x1c0f8a1 warning_at(unsigned int, int, char const*, ...)\n\t../../gcc/diagnostic.cc:1894\n"
+        "0x7a1b2c maybe_warn_nodiscard(tree_node*, impl_conv_void)\n\t../../gcc/cp/cvt.cc:1083\n"
+    )
+    incomplete = re_entered(
+        "0x9b1c2d cxx_incomplete_type_diagnostic(unsigned int, tree_node const*, tree_node const*, diagnostic_t)\n"
+        "\t../../gcc/cp/typeck2.cc:291\n"
+    )
+    assert _sign_text(nodiscard).frames != _sign_text(incomplete).frames
+    assert _sign_text(nodiscard).digest != _sign_text(incomplete).digest
+    # With no frames, the line alone puts no two reports together, of one project or of two.
+    alone = re_entered("")
+    assert "no identifying line: a bucket of its own" in _sign_text(alone).repairs
+    assert _sign_text(alone, "one").digest != _sign_text(alone, "another").digest
+
+
+def _verifier(error: str, ice: str, stage: str) -> str:
+    return (
+        "a.c: In function 'f':\n"
+        f"a.c:3:6: error: {error}\n"
+        "long int\n\nint\n\n_1 = a_2(D) + b_3(D);\n"
+        f"during GIMPLE pass: {stage}\n"
+        f"a.c:3:6: internal compiler error: {ice}\n"
+        "0x1234 verify_gimple_in_cfg(function*, bool)\n\t../../gcc/tree-cfg.cc:5521\n"
+        "0x5678 execute_function_todo\n\t../../gcc/passes.cc:2091\n" + _ADVICE
+    )
+
+
+def test_an_il_checkers_ice_is_keyed_by_what_it_found_and_the_pass_that_left_it():
+    mismatch = _verifier("type mismatch in binary expression", "verify_gimple failed", "vect")
+    parsed = gcc.parse(mismatch)
+    assert parsed.crash_type == (
+        "internal compiler error: verify_gimple failed: type mismatch in binary expression (during GIMPLE pass: vect)"
+    )
+    one = _sign_text(mismatch)
+    # Another pass's, or another finding in the same pass: other bugs, with the same two frames.
+    other_pass = _sign_text(_verifier("type mismatch in binary expression", "verify_gimple failed", "fre"))
+    other_finding = _sign_text(_verifier("invalid operand in unary operation", "verify_gimple failed", "vect"))
+    assert one.frames == other_pass.frames == other_finding.frames
+    assert len({one.digest, other_pass.digest, other_finding.digest}) == 3
+    # The same failure in another function of another program is the same bug.
+    again = mismatch.replace("a.c", "kernel/sched.c").replace("'f'", "'update_curr'")
+    assert _sign_text(again).digest == one.digest
+    # An ICE that says where it failed keeps that as its identity, whatever error came above it.
+    located = _verifier("type mismatch in binary expression", "in expand_expr_real_1, at expr.cc:10862", "expand")
+    assert gcc.parse(located).crash_type == "internal compiler error: in expand_expr_real_1, at expr.cc"
