@@ -242,7 +242,9 @@ from crashes.traces.text import mask_message
 # linker's lines below it do); GCC's "Killed (program cc1plus)" and "error reporting routines
 # re-entered" name no bug (frames below do), nor does GNU's "NO warranty; not even for
 # MERCHANTABILITY" banner; GCC's IL checkers' ICEs ("verify_gimple failed") are keyed by the error they
-# printed above and the pass that left it.
+# printed above and the pass that left it; the Kotlin compiler's root cause is not its own wrapper
+# ("RuntimeException: Exception while generating code for:", thrown by FunctionCodegen.generate for
+# every bug) where the chain goes on to what it wrapped.
 VERSION = 18
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

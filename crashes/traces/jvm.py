@@ -63,6 +63,10 @@ def _exception(line: str) -> tuple[str, str] | None:
     return None
 
 
+# The Kotlin compiler's own wrappers of any exception thrown while it generated or analysed one
+# function ("java.lang.RuntimeException: Exception while generating code for:\nFUN name:foo …"), thrown
+# by FunctionCodegen.generate whatever the bug: its root-cause line names the wrapper, not the crash.
+_WRAPPING_MESSAGES = ("Exception while generating code for", "Exception while analyzing expression")
 # The Kotlin compiler's BackendException names what failed and where, before its own stack:
 # "The root cause java.lang.AssertionError was thrown at: org.…TypeTranslator.toIrType(TypeTranslator.kt:167)".
 # That place is the crash's site, as a panic's location is: a paste cut below the line still has it.
@@ -165,9 +169,13 @@ def parse(text: str) -> ParsedTrace:
         if exception and (not blocks or blocks[-1].frames) and (header is None or header[0] in _COMPILER_WRAPPERS):
             header = exception
     root_cause = _root_cause(text)
+    root = next((b for b in reversed(blocks) if b.crash_type == root_cause["type"]), None) if root_cause else None
+    if root is not None and root is not blocks[-1] and root.message.startswith(_WRAPPING_MESSAGES):
+        # The root cause the compiler names is its own wrapper of whatever failed in a function's code
+        # generation: the cause below it is the crash, as in any other chain.
+        root_cause = None
     if root_cause:
         # Its type is the crash's; where it was thrown, the site (the frames, where the chain has them).
-        root = next((b for b in reversed(blocks) if b.crash_type == root_cause["type"]), None)
         frames = _full_stack(blocks[: blocks.index(root) + 1]) if root else []
         return ParsedTrace(
             format=FORMAT,
