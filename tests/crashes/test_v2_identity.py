@@ -1812,10 +1812,7 @@ def test_the_kotlin_compilers_codegen_wrapper_gives_way_to_what_it_wrapped():
     text = (TRACES / "jvm" / "kotlin_backend_ir_lowering_inline_suspend.txt").read_text()
     signature = _sign_text(text)
     assert signature.crash_type == "java.lang.AssertionError"
-    assert (
-        signature.frames[0]
-        == "org.jetbrains.kotlin.codegen.coroutines.UninitializedStoresProcessor.getUninitializedValueForConstructorCall"
-    )
+    assert signature.frames[0].endswith("UninitializedStoresProcessor.getUninitializedValueForConstructorCall")
     assert not any("FunctionCodegen" in frame for frame in signature.frames if frame.startswith("site "))
     # Another bug under the same wrapper (its cause thrown elsewhere) is another bucket.
     head = text[: text.index("Caused by: java.lang.AssertionError")]
