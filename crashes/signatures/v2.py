@@ -244,7 +244,8 @@ from crashes.traces.text import mask_message
 # MERCHANTABILITY" banner; GCC's IL checkers' ICEs ("verify_gimple failed") are keyed by the error they
 # printed above and the pass that left it; the Kotlin compiler's root cause is not its own wrapper
 # ("RuntimeException: Exception while generating code for:", thrown by FunctionCodegen.generate for
-# every bug) where the chain goes on to what it wrapped.
+# every bug) where the chain goes on to what it wrapped; Go's "[signal SIGSEGV: …]" line below an ICE's
+# panic is a line of its own, never the rest of a cut ICE line.
 VERSION = 18
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -975,6 +975,27 @@ def test_a_go_ice_line_keeps_the_line_of_its_own_below_it():
     assert _sign("golang/go#46704/c1").crash_type == "ICE: failed to find type loop for: a.S[int]"
 
 
+def test_a_go_ice_panics_signal_line_is_no_part_of_its_message():
+    # cmd/compile's handlePanic prints "internal compiler error: panic: runtime error: invalid memory
+    # address or nil pointer dereference" and the runtime its "[signal SIGSEGV: … addr=0x18 pc=…]" below:
+    # a record of its own, whatever the ICE line's length, so a report without it signs the same.
+    ice = (
+        "./main.go:12:15: internal compiler error: "
+        "panic: runtime error: invalid memory address or nil pointer dereference\n"
+    )
+    stack = (
+        "\ngoroutine 1 [running]:\n"
+        "cmd/compile/internal/gc.handlePanic()\n\t/usr/local/go/src/cmd/compile/internal/gc/main.go:53 +0x8c\n"
+        "panic({0xc6a1e0, 0x14f6a90})\n\t/usr/local/go/src/runtime/panic.go:884 +0x213\n"
+        "cmd/compile/internal/noder.(*reader).expr(0xc000416000)\n"
+        "\t/usr/local/go/src/cmd/compile/internal/noder/reader.go:2100 +0x3ba\n"
+    )
+    signal = "[signal SIGSEGV: segmentation violation code=0x1 addr=0x18 pc=0x8b1c3a]\n"
+    with_signal, without = _sign_text(ice + signal + stack), _sign_text(ice + stack)
+    assert with_signal.crash_type == "ICE: panic: runtime error: invalid memory address or nil pointer dereference"
+    assert with_signal.digest == without.digest
+
+
 def test_a_go_panic_raised_again_after_a_recover_is_sited_below_the_first_panic():
     # golang/go#16027/c1: "panic: inconsistent import: … [recovered]"; go/types' handleBailout recovered it
     # and panicked again, so the dump reads panic(…), handleBailout, panic(…), then the importer's frame.
