@@ -245,7 +245,8 @@ from crashes.traces.text import mask_message
 # printed above and the pass that left it; the Kotlin compiler's root cause is not its own wrapper
 # ("RuntimeException: Exception while generating code for:", thrown by FunctionCodegen.generate for
 # every bug) where the chain goes on to what it wrapped; Go's "[signal SIGSEGV: …]" line below an ICE's
-# panic is a line of its own, never the rest of a cut ICE line.
+# panic is a line of its own, never the rest of a cut ICE line; a Rust dependency's src/lib.rs keeps
+# its crate's name (only the old standard library's src/libcore/… is cut at "src/lib").
 VERSION = 18
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -375,6 +375,9 @@ _RUSTC_SOURCE = re.compile(
 )
 
 
+_OLD_STD_DIR = re.compile(r"/src/lib[a-z_]+/")
+
+
 def _strip_dir(path: str) -> str:
     """A source path without where it was checked out or which version it was.
 
@@ -388,10 +391,14 @@ def _strip_dir(path: str) -> str:
     rustc = _RUSTC_SOURCE.search(path)
     if rustc:
         return rustc["crate"] or rustc["old"] or rustc["bare"]
-    for anchor in ("/compiler/", "/src/librustc", "/library/", "/src/lib"):
+    for anchor in ("/compiler/", "/src/librustc", "/library/"):
         index = path.find(anchor)
         if index > 0:
             return path[index + 1 :]
+    # The standard library's folders before 2020 (src/libstd/…, src/libcore/…), not a crate's src/lib.rs.
+    old_std = _OLD_STD_DIR.search(path)
+    if old_std and old_std.start() > 0:
+        return path[old_std.start() + 1 :]
     registry = path.find("/registry/src/")
     if registry >= 0:
         # index, crate folder, the file within: the crate's root may hold the file itself (lib.rs).

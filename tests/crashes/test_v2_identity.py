@@ -555,6 +555,16 @@ def test_one_rust_panic_in_its_old_and_new_forms_from_a_checkout_and_from_cargos
     assert _sign("ogham/exa#623").digest == old_form.digest  # libcore/result.rs:997 there, :999 in #526
 
 
+def test_a_registry_crates_lib_rs_keeps_the_crates_name():
+    # A dependency's src/lib.rs is its crate's (astral-sh/uv#1370: async_http_range_reader-0.5.0/src/lib.rs);
+    # only the standard library's folders before 2020 (src/libcore/…) were meant by a cut at "src/lib".
+    assert _sign("astral-sh/uv#1370").frames[0] == "site async_http_range_reader/src/lib.rs:610"
+    registry = "/home/u/.cargo/registry/src/index.crates.io-6f17d22bba15001f"
+    one = _sign_text(f"thread 'main' panicked at {registry}/foo-1.2.3/src/lib.rs:100:9:\nboom\n")
+    other = _sign_text(f"thread 'main' panicked at {registry}/bar-0.1.0/src/lib.rs:100:9:\nboom\n")
+    assert one.frames[0] == "site foo/src/lib.rs:100" and one.digest != other.digest
+
+
 def test_what_unwrap_found_named_by_its_type_is_a_panics_identity_without_a_site():
     # ogham/exa#556: Rust before 1.42 placed the unwrap() in libcore, no backtrace: only the message says
     # which crash it is, "…on an `Err` value: SystemTimeError(6795364578.871345152s)". It finds the bucket
