@@ -69,6 +69,11 @@ STOCK_LINES = re.compile(
     # rustc's signal handler ("error: rustc interrupted by SIGSEGV, printing backtrace"): any stack overflow
     # or SIGSEGV of the compiler prints it; the frames below say where, when they are symbolized.
     r"interrupted by sig[a-z]{2,8}, printing backtrace|"
+    # An editor's language client saying its server died ("[Error - 10:21:33 AM] Connection to server got
+    # closed. Server will restart.", "…server crashed 5 times in the last 3 minutes", "Server process exited
+    # with code 1"): any crash of the server prints them.
+    r"connection to server (?:got closed|is erroring)|server will (?:not be )?restart|"
+    r"server crashed \d+ times in the last|server process exited with|server initialization failed|"
     # A program's crash handler asking for the report ("To send a redacted crash report to Bun's team,").
     r"send (?:a |the |us )?(?:redacted |full )?crash report|"
     # LLVM's verifier giving up (the line above it says what it found broken), and cargo saying the

@@ -246,7 +246,9 @@ from crashes.traces.text import mask_message
 # ("RuntimeException: Exception while generating code for:", thrown by FunctionCodegen.generate for
 # every bug) where the chain goes on to what it wrapped; Go's "[signal SIGSEGV: …]" line below an ICE's
 # panic is a line of its own, never the rest of a cut ICE line; a Rust dependency's src/lib.rs keeps
-# its crate's name (only the old standard library's src/libcore/… is cut at "src/lib").
+# its crate's name (only the old standard library's src/libcore/… is cut at "src/lib"); an editor's
+# language client saying its server died ("Connection to server got closed") names no bug; a report
+# nothing names keeps its unsymbolized frames' offsets ("clangd+0x9c6b48") in its key.
 VERSION = 18
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
@@ -476,6 +478,13 @@ def _fuzzy_message(message: str, untyped: bool = False) -> str:
     return "" if stock or not names_something(masked, wanted) else masked
 
 
+# An unsymbolized frame's module and offset: "clangd+0x9c6b48", "libc.so.6+0x42520", "libfoo.so(+0x1f)".
+# (A name, not an address: "0xd7ad8798+0x0" is one run's.)
+_MODULE_OFFSET = re.compile(r"(?<![\w.-])[A-Za-z_][\w.-]{0,99}\(?\+0x[0-9a-fA-F]{1,16}\b")
+# How much of a text its offsets are read from (a hostile text may hold nothing else).
+_OFFSETS_READ = 64 * 1024
+
+
 def _from_text(kind, crash_type, message, cleaned, parsed: ParsedTrace | None, target: str) -> Signature:
     """No usable stack: the most specific line and any frames of an unknown format, or a bucket of its own."""
     text = cleaned.text if cleaned else ""
@@ -514,13 +523,16 @@ def _from_text(kind, crash_type, message, cleaned, parsed: ParsedTrace | None, t
     # Nothing in it names this crash: alone, unless the same text comes again
     # (all of it: two reports from one template share their first screen).
     whole = mask_message(text or message or crash_type, len(text or message or crash_type) + 1, quoted=False)
+    # Masked, two stacks of unsymbolized frames ("(/usr/bin/clangd+0x9c6b48)") read alike; their offsets are
+    # places in one build, so they stay: the same crash of one build again is the same text.
+    offsets = tuple(found.group(0) for found in _MODULE_OFFSET.finditer(text[:_OFFSETS_READ])) if text else ()
     # A message pasted alone ("Cyclic reference found while evaluating …") may
     # still find, by the fuzzy stage, the bucket of a report that had a stack.
     pasted = [line for line in text.split("\n", 4)[:4] if line.strip()] if text else []
     alone = _fuzzy_message(pasted[0].strip("`"), untyped=True) if len(pasted) == 1 else ""
     return Signature(
         version=VERSION,
-        digest=_digest(kind, target, crash_type, "unidentified", whole),
+        digest=_digest(kind, target, crash_type, "unidentified", whole, *offsets),
         kind=kind,
         crash_type=crash_type or (parsed.crash_type if parsed else "") or "unidentified crash",
         frames=(),

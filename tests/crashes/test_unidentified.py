@@ -1,0 +1,77 @@
+"""Reports in which nothing names the crash (signature v18): a bucket of their own, unless the same
+crash comes again, and never one keyed by a line every crash of the tool prints.
+
+The texts are written as the tools print them (VS Code's language client, clangd's crash handler
+in a release build without symbols); FreeCAD#16406 is a real report (tests/data/dedup).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from crashes import signatures
+from crashes.signatures import unparsed
+from tests.crashes.signing import sign_record as _sign
+from tests.data.record_digests import dedup_records
+
+RECORDS = dedup_records()
+
+_UNIDENTIFIED = "no identifying line: a bucket of its own"
+
+
+def _clangd_crash(file: str, time: str, offsets: tuple[str, str]) -> str:
+    """clangd's handler in a stripped build, as VS Code's output panel shows it."""
+    return (
+        f"I[{time}.123] ASTWorker building file /home/u/p/src/{file} version 3 with command\n"
+        f"Signalled during AST worker action: Build AST\n  Filename: /home/u/p/src/{file}\n  Version: 3\n"
+        " #0 0x00000000009c6b48 (/usr/bin/clangd+0x9c6b48)\n"
+        " #1 0x00007f3a1c842520 (/lib/x86_64-linux-gnu/libc.so.6+0x42520)\n"
+        f" #2 0x0000000001a2b3c4 (/usr/bin/clangd+0x{offsets[0]})\n"
+        f" #3 0x0000000001a2c111 (/usr/bin/clangd+0x{offsets[1]})\n"
+        f"[Error - {time} AM] Connection to server got closed. Server will restart.\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "[Error - 10:21:33 AM] Connection to server got closed. Server will restart.",
+        "[Error - 10:21:40 AM] The clangd server crashed 5 times in the last 3 minutes. The server will not be "
+        "restarted.",
+        "[Error - 5:31:59 PM] Server process exited with code 101.",
+        "[Error - 9:02:11 AM] Server initialization failed.",
+    ],
+)
+def test_an_editors_language_client_saying_its_server_died_names_no_bug(line):
+    assert unparsed.identity_line(line) == ""
+
+
+def test_unsymbolized_frames_keep_their_offsets_in_a_report_nothing_else_names():
+    # Two crashes of one stripped clangd build: masked, the texts read alike (paths, times, addresses);
+    # the offsets are places in that build, and they differ.
+    one = _clangd_crash("a.cpp", "10:21:33", ("1a2b3c4", "1a2c111"))
+    other = _clangd_crash("b.cpp", "11:02:45", ("1777777", "1888888"))
+    signed, other_signed = (signatures.compute(kind="crash", trace_text=t, target="clangd") for t in (one, other))
+    assert _UNIDENTIFIED in signed.repairs and _UNIDENTIFIED in other_signed.repairs
+    assert signed.digest != other_signed.digest
+    # The same crash again, from another file at another time, is the same text.
+    again = _clangd_crash("c.cpp", "14:00:01", ("1a2b3c4", "1a2c111"))
+    assert signatures.compute(kind="crash", trace_text=again, target="clangd").digest == signed.digest
+
+
+def test_an_address_is_no_offset():
+    # "called from 0xd7ad8798+0x0" is one run's address: a re-post from another run is the same text.
+    run = "fatal: unexpected return pc for main.f called from 0x{address}+0x0\nsomething odd happened here\n"
+    first = signatures.compute(kind="crash", trace_text=run.format(address="d7ad8798"), target="t")
+    second = signatures.compute(kind="crash", trace_text=run.format(address="c0ffee00"), target="t")
+    assert first.digest == second.digest
+
+
+def test_a_real_reports_unsymbolized_stack_keys_it_by_its_offsets():
+    # FreeCAD/FreeCAD#16406: "libFreeCADGui.so+0x543…" frames, nothing that names the crash. Another
+    # crash of the same build (one offset differs) is another bucket.
+    text = RECORDS["FreeCAD/FreeCAD#16406"]["trace"]
+    signature = _sign("FreeCAD/FreeCAD#16406")
+    assert _UNIDENTIFIED in signature.repairs
+    elsewhere = text.replace("libFreeCADGui.so+0x543", "libFreeCADGui.so+0x9a1", 1)
+    assert signatures.compute(kind="crash", trace_text=elsewhere, target="t").digest != signature.digest
