@@ -134,6 +134,10 @@ PIECES = (
     "{code}",
     "</pre>",
     "\u00a0",
+    # v18's: colours without their escapes, module offsets, GCC's pass line.
+    "[0m",
+    "+0x1f",
+    "during GIMPLE pass: vect\n",
     "0x0",
     ":",
     "\n",
@@ -302,6 +306,9 @@ def shapes(size: int) -> dict[str, str]:
         "timed line heads": _grow("2016/03/11 13:08:48 [DEBUG] plugin: \tat a.b(C.java:1)\n", size),
         "times before long runs of separators": _grow("a" * 90 + " 12:34:56 " + "b: " * 300 + "\n", size),
         "named line heads": _grow("[system.err]   \tat a.b(C.java:1)\nclangd: x\n", size),
+        # v18: colour codes whose escapes were lost, and escaped ones beside them.
+        "colours without their escapes": _grow("[0m[1m[38;5;9merror\\u001b[0m[1m", size),
+        "unsymbolized offsets": _grow("lib.so+0x1f (clangd+0x9c6b48)", size),
     }
     # What the search found first: a run of go-errors frames, then 2,764 blanks, repeated. A pattern
     # that lets a run of one character class open a line or a match (``^\s*x?\s*``, a search for

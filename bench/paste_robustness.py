@@ -76,6 +76,9 @@ FORMS = {
     "in <pre> tags": lambda text: "<pre>" + text + "</pre>",
     # A copy from a rendered page (a chat, a mail) turns runs of blanks into non-breaking spaces.
     "non-breaking blanks": lambda text: text.replace("  ", "\u00a0\u00a0"),
+    # A terminal's colours, and the same copied from a CI log that dropped their escape characters.
+    "coloured": lambda text: _lines(text, lambda line: "\x1b[0m\x1b[1m" + line + "\x1b[0m" if line else line),
+    "coloured, escapes lost": lambda text: _lines(text, lambda line: "[0m[1m" + line + "[0m" if line else line),
     "wrapped at 80": lambda text: _hard_wrap(text, 80),
     "wrapped at 120": lambda text: _hard_wrap(text, 120),
 }

@@ -248,7 +248,8 @@ from crashes.traces.text import mask_message
 # panic is a line of its own, never the rest of a cut ICE line; a Rust dependency's src/lib.rs keeps
 # its crate's name (only the old standard library's src/libcore/… is cut at "src/lib"); an editor's
 # language client saying its server died ("Connection to server got closed") names no bug; a report
-# nothing names keeps its unsymbolized frames' offsets ("clangd+0x9c6b48") in its key.
+# nothing names keeps its unsymbolized frames' offsets ("clangd+0x9c6b48") in its key; colour codes
+# whose escape characters were lost ("[0m[1m[38;5;9merror[0m", a CI log's copy) are no part of the paste.
 VERSION = 18
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -36,6 +36,15 @@ HEAD_CHARS = 96 * 1024
 TAIL_CHARS = 32 * 1024
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]{0,32}[ -/]{0,4}[@-~]")
+# The same colours copied from a CI log or a web terminal that dropped the escape character:
+# "[0m[1m[38;5;9merror[0m[0m[1m: internal compiler error:[0m". Only a text holding several is
+# taken as coloured (a lone "[1m" may be anything), and only the colour codes (SGR, ending in m).
+# (Not one whose escape is written out in a string or a script: "\\u001b[0m", "\\x1b[0m", "\\033[0m" and
+# "\\e[0m" are decoded with their string. A hex number's end, "0x7ff81b[0m", is no escape.)
+_BARE_COLOURS = re.compile(r"(?<!\\u001b)(?<!\\u001B)(?<!\\x1b)(?<!\\x1B)(?<!\\033)(?<!\\e)\[\d{1,3}(?:;\d{1,3}){0,4}m")
+_BARE_COLOURS_MIN = 3
+# How far into a text the colour codes are counted (a hostile text need not be read whole for it).
+_BARE_COLOURS_LOOK = 64 * 1024
 # A fence line with its newline; [^\S\n] is \s kept within the line.
 _FENCE_LINE = re.compile(r"^[^\S\n]{0,8}(?:>[^\S\n]?){0,4}(?:```|~~~)[^\n]*(?:\n|\Z)", re.M)
 _QUOTE = re.compile(r"^[ \t]{0,3}>[ \t]?", re.M)
@@ -127,6 +136,12 @@ _NO_BREAK_SPACES = ("\u00a0", "\u2007", "\u202f")
 _PLAIN_SPACES = str.maketrans(dict.fromkeys(_NO_BREAK_SPACES, " "))
 
 
+def _bare_colours(text: str) -> bool:
+    """Whether ``text`` holds colour codes whose escape characters were lost."""
+    head = text[:_BARE_COLOURS_LOOK]
+    return "m" in head and len(_BARE_COLOURS.findall(head)) >= _BARE_COLOURS_MIN
+
+
 def clean(text: str) -> Cleaned:
     """Canonical form of a pasted trace; see the module docstring."""
     repairs: list[str] = []
@@ -139,6 +154,9 @@ def clean(text: str) -> Cleaned:
     if "\x1b[" in text:
         text = _ANSI.sub("", text)
         repairs.append("terminal colours removed")
+    if _bare_colours(text):
+        text = _BARE_COLOURS.sub("", text)
+        repairs.append("terminal colours removed (their escape characters lost)")
     if "&lt;" in text or "&gt;" in text or "&quot;" in text or "&#39;" in text or "&amp;" in text:
         text = html.unescape(text)
         repairs.append("HTML entities decoded")

@@ -234,3 +234,24 @@ def test_a_diagnostics_own_words_are_no_programs_name():
     assert "log prefixes removed" not in signature.repairs
     text = "note: a\nnote: b\nnote: delayed at compiler/rustc_x/src/y.rs:1:2\nerror: internal compiler error: z\n"
     assert extract.clean(text).text.startswith("note: a\nnote: b")
+
+
+@pytest.mark.parametrize("record_id", ["sharkdp/fd#1113", "thonny/thonny#2566", "Z3Prover/z3#3360"])
+def test_colours_whose_escape_characters_were_lost_are_no_part_of_the_trace(record_id):
+    # A CI log or a web terminal copied without its escape characters leaves "[0m[1m" around lines
+    # (redox-os's Travis logs: "[0m[1m[38;5;9merror[E0407][0m[0m[1m: method …").
+    alone = sign_record(record_id)
+    coloured = "\n".join("[0m[1m" + line + "[0m" if line else line for line in record_trace(record_id).split("\n"))
+    pasted = sign(coloured)
+    assert pasted.digest == alone.digest
+    assert "terminal colours removed (their escape characters lost)" in pasted.repairs
+
+
+def test_a_few_brackets_or_escaped_colours_are_left_as_they_are():
+    # A lone "[1m" may be anything; an escape written out in a JSON string ("\u001b[0m" in cargo's
+    # rendered diagnostics, rust-lang/rls#1656) is decoded with its string, never cut from it.
+    text = "panic: bad index [1m] of grid[0m]\ngoroutine 1 [running]:\nmain.main()\n\t/a/main.go:5 +0x1d\n"
+    assert extract.clean(text).text == text
+    rls = sign_record("rust-lang/rls#1656")
+    assert not any("escape characters lost" in repair for repair in rls.repairs)
+    assert rls.crash_type == "ICE: cannot lex '?' without source: <path>?<path>"
