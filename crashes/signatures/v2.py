@@ -249,7 +249,8 @@ from crashes.traces.text import mask_message
 # its crate's name (only the old standard library's src/libcore/… is cut at "src/lib"); an editor's
 # language client saying its server died ("Connection to server got closed") names no bug; a report
 # nothing names keeps its unsymbolized frames' offsets ("clangd+0x9c6b48") in its key; colour codes
-# whose escape characters were lost ("[0m[1m[38;5;9merror[0m", a CI log's copy) are no part of the paste.
+# whose escape characters were lost ("[0m[1m[38;5;9merror[0m", a CI log's copy) are no part of the paste;
+# a tool built in the compiler's tree (Clippy, Miri) names its file alike in rustup's remapped path.
 VERSION = 18
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

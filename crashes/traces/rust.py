@@ -376,6 +376,9 @@ _RUSTC_SOURCE = re.compile(
 
 
 _OLD_STD_DIR = re.compile(r"/src/lib[a-z_]+/")
+# rustup's remapped sources of a tool built in the compiler's tree ("/rustc/<commit>/src/tools/clippy/
+# clippy_lints/src/x.rs"): the tree's own relative path, as a build from the tree prints it.
+_REMAPPED_TOOL = re.compile(r"^/rustc/[0-9a-f]{7,40}/(?=src/tools/)")
 
 
 def _strip_dir(path: str) -> str:
@@ -387,7 +390,7 @@ def _strip_dir(path: str) -> str:
     ``~/.cargo/registry/src/index-hash/zip-0.5.6/src/read.rs`` -> ``zip/src/read.rs``;
     ``src/main.rs`` stays.
     """
-    path = path.replace("\\", "/")
+    path = _REMAPPED_TOOL.sub("", path.replace("\\", "/"))
     rustc = _RUSTC_SOURCE.search(path)
     if rustc:
         return rustc["crate"] or rustc["old"] or rustc["bare"]

@@ -565,6 +565,19 @@ def test_a_registry_crates_lib_rs_keeps_the_crates_name():
     assert one.frames[0] == "site foo/src/lib.rs:100" and one.digest != other.digest
 
 
+def test_a_tool_built_in_the_compilers_tree_names_its_file_alike_in_every_build():
+    # Clippy from rustup prints its sources remapped ("/rustc/<commit>/src/tools/clippy/clippy_lints/…"),
+    # a build in the tree "src/tools/clippy/clippy_lints/…", Clippy's own repository "clippy_lints/…".
+    def ice(path: str) -> str:
+        return f"thread 'rustc' panicked at {path}:212:9:\nnot yet implemented\nnote: Clippy version: clippy 0.1.80\n"
+
+    remapped = _sign_text(ice("/rustc/1ba35e9bb6d5a3b7/src/tools/clippy/clippy_lints/src/methods/mod.rs"))
+    in_tree = _sign_text(ice("src/tools/clippy/clippy_lints/src/methods/mod.rs"))
+    own = _sign_text(ice("clippy_lints/src/methods/mod.rs"))
+    assert remapped.frames[0] == "site clippy_lints/src/methods/mod.rs:212"
+    assert remapped.digest == in_tree.digest == own.digest
+
+
 def test_what_unwrap_found_named_by_its_type_is_a_panics_identity_without_a_site():
     # ogham/exa#556: Rust before 1.42 placed the unwrap() in libcore, no backtrace: only the message says
     # which crash it is, "…on an `Err` value: SystemTimeError(6795364578.871345152s)". It finds the bucket
