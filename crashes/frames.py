@@ -27,6 +27,13 @@ _STDLIB = re.compile(r"^.*/lib/python\d+(?:\.\d+)?/")
 # class, method); Python's do not (every module has a `main` and `__init__`).
 _PYTHON_IGNORED_FILES = (
     re.compile(r"/lib/python\d+(\.\d+)?/(?!.*(site|dist)-packages/)"),  # standard library
+    # Windows's installs keep it in <install>\Lib\ (C:\Python311\Lib\threading.py, …\Python311\Lib\, the
+    # Store's PythonSoftwareFoundation.Python.3.11_…\Lib\, anaconda3\Lib\, a conda env's envs\x\Lib\).
+    re.compile(
+        r"(?i)/(?:[\w.-]*python[\w.-]*|(?:ana|mini)conda\d*|miniforge\d*|mambaforge|envs/[^/]+)/lib/"
+        # (Not POSIX's lib/python3.11/, read by the rule above with its site-packages.)
+        r"(?!(?:site|dist)-packages/|python\d)"
+    ),
     re.compile(r"^<frozen "),
     re.compile(r"^<string>$"),
     re.compile(r"(^|/)engines/pyfunc/"),  # fuzzweb's own harness

@@ -32,6 +32,9 @@ STOCK_LINES = re.compile(
     r"run with `?RUST_BACKTRACE|note: (?:rustc|compiler flags|some of the compiler flags|cargo)|"
     r"^\s*(?:version|rustc|go version|gcc version|clang version|target|thread model|installeddir)\b|"
     # GNU tools' --version banner: "There is NO warranty; not even for MERCHANTABILITY or FITNESS…".
+    # And GCC's driver on a compiler the system killed (out of memory): "fatal error: Killed signal
+    # terminated program cc1plus".
+    r"killed signal terminated program|"
     r"no warranty; not even for merchantability|not even for merchantability or fitness|"
     r"^\s*\$ |^\s*[\w.-]+@[\w.-]+[:~]|^\s*\(gdb\)|core dumped|"
     # A debugger saying a signal stopped the program (gdb's "Thread 1 "obs" received signal SIGSEGV,
@@ -69,11 +72,20 @@ STOCK_LINES = re.compile(
     # rustc's signal handler ("error: rustc interrupted by SIGSEGV, printing backtrace"): any stack overflow
     # or SIGSEGV of the compiler prints it; the frames below say where, when they are symbolized.
     r"interrupted by sig[a-z]{2,8}, printing backtrace|"
-    # An editor's language client saying its server died ("[Error - 10:21:33 AM] Connection to server got
-    # closed. Server will restart.", "…server crashed 5 times in the last 3 minutes", "Server process exited
-    # with code 1"): any crash of the server prints them.
-    r"connection to server (?:got closed|is erroring)|server will (?:not be )?restart|"
-    r"server crashed \d+ times in the last|server process exited with|server initialization failed|"
+    # An editor's language client saying its server died, as VS Code's output panel prints it ("[Error -
+    # 10:21:33 AM] Connection to server got closed. Server will restart.", "…server crashed 5 times in the
+    # last 3 minutes…"): any crash of the server prints them. The short ones only as whole lines (after the
+    # panel's "[Error - time]"): an application's "Server initialization failed: <why>" names its failure.
+    r"connection to server (?:got closed|is erroring)|server crashed \d+ times in the last \d+ minutes|"
+    r"^(?:\[(?:error|info|warn)\s*- [^\]]{1,40}\]\s*)?(?:server (?:process exited with code -?\d+|"
+    r"initialization failed)|request [\w/$.]{1,80} failed)\.?$|"
+    # Python's words between the exceptions of a chain, and its note on a thread dying at shutdown.
+    r"the above exception was the direct cause of the following exception|"
+    r"during handling of the above exception, another exception occurred|"
+    r"most likely raised during interpreter shutdown|"
+    # Rust's standard library giving up on a second panic ("thread panicked while processing panic.
+    # aborting."): what the first panic said is the crash.
+    r"panicked while (?:processing panic|panicking)|caused non-unwinding panic|panic in a function that cannot unwind|"
     # A program's crash handler asking for the report ("To send a redacted crash report to Bun's team,").
     r"send (?:a |the |us )?(?:redacted |full )?crash report|"
     # LLVM's verifier giving up (the line above it says what it found broken), and cargo saying the
@@ -183,7 +195,8 @@ GENERIC_MESSAGES = re.compile(
     r"sigfpe|segv|deadly signal|timeout|killed|aborted|"
     # GCC's driver on a compiler the system killed (out of memory: "Killed (program cc1plus)"), and GCC's
     # diagnostics failing while reporting another error: any bug (or none) prints them, frames say where.
-    r"killed \(program [\w.+-]{1,40}\)|error reporting routines re-entered\.?|"
+    r"(?:killed|segmentation fault|illegal instruction|bus error|aborted|terminated) \(program [\w.+-]{1,40}\)|"
+    r"error reporting routines re-entered\.?|"
     # (With the signal's number, as macOS and GCC's driver print it: "Illegal instruction: N".)
     r"(?:illegal instruction|bus error|segmentation fault|abort trap)(?:: n)?|"
     # Haskell's partial functions (a program's name first: "elm: Map.!: given key is not an element in the map").

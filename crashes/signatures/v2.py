@@ -250,7 +250,11 @@ from crashes.traces.text import mask_message
 # language client saying its server died ("Connection to server got closed") names no bug; a report
 # nothing names keeps its unsymbolized frames' offsets ("clangd+0x9c6b48") in its key; colour codes
 # whose escape characters were lost ("[0m[1m[38;5;9merror[0m", a CI log's copy) are no part of the paste;
-# a tool built in the compiler's tree (Clippy, Miri) names its file alike in rustup's remapped path.
+# a tool built in the compiler's tree (Clippy, Miri, rustfmt, Cargo) names its file as its own repository
+# does, in rustup's remapped path and in a build in the tree; faulthandler's crash is its "Current
+# thread"; a process pool's worker traceback is the crash the parent raised again; a Windows install's
+# Lib folder is the standard library; Python's chain banners, std's double-panic line and a language
+# client's request failures name no bug; a Kotlin root cause thrown by the JDK's own checks is no site.
 VERSION = 18
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

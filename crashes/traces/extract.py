@@ -39,9 +39,13 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]{0,32}[ -/]{0,4}[@-~]")
 # The same colours copied from a CI log or a web terminal that dropped the escape character:
 # "[0m[1m[38;5;9merror[0m[0m[1m: internal compiler error:[0m". Only a text holding several is
 # taken as coloured (a lone "[1m" may be anything), and only the colour codes (SGR, ending in m).
-# (Not one whose escape is written out in a string or a script: "\\u001b[0m", "\\x1b[0m", "\\033[0m" and
-# "\\e[0m" are decoded with their string. A hex number's end, "0x7ff81b[0m", is no escape.)
-_BARE_COLOURS = re.compile(r"(?<!\\u001b)(?<!\\u001B)(?<!\\x1b)(?<!\\x1B)(?<!\\033)(?<!\\e)\[\d{1,3}(?:;\d{1,3}){0,4}m")
+# (Not one whose escape is written out in a string ("\\u001b[0m", "\\x1b[0m", "\\033[0m", "\\e[0m", Rust's
+# "\\u{1b}[0m"): it is decoded with its string. Nor a bracket that only looks like one: a duration
+# ("[1m0s elapsed]", "[12ms]"), a range ("x[5m]").)
+_BARE_COLOURS = re.compile(
+    r"(?<!\\u001b)(?<!\\u001B)(?<!\\x1b)(?<!\\x1B)(?<!\\033)(?<!\\e)(?<!\\u\{1b\})(?<!\\u\{1B\})"
+    r"\[\d{1,3}(?:;\d{1,3}){0,4}m(?![\d.]*m?s\b|\])"
+)
 _BARE_COLOURS_MIN = 3
 # How far into a text the colour codes are counted (a hostile text need not be read whole for it).
 _BARE_COLOURS_LOOK = 64 * 1024

@@ -16,7 +16,8 @@ from crashes.traces.text import MAX_LINE, find_lines
 FORMAT = "python-faulthandler"
 _FATAL = re.compile(r"^Fatal Python error: (?P<error>.+)$")
 _THREAD = re.compile(r"^((Current thread|Thread) 0x[0-9a-fA-F]+ |Stack )\(most recent call first\):\s*$")
-_FRAME = re.compile(r'^\s+File "(?P<file>[^"]*)", line (?P<line>\d+|\?\?\?) in (?P<function>.+?)\s*$')
+# (Indented by two blanks as printed; a paste may have lost them.)
+_FRAME = re.compile(r'^\s*File "(?P<file>[^"]*)", line (?P<line>\d+|\?\?\?) in (?P<function>.+?)\s*$')
 
 
 def recognize(text: str) -> bool:
@@ -27,12 +28,15 @@ def recognize(text: str) -> bool:
 
 
 def parse(text: str) -> ParsedTrace:
-    """Parse the crashing thread's stack (the first one dumped)."""
+    """Parse the crashing thread's stack: the one marked "Current thread", else the first one dumped.
+
+    faulthandler dumps every thread, in no order that puts the crashing one first (a background
+    thread waiting in queue.get often comes before it); it marks the thread that faulted.
+    """
     fatal = find_lines(text, _FATAL, 1, "Fatal Python error")
     lines = text.split("\n")
-    start = next(
-        i for i, line in enumerate(lines) if "most recent call first" in line and _THREAD.match(line[:MAX_LINE])
-    )
+    headers = [i for i, line in enumerate(lines) if "most recent call first" in line and _THREAD.match(line[:MAX_LINE])]
+    start = next((i for i in headers if lines[i].startswith("Current thread")), headers[0])
     frames = []
     for line in lines[start + 1 :]:
         match = _FRAME.match(line[:MAX_LINE])

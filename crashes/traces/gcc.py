@@ -126,7 +126,10 @@ def _verifier_finding(lines: list[str], ice: int) -> str:
             stage = matched["pass"] if matched else ""
         elif "error: " in line and (matched := _FINDING.match(line[:MAX_LINE])):
             finding = matched["finding"].strip()  # the first of them, read upwards to the last
-    said = f": {mask_message(finding, 120)}" if finding else ""
+    # The tree code it quotes ("non-trivial conversion in 'mem_ref'") is what it found: kept, in either
+    # quotes GCC prints (a UTF-8 locale's ‘mem_ref’).
+    finding = finding.replace("\u2018", "'").replace("\u2019", "'")
+    said = f": {mask_message(finding, 120, quoted=False)}" if finding else ""
     return said + (f" (during {stage})" if stage else "")
 
 

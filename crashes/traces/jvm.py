@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from crashes.frames import is_ignored
 from crashes.model import Frame, ParsedTrace
 from crashes.traces.text import CUT_LINES, MAX_LINE, per_text
 
@@ -71,9 +72,9 @@ _WRAPPING_MESSAGES = ("Exception while generating code for", "Exception while an
 # "The root cause java.lang.AssertionError was thrown at: org.…TypeTranslator.toIrType(TypeTranslator.kt:167)".
 # That place is the crash's site, as a panic's location is: a paste cut below the line still has it.
 _ROOT_CAUSE = re.compile(
-    r"^\s*The root cause (?P<type>[\w$.]{1,300}) was thrown at: (?P<function>[\w$.<>\-]{1,300})\((?P<location>"
-    + _LOCATION
-    + r")\)"
+    # (The function after its Java module, as a frame names it: "jdk.zipfs/jdk.nio.zipfs.ZipFileSystem.…".)
+    r"^\s*The root cause (?P<type>[\w$.]{1,300}) was thrown at: (?:[\w.-]{1,100}(?:@[\w.-]{1,50})?/){0,2}"
+    r"(?P<function>[\w$.<>\-]{1,300})\((?P<location>" + _LOCATION + r")\)"
 )
 
 
@@ -108,9 +109,12 @@ _MORE = re.compile(r"^\s*\.\.\. (?P<count>\d+) (?:more|common frames omitted)\s*
 
 
 class _Block:
-    def __init__(self, crash_type: str, message: str):
+    def __init__(self, crash_type: str, message: str, cause: bool = False):
         self.crash_type = crash_type
         self.message = message
+        # Printed as a "Caused by:" of the block before it (else an exception of its own: another
+        # chain, such as Gradle's trace printed after the compiler's).
+        self.cause = cause
         self.frames: list[Frame] = []
         self.omitted = 0
 
@@ -152,7 +156,7 @@ def parse(text: str) -> ParsedTrace:
         caused = _CAUSED_BY.match(line)
         if caused:
             skipping_suppressed = False
-            blocks.append(_Block(caused["type"], (caused["message"] or "").strip()))
+            blocks.append(_Block(caused["type"], (caused["message"] or "").strip(), cause=True))
             header = None
             continue
         if _SUPPRESSED.match(line):
@@ -170,9 +174,19 @@ def parse(text: str) -> ParsedTrace:
             header = exception
     root_cause = _root_cause(text)
     root = next((b for b in reversed(blocks) if b.crash_type == root_cause["type"]), None) if root_cause else None
-    if root is not None and root is not blocks[-1] and root.message.startswith(_WRAPPING_MESSAGES):
+    wrapped = blocks.index(root) + 1 if root is not None else len(blocks)
+    if wrapped < len(blocks) and blocks[wrapped].cause and root.message.startswith(_WRAPPING_MESSAGES):
         # The root cause the compiler names is its own wrapper of whatever failed in a function's code
-        # generation: the cause below it is the crash, as in any other chain.
+        # generation: the causes below it are the crash, as in any other chain (and not an exception
+        # printed after that chain, such as Gradle's FailedCompilationException).
+        end = wrapped
+        while end + 1 < len(blocks) and blocks[end + 1].cause:
+            end += 1
+        blocks = blocks[: end + 1]
+        root_cause = None
+    elif root_cause and is_ignored(Frame(function=root_cause["function"]), "jvm"):
+        # Thrown by the JDK's own check ("jdk.internal.util.Preconditions.outOfBounds", behind every
+        # ArrayList.get out of range): where it was thrown says nothing; the chain's frames may.
         root_cause = None
     if root_cause:
         # Its type is the crash's; where it was thrown, the site (the frames, where the chain has them).

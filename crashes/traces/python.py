@@ -296,8 +296,23 @@ def _unboxed(lines: list[str]) -> list[str]:
     return out
 
 
+# multiprocessing's and concurrent.futures' wrapper of a worker's traceback: 'RemoteTraceback: ' and
+# the worker's text between triple quotes, the parent's traceback after it.
+_REMOTE = re.compile(r"^\s*(?:[\w.]+\.)?_?RemoteTraceback:\s*(?:\"\"\")?\s*$")
+
+
+def _is_remote(lines: list[str], start: int) -> bool:
+    """Whether the traceback at ``lines[start]`` is a worker's, quoted below a RemoteTraceback line."""
+    above = [line for line in lines[max(0, start - 3) : start] if line.strip()]
+    return bool(above) and (
+        bool(_REMOTE.match(above[-1][:MAX_LINE]))
+        or (above[-1].strip() == '"""' and len(above) > 1 and bool(_REMOTE.match(above[-2][:MAX_LINE])))
+    )
+
+
 def parse(text: str) -> ParsedTrace:
-    """Parse the traceback(s) in ``text``; the last exception of a chain is the crash."""
+    """Parse the traceback(s) in ``text``; the last exception of a chain is the crash, or a worker's
+    traceback a process pool sent back."""
     lines = text.split("\n")
     # (A group printed without its own traceback has its boxes still: "+-+---------------- 1 ---…".)
     grouped = _GROUP_HEADER in text or _GROUP_FIRST in text
@@ -308,6 +323,7 @@ def parse(text: str) -> ParsedTrace:
     if grouped:
         repairs = ("exception group's boxes undone", *repairs)
     traces: list[ParsedTrace] = []
+    remote: ParsedTrace | None = None
     index = 0
     while index < len(lines):
         stripped = lines[index].strip()
@@ -322,9 +338,12 @@ def parse(text: str) -> ParsedTrace:
                 traces.append(trace)
             continue
         if stripped == _HEADER or ('File "' in lines[index] and _FRAME.match(lines[index][:MAX_LINE])):
+            at = index
             trace, index = _parse_block(lines, index)
             if trace is not None:
                 traces.append(trace)
+                if _is_remote(lines, at):
+                    remote = trace
             continue
         index += 1
     if not traces:
@@ -333,6 +352,10 @@ def parse(text: str) -> ParsedTrace:
     # exception line was cut off only counts when there is nothing else.
     complete = [trace for trace in traces if trace.crash_type]
     last = complete[-1] if complete else traces[-1]
+    if remote is not None and remote.crash_type:
+        # A worker process's traceback, sent back and re-raised by the parent's pool.get() or
+        # future.result(): the parent's frames are the pool's, the worker's say what failed.
+        last = remote
     if grouped and complete and not last.crash_type.endswith("ExceptionGroup"):
         # The group's sub-exceptions are printed in the order their tasks failed, which is chance: of
         # them, the same one is the crash whatever that order was.

@@ -92,7 +92,9 @@ _GENERIC_PANICS = re.compile(
 _AFTER_THE_MESSAGE = re.compile(
     r"^(?:stack backtrace:|note: run with `?RUST_BACKTRACE|note: some details are omitted|"
     r"(?:error|note): the compiler unexpectedly panicked|(?:error|ERROR): internal compiler error: unexpected panic|"
-    r"query stack during panic)",
+    r"query stack during panic|"
+    # std giving up on a panic inside the panic handler: the message was never printed.
+    r"thread (?:'[^']*' )?panicked while (?:processing panic|panicking))",
     re.I,
 )
 # Panic locations that are only where a panic is raised, not why.
@@ -375,10 +377,16 @@ _RUSTC_SOURCE = re.compile(
 )
 
 
-_OLD_STD_DIR = re.compile(r"/src/lib[a-z_]+/")
-# rustup's remapped sources of a tool built in the compiler's tree ("/rustc/<commit>/src/tools/clippy/
-# clippy_lints/src/x.rs"): the tree's own relative path, as a build from the tree prints it.
-_REMAPPED_TOOL = re.compile(r"^/rustc/[0-9a-f]{7,40}/(?=src/tools/)")
+# The standard library's folders before 2020 ("/rustc/<commit>/src/libcore/option.rs"), not a crate's own
+# src/lib.rs or src/lib_impl/.
+_OLD_STD_DIR = re.compile(
+    r"/src/lib(?:std|core|alloc|collections|panic_unwind|panic_abort|unwind|test|proc_macro|term|backtrace|"
+    r"compiler_builtins|syntax\w*)/"
+)
+# A tool built in the compiler's tree, in rustup's remapped sources ("/rustc/<commit>/src/tools/clippy/
+# clippy_lints/src/x.rs") or a build in the tree ("src/tools/miri/src/shims/x.rs"): its path in its own
+# repository, as a build from there prints it ("clippy_lints/src/x.rs", "src/shims/x.rs").
+_TOOL_IN_TREE = re.compile(r"^(?:/rustc/[0-9a-f]{7,40}/)?src/tools/[\w-]{1,40}/")
 
 
 def _strip_dir(path: str) -> str:
@@ -390,7 +398,7 @@ def _strip_dir(path: str) -> str:
     ``~/.cargo/registry/src/index-hash/zip-0.5.6/src/read.rs`` -> ``zip/src/read.rs``;
     ``src/main.rs`` stays.
     """
-    path = _REMAPPED_TOOL.sub("", path.replace("\\", "/"))
+    path = _TOOL_IN_TREE.sub("", path.replace("\\", "/"))
     rustc = _RUSTC_SOURCE.search(path)
     if rustc:
         return rustc["crate"] or rustc["old"] or rustc["bare"]

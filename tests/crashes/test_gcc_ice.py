@@ -21,6 +21,17 @@ def _sign_text(text: str, target: str = "t"):
     return signatures.compute(kind="crash", trace_text=text, target=target)
 
 
+def test_gccs_driver_on_a_killed_compiler_names_no_bug():
+    # GCC 9 on: "c++: fatal error: Killed signal terminated program cc1plus"; and a signal's ICE naming
+    # the program it killed, with no frames below.
+    killed = "c++: fatal error: Killed signal terminated program cc1plus\ncompilation terminated.\n"
+    assert _sign_text(killed, "one").digest != _sign_text(killed, "another").digest
+    assert _sign_text(killed).message != "c++: fatal error: Killed signal terminated program ccNplus"
+    segfault = "a.cc:1:1: internal compiler error: Segmentation fault (program cc1plus)\n" + _ADVICE
+    assert "no identifying line: a bucket of its own" in _sign_text(segfault).repairs
+    assert _sign_text(segfault, "one").digest != _sign_text(segfault, "another").digest
+
+
 def test_a_compiler_the_system_killed_names_no_bug():
     # Project-OSRM/osrm-backend#1190: "g++: internal compiler error: Killed (program cc1plus)", the
     # kernel's out-of-memory killer; the corpus holds another project's (ginkgo#331) as a look-alike of
@@ -43,7 +54,8 @@ def test_gccs_diagnostics_re_entered_are_told_apart_by_the_frames_below():
         "0x9b1c2d cxx_incomplete_type_diagnostic(unsigned int, tree_node const*, tree_node const*, diagnostic_t)\n"
         "\t../../gcc/cp/typeck2.cc:291\n"
     )
-    assert _sign_text(nodiscard).frames != _sign_text(incomplete).frames
+    assert _sign_text(nodiscard).frames == ("warning_at", "maybe_warn_nodiscard")
+    assert _sign_text(incomplete).frames == ("cxx_incomplete_type_diagnostic",)
     assert _sign_text(nodiscard).digest != _sign_text(incomplete).digest
     # With no frames, the line alone puts no two reports together, of one project or of two.
     alone = re_entered("")
@@ -75,6 +87,11 @@ def test_an_il_checkers_ice_is_keyed_by_what_it_found_and_the_pass_that_left_it(
     other_finding = _sign_text(_verifier("invalid operand in unary operation", "verify_gimple failed", "vect"))
     assert one.frames == other_pass.frames == other_finding.frames
     assert len({one.digest, other_pass.digest, other_finding.digest}) == 3
+    # What it quotes is what it found (the tree code), in either quotes GCC prints.
+    mem_ref = _verifier("non-trivial conversion in 'mem_ref'", "verify_gimple failed", "vect")
+    curly = _verifier("non-trivial conversion in \u2018mem_ref\u2019", "verify_gimple failed", "vect")
+    constant = _verifier("non-trivial conversion in 'integer_cst'", "verify_gimple failed", "vect")
+    assert _sign_text(mem_ref).digest == _sign_text(curly).digest != _sign_text(constant).digest
     # The same failure in another function of another program is the same bug.
     again = mismatch.replace("a.c", "kernel/sched.c").replace("'f'", "'update_curr'")
     assert _sign_text(again).digest == one.digest

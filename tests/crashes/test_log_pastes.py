@@ -252,6 +252,16 @@ def test_a_few_brackets_or_escaped_colours_are_left_as_they_are():
     # rendered diagnostics, rust-lang/rls#1656) is decoded with its string, never cut from it.
     text = "panic: bad index [1m] of grid[0m]\ngoroutine 1 [running]:\nmain.main()\n\t/a/main.go:5 +0x1d\n"
     assert extract.clean(text).text == text
+    # Brackets that read like colour codes and are not: Terraform's durations, test timings, PromQL's
+    # ranges, Rust's Debug form of an escape.
+    for text in (
+        "a: Still creating... [1m0s elapsed]\nb: Still creating... [1m10s elapsed]\n"
+        "c: Still creating... [2m0s elapsed]\n",
+        "✓ parses body [12ms]\n✓ parses head [3ms]\n✓ parses tail [45ms]\n",
+        "rate(x[5m]) + rate(y[5m]) + rate(z[10m])\n",
+        'msg: "\\u{1b}[1mhello\\u{1b}[0m \\u{1b}[31mred\\u{1b}[0m"\n',
+    ):
+        assert not any("escape characters lost" in repair for repair in extract.clean(text).repairs), text
     rls = sign_record("rust-lang/rls#1656")
     assert not any("escape characters lost" in repair for repair in rls.repairs)
     assert rls.crash_type == "ICE: cannot lex '?' without source: <path>?<path>"

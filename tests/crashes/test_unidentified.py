@@ -40,9 +40,38 @@ def _clangd_crash(file: str, time: str, offsets: tuple[str, str]) -> str:
         "restarted.",
         "[Error - 5:31:59 PM] Server process exited with code 101.",
         "[Error - 9:02:11 AM] Server initialization failed.",
+        "[Error - 10:21:33 AM] Request textDocument/documentSymbol failed.",
     ],
 )
 def test_an_editors_language_client_saying_its_server_died_names_no_bug(line):
+    assert unparsed.identity_line(line) == ""
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Server initialization failed: Error: Cannot find module 'pg-native'",
+        "Error: MCP server process exited with code 1: ModuleNotFoundError: No module named 'x'",
+    ],
+)
+def test_an_applications_own_words_like_the_clients_still_name_its_failure(line):
+    assert unparsed.identity_line(line) != ""
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "The above exception was the direct cause of the following exception:",
+        "During handling of the above exception, another exception occurred:",
+        "Exception in thread Thread-1 (most likely raised during interpreter shutdown):",
+        "thread panicked while processing panic. aborting.",
+        "thread 'main' panicked while panicking. aborting.",
+        "c++: fatal error: Killed signal terminated program cc1plus",
+    ],
+)
+def test_a_runtimes_own_banners_name_no_bug(line):
+    # Python's words between a chain's exceptions (a paste cut before its exception line keyed on them),
+    # std's double panic (duckdb-rs#584's rustc ICE), GCC's driver on an out-of-memory kill.
     assert unparsed.identity_line(line) == ""
 
 
@@ -60,11 +89,18 @@ def test_unsymbolized_frames_keep_their_offsets_in_a_report_nothing_else_names()
 
 
 def test_an_address_is_no_offset():
-    # "called from 0xd7ad8798+0x0" is one run's address: a re-post from another run is the same text.
-    run = "fatal: unexpected return pc for main.f called from 0x{address}+0x0\nsomething odd happened here\n"
-    first = signatures.compute(kind="crash", trace_text=run.format(address="d7ad8798"), target="t")
-    second = signatures.compute(kind="crash", trace_text=run.format(address="c0ffee00"), target="t")
-    assert first.digest == second.digest
+    # "called from 0xd7ad8798+0x0" is one run's address: a re-post from another run is the same text,
+    # while the offsets beside it ("clangd+0x9c6b48") are places in one build and still tell it apart.
+    def run(address: str, offset: str) -> str:
+        return _clangd_crash("a.cpp", "10:21:33", (offset, "1a2c111")).replace(
+            "Version: 3\n", f"Version: 3\n  called from 0x{address}+0x0\n"
+        )
+
+    first = signatures.compute(kind="crash", trace_text=run("d7ad8798", "1a2b3c4"), target="t")
+    assert _UNIDENTIFIED in first.repairs
+    again = signatures.compute(kind="crash", trace_text=run("c0ffee00", "1a2b3c4"), target="t")
+    elsewhere = signatures.compute(kind="crash", trace_text=run("d7ad8798", "1777777"), target="t")
+    assert first.digest == again.digest != elsewhere.digest
 
 
 def test_a_real_reports_unsymbolized_stack_keys_it_by_its_offsets():

@@ -576,6 +576,10 @@ def test_a_tool_built_in_the_compilers_tree_names_its_file_alike_in_every_build(
     own = _sign_text(ice("clippy_lints/src/methods/mod.rs"))
     assert remapped.frames[0] == "site clippy_lints/src/methods/mod.rs:212"
     assert remapped.digest == in_tree.digest == own.digest
+    # A tool's root crate (Miri's, Clippy's driver) too: "src/shims/…" in its own repository.
+    miri = _sign_text(ice("/rustc/1ba35e9bb6d5a3b7/src/tools/miri/src/shims/foreign_items.rs"))
+    assert miri.frames[0] == "site src/shims/foreign_items.rs:212"
+    assert miri.digest == _sign_text(ice("src/shims/foreign_items.rs")).digest
 
 
 def test_what_unwrap_found_named_by_its_type_is_a_panics_identity_without_a_site():
@@ -633,7 +637,7 @@ def test_a_line_pasted_as_inline_code_is_unquoted():
     # rust-lang/rustfmt#4357: the panic line between backticks; golang/go#22200: the ICE line.
     rustfmt = _sign("rust-lang/rustfmt#4357")
     assert "Markdown inline code removed" in rustfmt.repairs
-    assert rustfmt.frames[0] == "site rustfmt/src/types.rs:764"
+    assert rustfmt.frames[0] == "site src/types.rs:764"
     go = _sign("golang/go#22200")
     assert go.frames == ("cmd/compile/internal/amd64.ssaGenValue",)
     # A backtick pair inside a line is the message's own quoting, not Markdown.
@@ -1866,6 +1870,35 @@ def test_the_kotlin_compilers_codegen_wrapper_gives_way_to_what_it_wrapped():
         "\tat org.jetbrains.kotlin.backend.jvm.codegen.ExpressionCodegen.visitCall(ExpressionCodegen.kt:600)\n"
     )
     assert other.crash_type == "java.lang.IllegalStateException" and other.digest != signature.digest
+
+
+def test_the_kotlin_compilers_root_cause_in_a_module_or_the_jdk():
+    # kotest/kotest-intellij-plugin#129: "…was thrown at: jdk.zipfs/jdk.nio.zipfs.ZipFileSystem.newInputStream(…)",
+    # the function after its Java module as a frame names it; Kotlin/kotlinx.serialization#3179's was thrown by
+    # the JDK's own bounds check, behind every ArrayList.get out of range: no site, the chain's frames decide.
+    head = (
+        "e: org.jetbrains.kotlin.backend.common.BackendException: Backend Internal error: "
+        "Exception during IR lowering\nFile being compiled: /p/src/A.kt\nThe root cause {type} was thrown at: {at}\n"
+        "\tat org.jetbrains.kotlin.backend.common.CodegenUtil.reportBackendException(CodegenUtil.kt:253)\n"
+    )
+    zipfs = head.format(
+        type="java.nio.file.NoSuchFileException",
+        at="jdk.zipfs/jdk.nio.zipfs.ZipFileSystem.newInputStream(ZipFileSystem.java:591)",
+    )
+    assert parse(zipfs).crash_type == "java.nio.file.NoSuchFileException"
+    bounds = head.format(
+        type="java.lang.IndexOutOfBoundsException",
+        at="java.base/jdk.internal.util.Preconditions.outOfBounds(Preconditions.java:64)",
+    ) + (
+        "Caused by: java.lang.IndexOutOfBoundsException: Index 1 out of bounds for length 1\n"
+        "\tat java.base/jdk.internal.util.Preconditions.outOfBounds(Preconditions.java:64)\n"
+        "\tat java.base/java.util.ArrayList.get(ArrayList.java:427)\n"
+        "\tat org.jetbrains.kotlin.backend.jvm.codegen.IrInlineCodegen.genValueAndPut(IrInlineCodegen.kt:88)\n"
+    )
+    signature = _sign_text(bounds)
+    assert signature.crash_type == "java.lang.IndexOutOfBoundsException"
+    assert not any(frame.startswith("site ") for frame in signature.frames)
+    assert signature.frames[0] == "org.jetbrains.kotlin.backend.jvm.codegen.IrInlineCodegen.genValueAndPut"
 
 
 def test_the_kotlin_compilers_root_cause_line_names_the_crash_and_its_site():

@@ -1,0 +1,114 @@
+"""Python crashes as the interpreter's other printers and Windows installs show them (signature v18).
+
+faulthandler dumps every thread and marks the one that faulted; a process pool sends a worker's
+traceback back and the parent raises it again; Windows keeps the standard library in the install's
+Lib folder. The forms are those of public reports, named at each test; the texts are written as
+CPython prints them.
+"""
+
+from __future__ import annotations
+
+from crashes import signatures
+from crashes.traces import faulthandler, parse
+
+
+def _sign(text: str):
+    return signatures.compute(kind="crash", trace_text=text, target="t")
+
+
+_WAITING = (
+    'File "/opt/conda/envs/g/lib/python3.10/threading.py", line 324 in wait\n'
+    'File "/opt/conda/envs/g/lib/python3.10/site-packages/tensorboard/summary/writer/event_file_writer.py",'
+    " line 269 in _run\n"
+    'File "/opt/conda/envs/g/lib/python3.10/threading.py", line 1016 in _bootstrap_inner\n'
+)
+_FAULTED = (
+    'File "/home/u/Genesis-backflip/reward_wrapper.py", line 88 in _reward_feet_air_time\n'
+    'File "/home/u/Genesis-backflip/env.py", line 498 in compute_reward\n'
+)
+
+
+def test_faulthandlers_current_thread_is_the_crash_wherever_it_is_dumped():
+    # Genesis-Embodied-AI/genesis-world#492 and ziyanx02/Genesis-backflip#2: one segfault, the dump
+    # listing tensorboard's writer thread (waiting in queue.get) before the "Current thread"; the
+    # File lines pasted without their two blanks.
+    dump = (
+        "Fatal Python error: Segmentation fault\n\n"
+        "Thread 0x00007f9fb1cff700 (most recent call first):\n\n"
+        f"Thread 0x00007fa040e2b700 (most recent call first):\n{_WAITING}\n"
+        f"Current thread 0x00007fa2972464c0 (most recent call first):\n{_FAULTED}"
+    )
+    parsed = parse(dump)
+    assert parsed.format == faulthandler.FORMAT
+    assert [frame.function for frame in parsed.frames] == ["_reward_feet_air_time", "compute_reward"]
+
+    # The same crash dumped with the writer thread after it, and indented as printed, is one bucket.
+    def indented(frames: str) -> str:
+        return "".join(f"  {line}\n" for line in frames.splitlines())
+
+    reordered = (
+        "Fatal Python error: Segmentation fault\n\n"
+        f"Current thread 0x00007f11 (most recent call first):\n{indented(_FAULTED)}\n"
+        f"Thread 0x00007f22 (most recent call first):\n{indented(_WAITING)}"
+    )
+    assert _sign(reordered).digest == _sign(dump).digest
+
+
+_WORKER = (
+    'Traceback (most recent call last):\n  File "{lib}/multiprocessing/pool.py", line 125, in worker\n'
+    "    result = (True, func(*args, **kwds))\n"
+    '  File "{lib}/multiprocessing/pool.py", line 51, in starmapstar\n'
+    "    return list(itertools.starmap(args[0], args[1]))\n"
+    '  File "{app}/CDK.py", line 37, in perform_prediction_one_cascade\n'
+    "    p_cascade.append(idx_2_user[predicted_cascade_user_index[i]])\nKeyError: 838\n"
+)
+_PARENT = (
+    'Traceback (most recent call last):\n  File "{app}/test.py", line 87, in <module>\n    test(config)\n'
+    '  File "{app}/CDK.py", line 62, in perform_prediction_multiprocessing\n'
+    "    predicted_cascades = pool.starmap(perform_prediction_one_cascade, args)\n"
+    '  File "{lib}/multiprocessing/pool.py", line 768, in get\n    raise self._value\nKeyError: 838\n'
+)
+
+
+def _pooled(lib: str, app: str) -> str:
+    return (
+        'multiprocessing.pool.RemoteTraceback: \n"""\n'
+        + _WORKER.format(lib=lib, app=app)
+        + '"""\n\nThe above exception was the direct cause of the following exception:\n\n'
+        + _PARENT.format(lib=lib, app=app)
+    )
+
+
+def test_a_process_pools_worker_traceback_is_the_crash():
+    # hongluzhou/HID#3: pool.starmap() re-raised the worker's KeyError; the parent's frames are the
+    # pool's get(), every worker crash's. The worker's frame says what failed.
+    signature = _sign(_pooled("/usr/lib/python3.8", "/home/u/HID"))
+    assert signature.crash_type == "KeyError"
+    assert signature.frames == ("HID/CDK.py:perform_prediction_one_cascade",)
+    # concurrent.futures' form of the same wrapper.
+    futures = _pooled("/usr/lib/python3.8", "/home/u/HID").replace(
+        "multiprocessing.pool.RemoteTraceback", "concurrent.futures.process._RemoteTraceback"
+    )
+    assert _sign(futures).digest == signature.digest
+
+
+def test_a_windows_installs_standard_library_is_the_standard_library():
+    # hongluzhou/HID#3 ran on Windows ("D:\study\PYTHON\lib\multiprocessing\pool.py"), and
+    # tanjeffreyz/auto-maple#161's thread ran from "C:\Users\…\Python310\lib\threading.py": the same crash
+    # on Linux keys alike, without the standard library's frames.
+    windows = _pooled("D:\\study\\PYTHON\\lib", "E:\\python\\HID")
+    linux = _pooled("/usr/lib/python3.8", "/home/u/HID")
+    assert _sign(windows).frames == _sign(linux).frames == ("HID/CDK.py:perform_prediction_one_cascade",)
+    thread = (
+        "Exception in thread Thread-5 (_main):\nTraceback (most recent call last):\n"
+        '  File "C:\\Users\\K\\AppData\\Local\\Programs\\Python\\Python310\\lib\\threading.py", line 1009, '
+        "in _bootstrap_inner\n    self.run()\n"
+        '  File "C:\\m\\src\\modules\\bot.py", line 84, in _main\n    self.command_book.buff.main()\n'
+        "AttributeError: 'NoneType' object has no attribute 'buff'\n"
+    )
+    assert _sign(thread).frames == ("modules/bot.py:_main",)
+    # A package in the install's site-packages, and a POSIX environment's, are the program's.
+    package = thread.replace("C:\\m\\src\\modules", "C:\\Python311\\Lib\\site-packages\\modules")
+    assert _sign(package).frames == ("modules/bot.py:_main",)
+    conda = thread.replace("C:\\m\\src\\modules", "/home/u/anaconda3/envs/a/lib/python3.11/site-packages/modules")
+    assert _sign(conda).frames == ("modules/bot.py:_main",)
