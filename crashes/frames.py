@@ -102,6 +102,11 @@ _IGNORED_FUNCTIONS = {
         # unwrap()/expect() themselves, and the slicing that raised (since track_caller they print).
         r"core::(?:option::Option|result::Result)::(?:unwrap|expect)\w*$|core::str::slice_error_fail|"
         r"core::slice::index::|core::str::traits::|core::iter::|"
+        # An async runtime's task machinery (tokio's scheduler and task harness, futures' combinators, Pin's
+        # and UnsafeCell's forwarding): it polls whatever future it was handed.
+        r"tokio::runtime::(?:task|scheduler|park|context|blocking|runtime|handle)|tokio::task::coop::|tokio::loom::|"
+        r"core::pin::Pin::poll$|core::future::|core::cell::UnsafeCell::with_mut$|futures_util::future::future::|"
+        r"futures_core::|"
         # Drop glue and rustc's pass timer: they run whatever they were handed.
         r"core::ptr::drop_in_place|rustc_session::session::Session::time|"
         r"core::fmt::|std::rt::|std::sys|alloc::|"

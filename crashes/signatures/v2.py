@@ -254,7 +254,9 @@ from crashes.traces.text import mask_message
 # does, in rustup's remapped path and in a build in the tree; faulthandler's crash is its "Current
 # thread"; a process pool's worker traceback is the crash the parent raised again; a Windows install's
 # Lib folder is the standard library; Python's chain banners, std's double-panic line and a language
-# client's request failures name no bug; a Kotlin root cause thrown by the JDK's own checks is no site.
+# client's request failures name no bug; a Kotlin root cause thrown by the JDK's own checks is no site;
+# an Open Build Service log's seconds ("[  154s] ") and dmesg's ("[  123.456789] ") are log prefixes; an
+# async runtime's task machinery (tokio's harness and scheduler, Pin::poll) is no frame.
 VERSION = 18
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

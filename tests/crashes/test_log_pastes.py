@@ -265,3 +265,15 @@ def test_a_few_brackets_or_escaped_colours_are_left_as_they_are():
     rls = sign_record("rust-lang/rls#1656")
     assert not any("escape characters lost" in repair for repair in rls.repairs)
     assert rls.crash_type == "ICE: cannot lex '?' without source: <path>?<path>"
+
+
+@pytest.mark.parametrize("record_id", ["sharkdp/fd#1113", "thonny/thonny#2566", "Z3Prover/z3#3360"])
+@pytest.mark.parametrize("head", ["[  154s] ", "[ 1234s] ", "[796819.036664] ", "[    0.000000] "])
+def test_a_builds_or_the_kernels_seconds_are_a_log_prefix(record_id, head):
+    # The Open Build Service prints the seconds since the build started before each line of its log (an
+    # openSUSE build's GCC ICE in lhmax2010.github.io#14), the kernel its seconds since boot in dmesg
+    # (OpenSMTPD#929's segfault lines).
+    alone = sign_record(record_id)
+    pasted = sign(_prefixed(record_trace(record_id), head))
+    assert pasted.digest == alone.digest
+    assert "log prefixes removed" in pasted.repairs

@@ -582,6 +582,35 @@ def test_a_tool_built_in_the_compilers_tree_names_its_file_alike_in_every_build(
     assert miri.digest == _sign_text(ice("src/shims/foreign_items.rs")).digest
 
 
+def test_an_async_runtimes_task_machinery_is_no_frame():
+    # A panic in a tokio task: below the program's frames, tokio's harness and scheduler poll whatever
+    # future they were handed (redlib-org/redlib#496's backtrace, cut to its tail, shows only them).
+    registry = "/home/u/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/tokio-1.44.2/src/runtime"
+    machinery = "".join(
+        f"  {i}: {name}\n             at {registry}/{file}\n"
+        for i, (name, file) in enumerate(
+            [
+                ("<core::pin::Pin<P> as core::future::future::Future>::poll", "../../core/src/future/future.rs:1"),
+                ("tokio::runtime::task::core::Core<T,S>::poll::{{closure}}", "task/core.rs:331:17"),
+                ("core::cell::UnsafeCell<T>::with_mut", "../../core/src/cell.rs:1"),
+                ("tokio::runtime::task::harness::Harness<T,S>::poll_inner", "task/harness.rs:209:27"),
+                ("tokio::runtime::scheduler::multi_thread::worker::Context::run_task", "scheduler/worker.rs:674:22"),
+            ],
+            start=20,
+        )
+    )
+    own = (
+        "  18: redlib::client::proxy::{{closure}}\n             at ./src/client.rs:212:40\n"
+        "  19: redlib::server::Server::listen::{{closure}}\n             at ./src/server.rs:250:8\n"
+    )
+    panic = "thread 'tokio-runtime-worker' panicked at src/client.rs:212:40:\nboom\nstack backtrace:\n"
+    whole = _sign_text(panic + own + machinery)
+    assert whole.similarity_frames[:2] == ("redlib::client::proxy", "redlib::server::Server::listen")
+    assert not any("tokio" in frame or "UnsafeCell" in frame for frame in whole.similarity_frames)
+    tail = _sign_text("stack backtrace:\n" + machinery)
+    assert "no identifying line: a bucket of its own" in tail.repairs
+
+
 def test_what_unwrap_found_named_by_its_type_is_a_panics_identity_without_a_site():
     # ogham/exa#556: Rust before 1.42 placed the unwrap() in libcore, no backtrace: only the message says
     # which crash it is, "…on an `Err` value: SystemTimeError(6795364578.871345152s)". It finds the bucket
