@@ -256,7 +256,9 @@ from crashes.traces.text import mask_message
 # Lib folder is the standard library; Python's chain banners, std's double-panic line and a language
 # client's request failures name no bug; a Kotlin root cause thrown by the JDK's own checks is no site;
 # an Open Build Service log's seconds ("[  154s] ") and dmesg's ("[  123.456789] ") are log prefixes; an
-# async runtime's task machinery (tokio's harness and scheduler, Pin::poll) is no frame.
+# async runtime's task machinery (tokio's harness and scheduler, Pin::poll) is no frame; a Go SSA pass's
+# panic ("panic during regalloc while compiling f:") is keyed by the pass and the panic's value, below
+# ssa.Compile's recover.
 VERSION = 18
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

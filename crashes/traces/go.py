@@ -242,6 +242,17 @@ def _join_cut_functions(lines: list[str]) -> list[str]:
     return joined
 
 
+_SSA_PANIC = re.compile(r"panic during (?P<phase>[\w ]{1,60}?) while compiling \S{1,300}?:?\s*$")
+
+
+def _line_after(lines: list[str], line: str) -> str:
+    """The first line with text after ``line`` (within a few), or ""."""
+    at = next((i for i, each in enumerate(lines) if each.strip() == line.strip()), None)
+    if at is None:
+        return ""
+    return next((each.strip() for each in lines[at + 1 : at + 4] if each.strip()), "")[:MAX_LINE]
+
+
 def parse(text: str) -> ParsedTrace:
     """Parse the panic (or ICE) message and the first goroutine's stack."""
     text = _join_cut_ice(text)
@@ -258,8 +269,14 @@ def parse(text: str) -> ParsedTrace:
     # The last panic(…): a deferred call that panicked again (a recover that re-panics, "… [recovered]",
     # or a handler that failed) sits above the first panic's call; the first message printed, which
     # is the crash type, is that first panic's, raised just below its panic(…).
+    ssa_panic = _SSA_PANIC.search(message) if ice else None
+    if ssa_panic:
+        # The SSA back end's own recover ("'f': panic during regalloc while compiling f:", the panic's
+        # value below a blank line): the pass and the value are the crash, the function is the user's.
+        value = _line_after(lines, ice[0].group(0))
+        message = f"panic during {ssa_panic['phase']}" + (f": {value}" if value else "")
     recovered = next((i for i in range(len(frames) - 1, -1, -1) if _PANIC_FRAME.match(frames[i].function)), None)
-    if recovered is not None and (not (ice or headless_ice) or message.startswith("panic:")):
+    if recovered is not None and (not (ice or headless_ice) or message.startswith("panic:") or ssa_panic):
         # Everything above it is the recovery handler printing the stack: the
         # same in every crash of the program, never the site.
         # (The compiler's handlePanic turns a panic into "internal compiler error: panic: …".)

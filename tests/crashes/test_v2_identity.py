@@ -1052,6 +1052,19 @@ def test_a_go_ice_panics_signal_line_is_no_part_of_its_message():
     assert with_signal.digest == without.digest
 
 
+def test_a_go_ssa_passs_panic_is_keyed_by_the_pass_its_value_and_where_it_was_raised():
+    # golang/go#45947: "'f.func2': panic during short circuit while compiling f.func2:" then the value
+    # below a blank line; ssa.Compile's recover closure sits above panic(…), every SSA crash's.
+    signature = _sign("golang/go#45947")
+    assert (
+        signature.crash_type == "ICE: panic during short circuit: runtime error: index out of range [N] with length N"
+    )
+    assert signature.frames[:2] == ("cmd/compile/internal/ssa.fuseBlockPlain", "cmd/compile/internal/ssa.fuse")
+    # The same crash compiling another function of another program is the same bucket.
+    again = RECORDS["golang/go#45947"]["trace"].replace("f.func2", "main.(*T).Run").replace("crash.go", "t.go")
+    assert _sign_text(again).digest == _sign_text(RECORDS["golang/go#45947"]["trace"]).digest
+
+
 def test_a_go_panic_raised_again_after_a_recover_is_sited_below_the_first_panic():
     # golang/go#16027/c1: "panic: inconsistent import: … [recovered]"; go/types' handleBailout recovered it
     # and panicked again, so the dump reads panic(…), handleBailout, panic(…), then the importer's frame.
