@@ -258,7 +258,8 @@ from crashes.traces.text import mask_message
 # an Open Build Service log's seconds ("[  154s] ") and dmesg's ("[  123.456789] ") are log prefixes; an
 # async runtime's task machinery (tokio's harness and scheduler, Pin::poll) is no frame; a Go SSA pass's
 # panic ("panic during regalloc while compiling f:") is keyed by the pass and the panic's value, below
-# ssa.Compile's recover.
+# ssa.Compile's recover; below a Go "runtime stack:" of runtime frames alone (a signal in cgo, a stack
+# overflow), the goroutine printed next is the crash's.
 VERSION = 18
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

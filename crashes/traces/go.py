@@ -253,6 +253,10 @@ def _line_after(lines: list[str], line: str) -> str:
     return next((each.strip() for each in lines[at + 1 : at + 4] if each.strip()), "")[:MAX_LINE]
 
 
+def _only_runtime(frames: list[Frame]) -> bool:
+    return all(frame.function.startswith("runtime.") for frame in frames)
+
+
 def parse(text: str) -> ParsedTrace:
     """Parse the panic (or ICE) message and the first goroutine's stack."""
     text = _join_cut_ice(text)
@@ -266,6 +270,13 @@ def parse(text: str) -> ParsedTrace:
     )
     start = goroutine + 1 if goroutine is not None else _headless_start(lines)
     frames = _frames(lines, start) if start is not None else []
+    if goroutine is not None and _RUNTIME_STACK.match(lines[goroutine]) and _only_runtime(frames):
+        # A signal outside Go's code (in cgo, "unexpected signal during runtime execution"): the runtime's
+        # own stack is throw and sigpanic; the goroutine printed next, in its syscall, is where it happened.
+        after = next((i for i in range(start, len(lines)) if _GOROUTINE.match(lines[i][:MAX_LINE])), None)
+        if after is not None:
+            goroutine, start = after, after + 1
+            frames = _frames(lines, start)
     # The last panic(…): a deferred call that panicked again (a recover that re-panics, "… [recovered]",
     # or a handler that failed) sits above the first panic's call; the first message printed, which
     # is the crash type, is that first panic's, raised just below its panic(…).

@@ -84,3 +84,31 @@ def test_a_sigquit_dump_is_no_crash():
     )
     parsed = traces.parse(dump)
     assert parsed is None or parsed.format != "go"
+
+
+def test_below_a_system_stack_of_runtime_frames_alone_the_faulting_goroutine_is_the_crash():
+    # tinygo-org/tinygo#3894: a SIGSEGV in cgo; "runtime stack:" holds throw and sigpanic only, and the
+    # goroutine printed next, "[syscall]" in LLVM's C API, is where it happened. hashicorp/vault#2348/c1's
+    # stack overflow reads the same: the runtime's morestack, then the goroutine that recursed.
+    text = (
+        "fatal error: unexpected signal during runtime execution\n"
+        "[signal SIGSEGV: segmentation violation code=0x1 addr=0x290 pc=0x5148bb2]\n\n"
+        "runtime stack:\nruntime.throw({0x556e85f?, 0x40?})\n"
+        "\t/usr/local/go/src/runtime/panic.go:1047 +0x5d fp=0x7f148c85f880 sp=0x7f148c85f850 pc=0x4f3f1d\n"
+        "runtime.sigpanic()\n"
+        "\t/usr/local/go/src/runtime/signal_unix.go:825 +0x3e9 fp=0x7f148c85f8e0 sp=0x7f148c85f880 pc=0x50b1c9\n\n"
+        "goroutine 182 [syscall]:\nruntime.cgocall(0x8517d0, 0xc002979fd0)\n"
+        "\t/usr/local/go/src/runtime/cgocall.go:157 +0x5c fp=0xc002979fa8 sp=0xc002979f70 pc=0x4c36bc\n"
+        "github.com/tinygo-org/tinygo/compiler.(*compilerContext).getTypeCode(0xc002840280, {0x0})\n"
+        "\t/src/compiler/interface.go:88 +0x5e fp=0xc00297a010 sp=0xc002979fd0 pc=0x70719e\n"
+    )
+    parsed = traces.parse(text)
+    assert parsed.format == "go"
+    assert [frame.function for frame in parsed.frames] == [
+        "runtime.cgocall(0x8517d0, 0xc002979fd0)",
+        "github.com/tinygo-org/tinygo/compiler.(*compilerContext).getTypeCode(0xc002840280, {0x0})",
+    ]
+    signature = signatures.compute(kind="crash", trace_text=text, target="t")
+    assert signature.frames[0] == "github.com/tinygo-org/tinygo/compiler.compilerContext.getTypeCode"
+    overflow = signatures.compute(kind="crash", trace_text=RECORDS["hashicorp/vault#2348/c1"]["trace"], target="t")
+    assert overflow.frames[0] == "type..hash.net/http.connectMethodKey"
