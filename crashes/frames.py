@@ -62,7 +62,11 @@ _IGNORED_FUNCTIONS = {
         r"org\.jetbrains\.kotlin\.backend\.common\.(?:CodegenUtil\.reportBackendException|BackendException|phaser\.)|"
         # K2's wrapping of a failure in one file: every front-end crash passes them.
         r"org\.jetbrains\.kotlin\.(?:util\.AnalysisExceptionsKt\.wrapIntoFileAnalysisExceptionIfNeeded|"
-        r"fir\.FirCliExceptionHandler\.))"
+        r"fir\.FirCliExceptionHandler\.)|"
+        # The compiler's drivers (the JVM back end's codegen factory, the command line, the daemon, the
+        # incremental runner): every compilation runs inside them.
+        r"org\.jetbrains\.kotlin\.(?:backend\.jvm\.JvmIrCodegenFactory\.|cli\.|daemon\.|incremental\.|"
+        r"compilerRunner\.))"
     ),
     "dotnet": re.compile(r"^(System\.|Microsoft\.(CSharp|VisualStudio|Extensions|Win32)\.)"),
     "native": re.compile(

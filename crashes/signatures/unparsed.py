@@ -79,6 +79,17 @@ STOCK_LINES = re.compile(
     r"connection to server (?:got closed|is erroring)|server crashed \d+ times in the last \d+ minutes|"
     r"^(?:\[(?:error|info|warn)\s*- [^\]]{1,40}\]\s*)?(?:server (?:process exited with code -?\d+|"
     r"initialization failed)|request [\w/$.]{1,80} failed)\.?$|"
+    # The Kotlin compiler's wrappers' banners ("Backend Internal error: Exception during IR lowering",
+    # "Front-end Internal error: Failed to analyze declaration X") and the root cause its code generator's
+    # wrapper names for every bug: the exception they wrap is the crash.
+    r"(?:[\w.]{1,200}exception: )?(?:back-?end|front-end)(?: \(jvm\))? internal error: "
+    r"(?:exception during|failed to analyze declaration|couldn't (?:transform method node|inline method call)|"
+    r"wrong bytecode generated)|"
+    r"runtimeexception was thrown at: org\.jetbrains\.kotlin\.backend\.jvm\.codegen\.functioncodegen\.generate|"
+    # Gradle's line for the task that failed ("> Task :app:compileKotlin FAILED"): it names the task.
+    r"^>?\s*task :[\w:.-]{1,200} failed$|"
+    r"org\.jetbrains\.kotlin\.(?:backend\.common\.(?:backend|compilation)exception|codegen\.compilationexception|"
+    r"util\.(?:fileanalysis|kotlinfrontend)exception):?\s*$|"
     # Python's words between the exceptions of a chain, and its note on a thread dying at shutdown.
     r"the above exception was the direct cause of the following exception|"
     r"during handling of the above exception, another exception occurred|"
@@ -507,6 +518,8 @@ def generic_frames(text: str, limit: int) -> tuple[str, ...]:
         name = demangle(next(group for group in match.groups() if group).lstrip("*"))
         if not _names_code(name) or name in found or is_ignored(Frame(function=name), "native"):
             continue
+        if line.lstrip().startswith("at ") and is_ignored(Frame(function=name), "jvm"):
+            continue  # a JVM frame of the runtime's or of a compiler's failure reporting
         found.append(name)
         if len(found) >= limit:
             break

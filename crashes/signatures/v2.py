@@ -259,7 +259,10 @@ from crashes.traces.text import mask_message
 # async runtime's task machinery (tokio's harness and scheduler, Pin::poll) is no frame; a Go SSA pass's
 # panic ("panic during regalloc while compiling f:") is keyed by the pass and the panic's value, below
 # ssa.Compile's recover; below a Go "runtime stack:" of runtime frames alone (a signal in cgo, a stack
-# overflow), the goroutine printed next is the crash's.
+# overflow), the goroutine printed next is the crash's; the Kotlin code generator's wrapper named by its
+# site alone gives way to the causes pasted below it, and with none names no crash (nor do the compiler's
+# banners, "Backend Internal error: Exception during IR lowering", or Gradle's "> Task :x FAILED"); the
+# compiler's drivers (JvmIrCodegenFactory, cli, daemon) are no frames.
 VERSION = 18
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

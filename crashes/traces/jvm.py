@@ -68,6 +68,7 @@ def _exception(line: str) -> tuple[str, str] | None:
 # function ("java.lang.RuntimeException: Exception while generating code for:\nFUN name:foo …"), thrown
 # by FunctionCodegen.generate whatever the bug: its root-cause line names the wrapper, not the crash.
 _WRAPPING_MESSAGES = ("Exception while generating code for", "Exception while analyzing expression")
+_WRAPPER_SITES = frozenset({"org.jetbrains.kotlin.backend.jvm.codegen.FunctionCodegen.generate"})
 # The Kotlin compiler's BackendException names what failed and where, before its own stack:
 # "The root cause java.lang.AssertionError was thrown at: org.…TypeTranslator.toIrType(TypeTranslator.kt:167)".
 # That place is the crash's site, as a panic's location is: a paste cut below the line still has it.
@@ -180,6 +181,17 @@ def parse(text: str) -> ParsedTrace:
         # generation: the causes below it are the crash, as in any other chain (and not an exception
         # printed after that chain, such as Gradle's FailedCompilationException).
         end = wrapped
+        while end + 1 < len(blocks) and blocks[end + 1].cause:
+            end += 1
+        blocks = blocks[: end + 1]
+        root_cause = None
+    elif root_cause and root_cause["function"] in _WRAPPER_SITES:
+        # The same wrapper named by its site, its own block left out of the paste ("....") or cut off with
+        # the rest: the causes printed below, if any, are the crash; else the report names none.
+        first = next((i for i, block in enumerate(blocks) if block.cause), None)
+        if first is None:
+            return ParsedTrace(format=FORMAT, crash_type="", language="jvm")
+        end = first
         while end + 1 < len(blocks) and blocks[end + 1].cause:
             end += 1
         blocks = blocks[: end + 1]

@@ -1914,6 +1914,36 @@ def test_the_kotlin_compilers_codegen_wrapper_gives_way_to_what_it_wrapped():
     assert other.crash_type == "java.lang.IllegalStateException" and other.digest != signature.digest
 
 
+def test_the_kotlin_codegen_wrapper_named_by_its_site_alone_names_no_crash():
+    # JetBrains/kotlin#4806: the root-cause line names FunctionCodegen.generate, the wrapper's own block
+    # left out ("...."), the cause below it pasted: that cause is the crash.
+    head = (
+        "e: org.jetbrains.kotlin.backend.common.BackendException: Backend Internal error: Exception during IR "
+        "lowering\nFile being compiled: /w/src/A.kt\nThe root cause java.lang.RuntimeException was thrown at: "
+        "org.jetbrains.kotlin.backend.jvm.codegen.FunctionCodegen.generate(FunctionCodegen.kt:50)\n"
+        "  at org.jetbrains.kotlin.backend.common.CodegenUtil.reportBackendException(CodegenUtil.kt:239)\n....\n"
+    )
+    cause = (
+        "Caused by: java.lang.IllegalStateException: Unbound symbol: IrSimpleFunctionSymbolImpl\n"
+        "\tat org.jetbrains.kotlin.ir.symbols.impl.IrBindableSymbolBase.getOwner(IrPrivateSymbolBase.kt:54)\n"
+    )
+    signature = _sign_text(head + cause)
+    assert signature.crash_type == "java.lang.IllegalStateException"
+    assert signature.frames[0] == "org.jetbrains.kotlin.ir.symbols.impl.IrBindableSymbolBase.getOwner"
+    # Cut below the wrapper's line (Kotlin/kotlinx.serialization#1646 and #1943, two bugs): nothing names
+    # the crash, and the compiler's banners and Gradle's task line do not either.
+    assert "no identifying line: a bucket of its own" in _sign("Kotlin/kotlinx.serialization#1646").repairs
+    assert _sign("Kotlin/kotlinx.serialization#1646").digest != _sign("Kotlin/kotlinx.serialization#1943").digest
+    for line in (
+        "> Task :app:compileDebugKotlin FAILED",
+        "e: org.jetbrains.kotlin.backend.common.BackendException: Backend Internal error: Exception during IR lowering",
+        "e: org.jetbrains.kotlin.codegen.CompilationException: Back-end (JVM) Internal error: Couldn't transform "
+        "method node:",
+        "Kotlin: [Internal Error] org.jetbrains.kotlin.backend.common.BackendException:",
+    ):
+        assert unparsed.identity_line(line) == "", line
+
+
 def test_the_kotlin_compilers_root_cause_in_a_module_or_the_jdk():
     # kotest/kotest-intellij-plugin#129: "…was thrown at: jdk.zipfs/jdk.nio.zipfs.ZipFileSystem.newInputStream(…)",
     # the function after its Java module as a frame names it; Kotlin/kotlinx.serialization#3179's was thrown by
@@ -1944,15 +1974,15 @@ def test_the_kotlin_compilers_root_cause_in_a_module_or_the_jdk():
 
 
 def test_the_kotlin_compilers_root_cause_line_names_the_crash_and_its_site():
-    # maxkeppeler/sheets#73 pasted BackendException's head alone; JetBrains/compose-multiplatform#3858 cut
-    # it one frame later: "The root cause java.lang.X was thrown at: f(F.kt:N)" is the crash either way.
+    # maxkeppeler/sheets#73 pasted BackendException's head alone: "The root cause java.lang.X was thrown at:
+    # f(F.kt:N)" is the crash. (JetBrains/compose-multiplatform#3858, cut one frame later, names only the
+    # code generator's wrapper there: a bucket of its own, test_the_kotlin_codegen_wrapper_…)
     sheets, compose = _sign("maxkeppeler/sheets#73"), _sign("JetBrains/compose-multiplatform#3858")
     assert (sheets.crash_type, sheets.frames) == (
         "java.lang.AssertionError",
         ("site org.jetbrains.kotlin.ir.util.TypeTranslator.toIrTypeAbbreviation",),
     )
-    assert compose.crash_type == "java.lang.RuntimeException"
-    assert compose.frames[0] == "site org.jetbrains.kotlin.backend.jvm.codegen.FunctionCodegen.generate"
+    assert "no identifying line: a bucket of its own" in compose.repairs
     # The whole chain of sheets#73's crash finds the bucket of the head alone (same site and type).
 
     whole = RECORDS["maxkeppeler/sheets#73"]["trace"].rstrip("\n") + (
