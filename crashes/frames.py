@@ -108,7 +108,8 @@ _IGNORED_FUNCTIONS = {
         r"core::slice::index::|core::str::traits::|core::iter::|"
         # An async runtime's task machinery (tokio's scheduler and task harness, futures' combinators, Pin's
         # and UnsafeCell's forwarding): it polls whatever future it was handed.
-        r"tokio::runtime::(?:task|scheduler|park|context|blocking|runtime|handle)|tokio::task::coop::|tokio::loom::|"
+        r"tokio::runtime::(?:task|scheduler|park|context|blocking|runtime|handle)|"
+        r"tokio::task::(?:coop|harness|raw|core)::|tokio::task::Task::run$|tokio::loom::|"
         r"core::pin::Pin::poll$|core::future::|core::cell::UnsafeCell::with_mut$|futures_util::future::future::|"
         r"futures_core::|"
         # Drop glue and rustc's pass timer: they run whatever they were handed.
