@@ -58,6 +58,9 @@ _IGNORED_FUNCTIONS = {
         r"kotlin\.native\.internal\.|"
         r"kotlin\.(ExceptionsKt|PreconditionsKt|StandardKt|LazyKt|SynchronizedLazyImpl|UnsafeLazyImpl)|"
         r"org\.junit\.|junit\.|com\.intellij\.rt\.|"
+        # Android's main loop and activity launcher, and the zygote: every app's crash on the main thread.
+        r"android\.os\.(?:Handler|Looper)\.|android\.app\.ActivityThread|android\.app\.servertransaction\.|"
+        r"com\.android\.internal\.os\.|dalvik\.system\.|"
         # The Kotlin compiler reporting a backend failure, and its phase runner: every IR crash passes them.
         r"org\.jetbrains\.kotlin\.backend\.common\.(?:CodegenUtil\.reportBackendException|BackendException|phaser\.)|"
         # K2's wrapping of a failure in one file: every front-end crash passes them.
@@ -233,9 +236,16 @@ def _unwrap_impl(name: str) -> str:
     return name
 
 
+# A notebook's cell, as each IPython names it: "<ipython-input-40-6acb74aaf00d>" (its count and a hash of
+# its text, new at every run), the kernel's compiled cell "/tmp/ipykernel_3041/2874263845.py".
+_NOTEBOOK_CELL = re.compile(r"^<ipython-input-\d{1,9}-[0-9a-f]{1,40}>$|/ipykernel_\d{1,10}/\d{1,20}\.py$")
+
+
 def normalize_path(path: str) -> str:
     """Drop machine-specific prefixes: install trees, home and build directories."""
     path = path.replace("\\", "/")
+    if _NOTEBOOK_CELL.search(path):
+        return "<cell>"  # as IPython 8 names it ("Cell In[40], line 8")
     if path.startswith("<"):
         return path
     if _PACKAGES.match(path):

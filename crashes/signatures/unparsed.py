@@ -90,6 +90,12 @@ STOCK_LINES = re.compile(
     r"^>?\s*task :[\w:.-]{1,200} failed$|"
     r"org\.jetbrains\.kotlin\.(?:backend\.common\.(?:backend|compilation)exception|codegen\.compilationexception|"
     r"util\.(?:fileanalysis|kotlinfrontend)exception):?\s*$|"
+    # Web servers' and asyncio's words above any exception they caught: uvicorn's "Exception in ASGI
+    # application", Flask's "Exception on /api [POST]", Django's "Internal Server Error: /api", gunicorn's
+    # and aiohttp's "Error handling request", asyncio's "Task exception was never retrieved".
+    r"exception in (?:asgi|wsgi) application|\bexception on \S{1,300} \[[a-z]{3,7}\]$|"
+    r"(?:exception group )?traceback \(most recent call last\)|"
+    r"\binternal server error: \S{1,300}$|error handling request\b|task exception was never retrieved|"
     # Python's words between the exceptions of a chain, and its note on a thread dying at shutdown.
     r"the above exception was the direct cause of the following exception|"
     r"during handling of the above exception, another exception occurred|"

@@ -262,7 +262,12 @@ from crashes.traces.text import mask_message
 # overflow), the goroutine printed next is the crash's; the Kotlin code generator's wrapper named by its
 # site alone gives way to the causes pasted below it, and with none names no crash (nor do the compiler's
 # banners, "Backend Internal error: Exception during IR lowering", or Gradle's "> Task :x FAILED"); the
-# compiler's drivers (JvmIrCodegenFactory, cli, daemon) are no frames.
+# compiler's drivers (JvmIrCodegenFactory, cli, daemon) are no frames; a notebook's cell is one place
+# whatever its run's id ("<ipython-input-40-6acb…>", "/tmp/ipykernel_3041/2874….py"); web servers'
+# words above any exception ("Exception in ASGI application", "Exception on /x [POST]") name no bug;
+# pytest's "INTERNALERROR> " is a log prefix; Google Play Console's "at a.B.c (B.java:12)" and
+# Crashlytics' "Caused by X" are the JVM's; Android's main loop and launcher are no frames; a Go stack
+# below the runtime's "[signal SIG…]" line is read without its panic line.
 VERSION = 18
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -121,6 +121,13 @@ def _join_cut_ice(text: str) -> str:
     return text
 
 
+# The runtime's line under a panic on a signal ("[signal SIGSEGV: segmentation violation code=0x1 addr=0x8
+# pc=0x887433]"): with a goroutine's stack below it, a panic whose "panic:" line the paste left out. Its
+# type is then unknown (the panic line said it): the frames decide, and the fuzzy stage may find the
+# bucket of the whole report by them.
+_SIGNAL = re.compile(r"^\[signal (?P<signal>SIG[A-Z]{2,8}: [a-z ]{1,60}?)(?: code=| addr=|\])")
+
+
 def recognize(text: str) -> bool:
     """True for a Go panic with a goroutine dump (printed by Go or by a program's recovery handler), or a Go ICE."""
     text = _join_cut_ice(text)
@@ -133,6 +140,7 @@ def recognize(text: str) -> bool:
         or find_lines(text, _ICE, 1, "internal compiler error")
         or find_lines(text, _PANIC_FRAME, 1, "panic(")
         or find_lines(text, _COMPILER_STACK, 1, "cmd/compile/internal/base.Fatalf")
+        or find_lines(text, _SIGNAL, 1, "[signal ")
     ):
         return True
     # Every goroutine's stack and no panic (a pprof dump, a SIGQUIT): the first is the dumper's own,

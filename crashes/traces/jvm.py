@@ -20,11 +20,15 @@ FORMAT = "jvm"
 _LOCATION = (
     r"(?:[\w$.-]+\.(?:java|kt|kts|scala|groovy|clj|aj)(?::\d+)?|Unknown Source|Native Method|Compiled Code|<generated>)"
 )
+# (Google Play Console prints a blank before the parenthesis: "at a.B.c (B.java:12)".)
 _FRAME = re.compile(
-    r"^\s*at\s+(?:[\w.-]+(?:@[\w.-]+)?/)*(?P<function>[\w$.<>\-]+)\((?P<location>" + _LOCATION + r")\)"
+    r"^\s*at\s+(?:[\w.-]+(?:@[\w.-]+)?/)*(?P<function>[\w$.<>\-]+) ?\((?P<location>" + _LOCATION + r")\)"
     r"(?:\s*~?\[[^\]]*\])?\s*$"
 )
-_CAUSED_BY = re.compile(r"^\s*Caused by: (?P<type>[\w$.]+)(?::\s?(?P<message>.*))?$")
+# (Crashlytics prints it without the colon: "Caused by java.lang.IllegalStateException", the message below.)
+_CAUSED_BY = re.compile(
+    r"^\s*Caused by(?:: | (?=[\w$]+(?:\.[\w$]+)+(?:Exception|Error)(?::|$)))(?P<type>[\w$.]+)(?::\s?(?P<message>.*))?$"
+)
 _SUPPRESSED = re.compile(r"^\s*Suppressed: ")
 _TOKEN = re.compile(r"[\w$.]+")
 _EXCEPTION_WORDS = ("Exception", "Error", "Throwable", "Failure", "Exit")

@@ -1,0 +1,114 @@
+"""Applications' crashes as notebooks, web servers, crash consoles and test runners print them (signature v18).
+
+The forms are those of public reports named at each test (found by a probe on reports from projects
+outside tests/data/dedup); the texts are written as each tool prints them.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from crashes import signatures, similarity, traces
+from crashes.signatures import unparsed
+
+
+def _sign(text: str, target: str = "t"):
+    return signatures.compute(kind="crash", trace_text=text, target=target)
+
+
+def _notebook(cell: str) -> str:
+    return (
+        "Traceback (most recent call last):\n"
+        f'  File "{cell}", line 8, in <module>\n    sp500 = data[0].loc[1:, [0, 1, 6, 7]]\n'
+        '  File "/usr/local/lib/python3.10/dist-packages/pandas/core/indexing.py", line 1640, in '
+        '_validate_read_indexer\n    raise KeyError(f"None of [{key}] are in the [{axis_name}]")\n'
+        'KeyError: "None of [Index([0, 1, 6, 7])] are in the [columns]"\n'
+    )
+
+
+def test_a_notebook_cell_is_one_place_however_the_kernel_named_it_that_run():
+    # A Colab notebook's traceback (a yfinance-based article's comments): the cell is
+    # "<ipython-input-40-6acb74aaf00d>", a count and a hash new at each run; the kernel's compiled
+    # cell "/tmp/ipykernel_3041/2874263845.py" in newer Jupyter. One cell, one place.
+    runs = [
+        _notebook("<ipython-input-40-6acb74aaf00d>"),
+        _notebook("<ipython-input-3-1f0e2d3c4b5a>"),
+        _notebook("/tmp/ipykernel_3041/2874263845.py"),
+    ]
+    signed = [_sign(text) for text in runs]
+    assert signed[0].similarity_frames[-1] == "<cell>:<module>"
+    assert len({signature.digest for signature in signed}) == 1
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "ERROR:    Exception in ASGI application",
+        "[2024-05-01 10:00:00,123] ERROR in app: Exception on /api/items [POST]",
+        "Internal Server Error: /admin/login/",
+        "[2024-05-01 10:00:00 +0000] [7] [ERROR] Error handling request /health",
+        "Task exception was never retrieved",
+        "  + Exception Group Traceback (most recent call last):",
+    ],
+)
+def test_a_web_servers_words_above_any_exception_name_no_bug(line):
+    # uvicorn (coleam00/mcp-crawl4ai-rag#20: the traceback cut below), Flask, Django, gunicorn, asyncio.
+    assert unparsed.identity_line(line) == ""
+
+
+def test_pytests_internal_error_prefix_is_a_log_prefix():
+    # ocrmypdf/OCRmyPDF's openSUSE build: pytest prints its own crash with "INTERNALERROR> " on each line.
+    traceback = (
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3.11/site-packages/xdist/dsession.py", line 190, in worker_internal_error\n'
+        "    raise RuntimeError(formatted_error)\n"
+        "RuntimeError: worker gw1 crashed\n"
+    )
+    prefixed = "".join(f"INTERNALERROR> {line}\n" for line in traceback.splitlines())
+    assert _sign(prefixed).digest == _sign(traceback).digest
+
+
+_ACTIVITY = (
+    "java.lang.RuntimeException: Unable to start activity ComponentInfo{{a.b/a.b.Main}}: "
+    "kotlin.UninitializedPropertyAccessException: lateinit property bar has not been initialized\n"
+    "  at android.app.ActivityThread.performLaunchActivity{gap}(ActivityThread.java:3782)\n"
+    "  at android.os.Handler.dispatchMessage{gap}(Handler.java:107)\n"
+    "  at com.android.internal.os.ZygoteInit.main{gap}(ZygoteInit.java:1101)\n"
+    "Caused by{colon} kotlin.UninitializedPropertyAccessException: lateinit property bar has not been initialized\n"
+    "  at com.zackratos.ultimatebarx.UltimateBarXManager.getContext{gap}(UltimateBarXManager.kt:35)\n"
+    "  at com.zackratos.ultimatebarx.core.CoreKt.updateStatusBarView{gap}(Core.kt:137)\n"
+)
+
+
+def test_android_consoles_layouts_read_as_the_jvms():
+    # Google Play Console prints a blank before a frame's parenthesis (zackratos/UltimateBarX's report),
+    # Crashlytics "Caused by X" without the colon (openhab/openhab-android's): the same chain as logcat's.
+    logcat = _ACTIVITY.format(gap="", colon=":")
+    play = _ACTIVITY.format(gap=" ", colon=":")
+    crashlytics = _ACTIVITY.format(gap="", colon="")
+    assert traces.parse(play).format == "jvm"
+    signed = [_sign(text) for text in (logcat, play, crashlytics)]
+    assert signed[0].crash_type == "kotlin.UninitializedPropertyAccessException"
+    assert signed[0].frames[0] == "com.zackratos.ultimatebarx.UltimateBarXManager.getContext"
+    assert len({signature.digest for signature in signed}) == 1
+    # Android's main loop and activity launcher are every main-thread crash's frames, never the crash's.
+    assert not any(frame.startswith(("android.", "com.android.")) for frame in signed[0].similarity_frames)
+
+
+def test_a_go_stack_below_the_signal_line_is_read_without_its_panic_line():
+    # projectdiscovery/httpx's report: "[signal SIGSEGV: …]" and the goroutine, the "panic:" line left out.
+    stack = (
+        "goroutine 26 [running]:\n"
+        "github.com/projectdiscovery/httpx/runner.(*Runner).analyze(0xc0001a2240, 0xc0000714a0)\n"
+        "\t/home/u/go/pkg/mod/github.com/projectdiscovery/httpx@v1.0.8/runner/runner.go:555 +0x173\n"
+        "github.com/projectdiscovery/httpx/runner.(*Runner).process.func1(0xc000062140)\n"
+        "\t/home/u/go/pkg/mod/github.com/projectdiscovery/httpx@v1.0.8/runner/runner.go:463 +0xe5\n"
+    )
+    signal = "[signal SIGSEGV: segmentation violation code=0x1 addr=0x8 pc=0x887433]\n"
+    alone = _sign("Received an error below when running the command:\n\n" + signal + stack)
+    assert alone.trace_format == "go" and alone.method == "stack"
+    assert alone.frames[0] == "github.com/projectdiscovery/httpx/runner.Runner.analyze"
+    # The whole panic finds it: the same frames, its type unknown in the cut one.
+    whole = _sign("panic: runtime error: invalid memory address or nil pointer dereference\n" + signal + stack)
+    score = similarity.similarity(similarity.shape_of(alone), similarity.shape_of(whole)).score
+    assert score >= similarity.THRESHOLD
