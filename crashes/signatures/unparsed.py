@@ -86,8 +86,12 @@ STOCK_LINES = re.compile(
     r"(?:exception during|failed to analyze declaration|couldn't (?:transform method node|inline method call)|"
     r"wrong bytecode generated)|"
     r"runtimeexception was thrown at: org\.jetbrains\.kotlin\.backend\.jvm\.codegen\.functioncodegen\.generate|"
-    # Gradle's line for the task that failed ("> Task :app:compileKotlin FAILED"): it names the task.
-    r"^>?\s*task :[\w:.-]{1,200} failed$|"
+    # Gradle's lines for the task that failed ("> Task :app:compileKotlin FAILED", "Execution failed for
+    # task ':app:kaptDebugKotlin'.", "> A failure occurred while executing …WorkAction"): they name the
+    # task, the exception below them the failure.
+    r"^>?\s*task :[\w:.-]{1,200} failed$|execution failed for task '|a failure occurred while executing |"
+    # and a reflective call's wrapper it prints without a message: what it wrapped is the failure.
+    r"(?:invocationtarget|undeclaredthrowable|execution)exception \(no error message\)|"
     r"org\.jetbrains\.kotlin\.(?:backend\.common\.(?:backend|compilation)exception|codegen\.compilationexception|"
     r"util\.(?:fileanalysis|kotlinfrontend)exception):?\s*$|"
     # Web servers' and asyncio's words above any exception they caught: uvicorn's "Exception in ASGI

@@ -267,7 +267,8 @@ from crashes.traces.text import mask_message
 # words above any exception ("Exception in ASGI application", "Exception on /x [POST]") name no bug;
 # pytest's "INTERNALERROR> " is a log prefix; Google Play Console's "at a.B.c (B.java:12)" and
 # Crashlytics' "Caused by X" are the JVM's; Android's main loop and launcher are no frames; a Go stack
-# below the runtime's "[signal SIG…]" line is read without its panic line.
+# below the runtime's "[signal SIG…]" line is read without its panic line; color-eyre's compact report
+# ("  <message>" then "in src/app.rs:774") is read; Gradle's lines on a failed task name no bug.
 VERSION = 18
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -67,6 +67,8 @@ _EYRE_MESSAGE = re.compile(r"^\s*Message:\s+(?P<message>\S.*?)\s*$")
 _EYRE_LOCATION = re.compile(
     r"^\s*Location:\s+(?P<file>(?:[A-Za-z]:)?[^\s:`]{1,300}):(?P<line>\d+)(?::\d+)?\s*(?:`{1,3}\s*)?$"
 )
+_EYRE_INDENTED = re.compile(r"^\s{2,8}(?P<message>\S.*?)\s*$")
+_EYRE_IN = re.compile(r"^\s*in (?P<file>(?:[A-Za-z]:)?[^\s:`]{1,300}):(?P<line>\d+)(?::\d+)?\s*(?:`{1,3}\s*)?$")
 # How far below the banner its fields may be (a message of several lines in between).
 _EYRE_LINES = 8
 # rustc's own thread; since Rust 1.89 with its id: "thread 'rustc' (81234) panicked at".
@@ -142,11 +144,13 @@ def _eyre_panic(lines: list[str]) -> tuple[str, int | None, str] | None:
     said, message = None, []
     for line in lines[banner + 1 : banner + 1 + _EYRE_LINES]:
         clipped = line[:MAX_LINE]
-        located = _EYRE_LOCATION.match(clipped) if said is not None else None
+        located = (_EYRE_LOCATION.match(clipped) or _EYRE_IN.match(clipped)) if said is not None else None
         if located:
             return located["file"], int(located["line"]), "\n".join(message)
         if said is None:
-            said = _EYRE_MESSAGE.match(clipped)
+            # Its fields ("Message:  …", "Location: …"), or its compact form: the message indented, then
+            # "in src/app.rs:774" (gitui's and other color-eyre users' reports).
+            said = _EYRE_MESSAGE.match(clipped) or _EYRE_INDENTED.match(clipped)
             message = [said["message"]] if said else []
         elif clipped.strip():
             message.append(clipped.strip())  # a message of several lines

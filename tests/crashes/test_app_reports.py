@@ -112,3 +112,31 @@ def test_a_go_stack_below_the_signal_line_is_read_without_its_panic_line():
     whole = _sign("panic: runtime error: invalid memory address or nil pointer dereference\n" + signal + stack)
     score = similarity.similarity(similarity.shape_of(alone), similarity.shape_of(whole)).score
     assert score >= similarity.THRESHOLD
+
+
+def test_color_eyres_compact_panic_report_is_read():
+    # color-eyre's report in its compact form (a gitui user's): the banner, the message indented, then
+    # "in <file>:<line>"; the same panic as std prints it keys alike.
+    compact = "The application panicked (crashed).\n  attempt to subtract with overflow\nin src/app.rs:774\n"
+    fields = (
+        "The application panicked (crashed).\nMessage:  attempt to subtract with overflow\nLocation: src/app.rs:774\n"
+    )
+    std = "thread 'main' panicked at src/app.rs:774:21:\nattempt to subtract with overflow\n"
+    signed = [_sign(text) for text in (compact, fields, std)]
+    assert signed[0].frames == ("site src/app.rs:774",)
+    assert signed[0].crash_type == "attempt to subtract with overflow"
+    assert len({signature.digest for signature in signed}) == 1
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Execution failed for task ':app:kaptDebugKotlin'.",
+        "> A failure occurred while executing org.jetbrains.kotlin.gradle.internal.KaptWithoutKotlincTask"
+        "$KaptExecutionWorkAction",
+        "   > java.lang.reflect.InvocationTargetException (no error message)",
+    ],
+)
+def test_gradles_words_about_the_task_that_failed_name_no_bug(line):
+    # Android projects' build reports (Gradle's "* What went wrong:" section).
+    assert unparsed.identity_line(line) == ""
