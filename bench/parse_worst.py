@@ -138,6 +138,7 @@ PIECES = (
     "[0m",
     "+0x1f",
     "during GIMPLE pass: vect\n",
+    " (at Assets/a.cs:1)\n",
     "0x0",
     ":",
     "\n",
@@ -309,6 +310,7 @@ def shapes(size: int) -> dict[str, str]:
         # v18: colour codes whose escapes were lost, and escaped ones beside them.
         "colours without their escapes": _grow("[0m[1m[38;5;9merror\\u001b[0m[1m", size),
         "unsymbolized offsets": _grow("lib.so+0x1f (clangd+0x9c6b48)", size),
+        "Unity frames": _grow("Foo.Bar (int a)\n" * 50 + "X.Y:Z (a) (at Assets/b.cs:1)\n", size),
     }
     # What the search found first: a run of go-errors frames, then 2,764 blanks, repeated. A pattern
     # that lets a run of one character class open a line or a match (``^\s*x?\s*``, a search for

@@ -71,7 +71,10 @@ _IGNORED_FUNCTIONS = {
         r"org\.jetbrains\.kotlin\.(?:backend\.jvm\.JvmIrCodegenFactory\.|cli\.|daemon\.|incremental\.|"
         r"compilerRunner\.))"
     ),
-    "dotnet": re.compile(r"^(System\.|Microsoft\.(CSharp|VisualStudio|Extensions|Win32)\.)"),
+    # (And Unity's engine, under a game's scripts: crashes.traces.unity.)
+    "dotnet": re.compile(
+        r"^(System\.|Microsoft\.(CSharp|VisualStudio|Extensions|Win32)\.|UnityEngine\.|UnityEditor\.)"
+    ),
     "native": re.compile(
         r"^(__asan|__ubsan|__msan|__tsan|__lsan|__sanitizer|__interceptor_|___interceptor_|__interception|"
         r"__GI_|__libc_|__pthread|_dl_|__assert_fail|__assert_perror_fail|__restore_rt|__kernel_|_IO_|"

@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from crashes.traces import ipython, rich
+from crashes.traces import ipython, rich, unity
 from crashes.traces.text import MAX_LINE, NAME_REST
 
 # A trace longer than HEAD_CHARS + TAIL_CHARS is read as its first and last
@@ -226,6 +226,7 @@ def clean(text: str) -> Cleaned:
         _strip_named_heads,
         # After unwrapping: IPython's location lines are long, and a terminal cuts them.
         ipython.render,
+        unity.render,
         # After unwrapping, which needs several cut lines: one cut headline is evidence enough.
         _join_cut_markers,
         # After unwrapping: a JSON line a terminal cut is whole again.

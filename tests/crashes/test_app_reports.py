@@ -140,3 +140,29 @@ def test_color_eyres_compact_panic_report_is_read():
 def test_gradles_words_about_the_task_that_failed_name_no_bug(line):
     # Android projects' build reports (Gradle's "* What went wrong:" section).
     assert unparsed.identity_line(line) == ""
+
+
+def test_unitys_stack_is_read_as_dotnets():
+    # aliessmael/Unity-Logs-Viewer#52 (the editor's console) and Baledin/FlyCasual#225 (Cloud
+    # Diagnostics, a build without script paths): Unity's "Class.Method (args) (at path:line)" frames,
+    # the engine's own ("UnityEngine.…") skipped as the runtime's are.
+    console = (
+        "NullReferenceException: Object reference not set to an instance of an object\n"
+        "Ship.GenericShip.GetCenter () (at Assets/Scripts/Ship/GenericShip.cs:412)\n"
+        "TokensChangePanel.Update () (at Assets/Scripts/UI/TokensChangePanel.cs:37)\n"
+        "UnityEngine.Debug:Log (object)\n"
+    )
+    cloud = (
+        "UnityEngine.Bindings.ThrowHelper.ThrowNullReferenceException (System.Object obj) "
+        "(at <557fec70fa22493aa8454566f5e6c832>:0)\n"
+        "UnityEngine.GameObject.get_transform () (at <557fec70fa22493aa8454566f5e6c832>:0)\n"
+        "Ship.GenericShip.GetCenter () (at <8165dfe94de34e78986cd70d2e1682dc>:0)\n"
+        "TokensChangePanel.Update () (at <8165dfe94de34e78986cd70d2e1682dc>:0)\n"
+    )
+    signed = _sign(console)
+    assert signed.trace_format == "dotnet" and signed.crash_type == "NullReferenceException"
+    assert signed.frames[:2] == ("Ship.GenericShip.GetCenter", "TokensChangePanel.Update")
+    assert _sign(cloud).frames[:2] == signed.frames[:2]
+    # A function and its arguments alone, without Unity's marks, are any language's (Zig's "f (@a..b:3)").
+    zig = "os.abort (@9e8749..9e87e5:3)\nSema.zirFunc (@Sema.zirFunc:500)\nSema.funcCommon (@Sema.funcCommon:689)\n"
+    assert "Unity's stack read as .NET's" not in _sign(zig).repairs
