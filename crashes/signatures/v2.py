@@ -269,7 +269,8 @@ from crashes.traces.text import mask_message
 # Crashlytics' "Caused by X" are the JVM's; Android's main loop and launcher are no frames; a Go stack
 # below the runtime's "[signal SIG…]" line is read without its panic line; color-eyre's compact report
 # ("  <message>" then "in src/app.rs:774") is read; Gradle's lines on a failed task name no bug; Unity's
-# stack ("Class.Method (args) (at path:line)") is read as .NET's, its engine's frames skipped.
+# stack ("Class.Method (args) (at path:line)") is read as .NET's, its engine's frames skipped; a Python
+# exception line printed above its frames (Sentry's copy) is read below them, as CPython prints it.
 VERSION = 18
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from crashes.traces import ipython, rich, unity
+from crashes.traces import ipython, python, rich, unity
 from crashes.traces.text import MAX_LINE, NAME_REST
 
 # A trace longer than HEAD_CHARS + TAIL_CHARS is read as its first and last
@@ -227,6 +227,7 @@ def clean(text: str) -> Cleaned:
         # After unwrapping: IPython's location lines are long, and a terminal cuts them.
         ipython.render,
         unity.render,
+        python.render_exception_first,
         # After unwrapping, which needs several cut lines: one cut headline is evidence enough.
         _join_cut_markers,
         # After unwrapping: a JSON line a terminal cut is whole again.

@@ -39,6 +39,35 @@ _MAX_MESSAGE_LINES = 50
 _MAX_INDENTED = 8
 
 
+# Sentry's copy of a Python event, and a few crash reporters': the exception line first, then the frames
+# ("KeyError: 'x'" / '  File "celery/worker/consumer/consumer.py", line 557, in on_task_received').
+_EXCEPTION_FIRST = re.compile(r"^[A-Za-z_][\w.]{0,200}(?:Error|Exception|Warning|Interrupt|Exit)(?::\s?.{0,1000})?$")
+
+
+def render_exception_first(text: str) -> tuple[str, str]:
+    """``text`` with an exception line printed above its frames moved below them, under CPython's header.
+
+    Only where no exception line follows the frames already (a traceback is then CPython's own).
+    """
+    if 'File "' not in text or _HEADER in text:
+        return text, ""
+    lines = text.split("\n")
+    for index, line in enumerate(lines[:-1]):
+        following = lines[index + 1][:MAX_LINE]
+        if not (following.lstrip().startswith('File "') and _FRAME.match(following)):
+            continue
+        if not _EXCEPTION_FIRST.match(line[:MAX_LINE].strip()):
+            continue
+        end = index + 1
+        while end < len(lines) and (_FRAME.match(lines[end][:MAX_LINE]) or lines[end].startswith("    ")):
+            end += 1
+        if end < len(lines) and lines[end].strip() and _EXCEPTION.match(lines[end][:MAX_LINE].strip()):
+            return text, ""  # an exception line below the frames: CPython's order after all
+        moved = [*lines[:index], _HEADER, *lines[index + 1 : end], line.strip(), *lines[end:]]
+        return "\n".join(moved), "exception line printed above its frames read below them"
+    return text, ""
+
+
 def recognize(text: str) -> bool:
     """True if ``text`` holds a Python traceback, even one whose header was cut off."""
     if _HEADER in text:

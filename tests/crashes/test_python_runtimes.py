@@ -112,3 +112,18 @@ def test_a_windows_installs_standard_library_is_the_standard_library():
     assert _sign(package).frames == ("modules/bot.py:_main",)
     conda = thread.replace("C:\\m\\src\\modules", "/home/u/anaconda3/envs/a/lib/python3.11/site-packages/modules")
     assert _sign(conda).frames == ("modules/bot.py:_main",)
+
+
+def test_an_exception_printed_above_its_frames_is_read_as_cpythons():
+    # mozilla/addons-server#9947 and celery/celery#5016 pasted Sentry's copy of one Celery error: the
+    # exception line first, the frames below it, no "Traceback" header.
+    frames = (
+        '  File "celery/worker/consumer/consumer.py", line 557, in on_task_received\n    strategy = strategies[type_]\n'
+    )
+    sentry = "KeyError: 'olympia.addons.cron._update_appsupport'\n" + frames + "\nReceived unregistered task.\n"
+    cpython = "Traceback (most recent call last):\n" + frames + "KeyError: 'olympia.addons.cron._update_appsupport'\n"
+    assert (_sign(sentry).crash_type, _sign(sentry).frames) == ("KeyError", ("consumer/consumer.py:on_task_received",))
+    assert _sign(sentry).digest == _sign(cpython).digest
+    # A traceback with its exception line below the frames is CPython's own, whatever line is above it.
+    above = "ValueError: an earlier, handled one\n" + frames + "KeyError: 'x'\n"
+    assert _sign(above).crash_type == "KeyError"
