@@ -139,6 +139,7 @@ PIECES = (
     "+0x1f",
     "during GIMPLE pass: vect\n",
     " (at Assets/a.cs:1)\n",
+    "KeyError: 'k'\n",
     "0x0",
     ":",
     "\n",

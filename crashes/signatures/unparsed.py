@@ -120,7 +120,9 @@ STOCK_LINES = re.compile(
     # linker's own lines below it say why.
     r"linking with `?[^`\s]{1,200}`? failed: exit (?:status|code)|"
     # A compiler driver saying its frontend died (swift's, clang's): any crash of the frontend prints it.
-    r"(?:compile|frontend) command failed (?:due to signal|with exit code)|"
+    r"(?:compile|frontend) command failed (?:due to signal|with exit code)|unable to execute command: |"
+    # and its notes on the reproducer it wrote ("clang: note: diagnostic msg: Crash backtrace is located in").
+    r"note: diagnostic msg:|"
     # A build tool saying a step failed (ninja, make, Xcode's build system): it names the step, never the bug.
     r"^\s*ninja: build stopped|^\s*g?make(?:\[\d+\])?: \*\*\* |^\s*FAILED: |failed with a nonzero exit code|"
     # Crashpad's own log ("[pid:tid:20240605,083724.595583:ERROR file.cc:64] tag not found"), below FATAL:

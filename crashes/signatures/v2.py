@@ -270,7 +270,9 @@ from crashes.traces.text import mask_message
 # below the runtime's "[signal SIG…]" line is read without its panic line; color-eyre's compact report
 # ("  <message>" then "in src/app.rs:774") is read; Gradle's lines on a failed task name no bug; Unity's
 # stack ("Class.Method (args) (at path:line)") is read as .NET's, its engine's frames skipped; a Python
-# exception line printed above its frames (Sentry's copy) is read below them, as CPython prints it.
+# exception line printed above its frames (Sentry's copy) is read below them, as CPython prints it;
+# clang's driver on a command it could not run ("unable to execute command: Killed: 9") and its
+# "diagnostic msg:" notes name no bug.
 VERSION = 18
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
