@@ -107,6 +107,9 @@ STOCK_LINES = re.compile(
     # Rust's standard library giving up on a second panic ("thread panicked while processing panic.
     # aborting."): what the first panic said is the crash.
     r"panicked while (?:processing panic|panicking)|caused non-unwinding panic|panic in a function that cannot unwind|"
+    # rustc on a procedural macro that panicked: the macro's own message, below in "= help: message: …",
+    # says what failed.
+    r"proc-macro derive panicked|"
     # A program's crash handler asking for the report ("To send a redacted crash report to Bun's team,").
     r"send (?:a |the |us )?(?:redacted |full )?crash report|"
     # LLVM's verifier giving up (the line above it says what it found broken), and cargo saying the

@@ -272,7 +272,8 @@ from crashes.traces.text import mask_message
 # stack ("Class.Method (args) (at path:line)") is read as .NET's, its engine's frames skipped; a Python
 # exception line printed above its frames (Sentry's copy) is read below them, as CPython prints it;
 # clang's driver on a command it could not run ("unable to execute command: Killed: 9") and its
-# "diagnostic msg:" notes name no bug.
+# "diagnostic msg:" notes name no bug, nor does rustc's "proc-macro derive panicked"; a log record's date
+# and time at column 0 starts a line of its own, never the rest of one a terminal cut.
 VERSION = 18
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -99,7 +99,9 @@ _LINE_START = re.compile(
     r"^\s*(?:#\d+\s|at\s|File \"|\d+:\s|0x[0-9a-f]+\s|Caused by:|Traceback|thread '|goroutine |"
     r"panic:|fatal error:|\.\.\.|query stack|end of query stack|Stack dump|PLEASE|note:|error|warning|==\d+==|"
     # A sanitizer report's own records after its header.
-    r"(?:READ|WRITE) of size|SUMMARY:|Shadow bytes|freed by thread|previously allocated by|0x[0-9a-f]+ is located)"
+    r"(?:READ|WRITE) of size|SUMMARY:|Shadow bytes|freed by thread|previously allocated by|0x[0-9a-f]+ is located|"
+    # A log record's date and time ("2014/02/25 09:18:32 cpu at 12.6"): a cut never goes on with one.
+    r"\[?\d{4}[-/.]\d\d[-/.]\d\d[ T]\d\d:\d\d)"
 )
 # How a frame's line ends (a Go file line and its offset, a call's closing parenthesis, a
 # "file:line:column", backtrace_symbols' "lib.so(+0x3350b96)[0x7f1e2c350b96]"): a cut falls exactly

@@ -277,3 +277,14 @@ def test_a_builds_or_the_kernels_seconds_are_a_log_prefix(record_id, head):
     pasted = sign(_prefixed(record_trace(record_id), head))
     assert pasted.digest == alone.digest
     assert "log prefixes removed" in pasted.repairs
+
+
+def test_a_log_record_never_goes_on_a_line_a_terminal_cut():
+    # bosun-monitor/bosun#7: two log lines of one length above a Go stack overflow were joined as if cut at
+    # their width, each to the next record (a date and time at column 0 starts a record of its own).
+    text = (
+        "2014/02/25 09:18:27 cpu at 12.633333333333333 on ny-devtsdb04.ds.stackexchange.com\n"
+        "2014/02/25 09:18:32 cpu at 12.633333333333333 on ny-devtsdb04.ds.stackexchange.com\n"
+        "runtime: goroutine stack exceeds 1000000000-byte limit\nfatal error: stack overflow\n"
+    )
+    assert not any("unwrapped" in repair for repair in extract.clean(text).repairs)
