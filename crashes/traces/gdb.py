@@ -31,7 +31,10 @@ from crashes.traces.text import MAX_LINE, lines_after, per_text
 
 FORMAT = "gdb"
 _FRAME = re.compile(
-    r"^#\s?(?P<index>\d+)\s+(?:0x[0-9a-fA-F]+ in )?(?P<function>[^\s(]+) \((?P<args>.*?)\)"
+    # (A C++ function without debug information is printed with its parameter types and no arguments:
+    # "smt::theory_bv::merge_eh(int, int) () from libz3.so", "f(int) [clone .constprop.171] () from …".)
+    r"^#\s?(?P<index>\d+)\s+(?:0x[0-9a-fA-F]+ in )?"
+    r"(?P<function>[^\s(]+(?:\([^()\n]{0,500}\)(?: const)?(?: \[clone [^\]\n]{1,100}\])*(?= \(\)))?) \((?P<args>.*?)\)"
     # (Newer gdb says "at /lib64/libc.so.6" for a library without debug information, as older said "from".)
     r"(?: at (?P<file>\S+?):(?P<line>\d+)| (?:from|at) (?P<module>\S+))?\s*$"
 )

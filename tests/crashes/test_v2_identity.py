@@ -1073,6 +1073,27 @@ def test_a_go_panic_raised_again_after_a_recover_is_sited_below_the_first_panic(
     assert "go/types.Checker.handleBailout" not in signature.similarity_frames
 
 
+def test_gdbs_cpp_frames_without_debug_information_are_read():
+    # numba/llvmlite#292 and clangd/clangd#361: LLVM's and clangd's frames as gdb prints a C++ function of a
+    # library without debug information, its parameter types and no arguments ("f(int) () from lib.so",
+    # angr/claripy#26's Z3 frames with "[clone .constprop.171]"); before, no frame was read.
+    assert _sign("numba/llvmlite#292").frames[:2] == (
+        "llvm::Module::getNamedMetadata",
+        "llvm::Module::getModuleFlagsMetadata",
+    )
+    assert _sign("clangd/clangd#361").frames == (
+        "clang::clangd::allTargetDecls",
+        "clang::clangd::explicitReferenceTargets",
+    )
+    z3 = (
+        "Program received signal SIGSEGV, Segmentation fault.\n(gdb) bt\n"
+        "#0  0x00007ffff1db1dc2 in smt::theory_bv::assign_bit(smt::literal, int, bool) [clone .constprop.171] () "
+        "from /lib/libz3.so\n"
+        "#1  0x00007ffff1db20e7 in smt::theory_bv::merge_eh(int, int, int, int) () from /lib/libz3.so\n"
+    )
+    assert _sign_text(z3).frames[:2] == ("smt::theory_bv::assign_bit", "smt::theory_bv::merge_eh")
+
+
 def test_gdbs_stop_line_before_its_backtrace_is_not_a_backtrace_of_its_own():
     # neovim/neovim#3770 and tmux/tmux#3932: a core loaded in gdb prints "#0 f (…)" where the program
     # stopped, then `bt` prints the whole stack from "#0 f (…)" again; a second thread's #0 still ends it.
