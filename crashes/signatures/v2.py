@@ -274,7 +274,8 @@ from crashes.traces.text import mask_message
 # clang's driver on a command it could not run ("unable to execute command: Killed: 9") and its
 # "diagnostic msg:" notes name no bug, nor does rustc's "proc-macro derive panicked"; a log record's date
 # and time at column 0 starts a line of its own, never the rest of one a terminal cut; gdb's C++ frames
-# without debug information ("ns::f(int, bool) () from libz3.so") are read.
+# without debug information ("ns::f(int, bool) () from libz3.so") are read; macOS's null trampoline
+# address (eighteen zeros, no 0x) keeps a stack dump whole.
 VERSION = 18
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -54,7 +54,8 @@ _UNREACHABLE = re.compile(r"^UNREACHABLE executed at (?P<where>\S+?):\d+!?")
 # A program's name before it ("clang: LLVM ERROR: …"), or joined to it as rustc's handler prints it
 # ("rustc-LLVM ERROR: Cannot select: …").
 _FATAL = re.compile(r"^(?:\S+: |\w+-)?LLVM ERROR: (?P<error>.+)$")
-_UNSYMBOLIZED = re.compile(r"^\s*(?P<index>\d+)\s+(?P<module>\S+)\s+0x[0-9a-fA-F]+\s*(?P<function>.*)$")
+# (macOS prints the signal trampoline's null address as eighteen zeros, without its 0x.)
+_UNSYMBOLIZED = re.compile(r"^\s*(?P<index>\d+)\s+(?P<module>\S+)\s+(?:0x[0-9a-fA-F]+|0{16,18})\s*(?P<function>.*)$")
 # (The lookbehind: a match starts where a run of blanks does, so a search reads a run once, not per blank.)
 _OFFSET = re.compile(r"(?<!\s)\s+\+\s+\d+\s*$")
 
@@ -89,7 +90,8 @@ HEADLESS_FORMAT = "stack-dump"
 # The run must start at frame 0: a paste that starts further down holds only the outer frames (the
 # driver's, the pass manager's), which every crash of the compiler shares.
 _HEADLESS_FRAME = re.compile(
-    r"^\s*(?:#(?P<hash>\d{1,4})\s+0x[0-9a-fA-F]{1,16} (?!in )|(?P<index>\d{1,4})\s+\S{1,200}\s+0x[0-9a-fA-F]{1,16} )\S"
+    r"^\s*(?:#(?P<hash>\d{1,4})\s+0x[0-9a-fA-F]{1,16} (?!in )"
+    r"|(?P<index>\d{1,4})\s+\S{1,200}\s+(?:0x[0-9a-fA-F]{1,16}|0{16,18}) )\S"
 )
 _HEADLESS_FRAMES = 3
 

@@ -1094,6 +1094,26 @@ def test_gdbs_cpp_frames_without_debug_information_are_read():
     assert _sign_text(z3).frames[:2] == ("smt::theory_bv::assign_bit", "smt::theory_bv::merge_eh")
 
 
+def test_macos_null_trampoline_address_keeps_a_stack_dump_whole():
+    # The Swift compiler's stack on macOS (nicklockwood's MakeItSo tutorial, a reader's report): the
+    # signal trampoline's frame printed with eighteen zeros for its address, no 0x; the dump goes on.
+    dump = (
+        "0  swift                    0x000000010f8c3a63 PrintStackTraceSignalHandler(void*) + 51\n"
+        "1  swift                    0x000000010f8c3236 SignalHandler(int) + 358\n"
+        "2  libsystem_platform.dylib 0x00007fff6ba74b5d _sigtramp + 29\n"
+        "3  libsystem_platform.dylib 000000000000000000 _sigtramp + 2488841408\n"
+        "4  swift                    0x000000010c40e066 swift::ParamDecl::getDefaultValueStringRepresentation("
+        "llvm::SmallVectorImpl<char>&) const + 1014\n"
+        "5  swift                    0x000000010c19526a swift::serialization::Serializer::writeDecl("
+        "swift::Decl const*) + 5946\n"
+    )
+    signature = _sign_text(dump)
+    assert signature.frames[:2] == (
+        "swift::ParamDecl::getDefaultValueStringRepresentation",
+        "swift::serialization::Serializer::writeDecl",
+    )
+
+
 def test_gdbs_stop_line_before_its_backtrace_is_not_a_backtrace_of_its_own():
     # neovim/neovim#3770 and tmux/tmux#3932: a core loaded in gdb prints "#0 f (…)" where the program
     # stopped, then `bt` prints the whole stack from "#0 f (…)" again; a second thread's #0 still ends it.
