@@ -275,7 +275,8 @@ from crashes.traces.text import mask_message
 # "diagnostic msg:" notes name no bug, nor does rustc's "proc-macro derive panicked"; a log record's date
 # and time at column 0 starts a line of its own, never the rest of one a terminal cut; gdb's C++ frames
 # without debug information ("ns::f(int, bool) () from libz3.so") are read; macOS's null trampoline
-# address (eighteen zeros, no 0x) keeps a stack dump whole.
+# address (eighteen zeros, no 0x) keeps a stack dump whole; Node's CHECK ("node[1738]: file.cc:649:static
+# void f(…): Assertion `x' failed.") names its function.
 VERSION = 18
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

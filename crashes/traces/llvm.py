@@ -41,6 +41,9 @@ _MARKERS = (
 # glibc's "file:line: " before the function. What precedes the file varies (the
 # program's name, a log's "remote: " or time stamp), so the last one on the line counts.
 _LINE_NUMBER = re.compile(r":\d{1,9}: ")
+# Node's CHECK, after the process's name and pid, prints no blank after the line number:
+# "node[1738]: ../src/node_contextify.cc:649:static void node::contextify::ContextifyScript::New(…)".
+_NODE_CHECK = re.compile(r"^\s{0,8}[\w.-]{1,100}\[\d{1,10}\]: [^\s:]{1,500}:\d{1,9}:(?=\S)")
 _MAC_ASSERTION = re.compile(
     r"^Assertion failed: \((?P<expr>.*)\), function (?P<function>[^,]+), file (?P<where>[^,]+),"
 )
@@ -212,8 +215,8 @@ def _assertion(lines: list[str]) -> list[dict]:
         cut = line.find(": Assertion `")
         if cut == -1:
             continue
-        where = None
-        for found in _LINE_NUMBER.finditer(line, 0, cut):
+        where = _NODE_CHECK.match(line, 0, cut)
+        for found in () if where else _LINE_NUMBER.finditer(line, 0, cut):
             where = found
         expr = line[cut + len(": Assertion `") :]
         end = expr.rfind("' failed")

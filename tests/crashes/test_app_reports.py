@@ -166,3 +166,18 @@ def test_unitys_stack_is_read_as_dotnets():
     # A function and its arguments alone, without Unity's marks, are any language's (Zig's "f (@a..b:3)").
     zig = "os.abort (@9e8749..9e87e5:3)\nSema.zirFunc (@Sema.zirFunc:500)\nSema.funcCommon (@Sema.funcCommon:689)\n"
     assert "Unity's stack read as .NET's" not in _sign(zig).repairs
+
+
+def test_nodes_check_failure_is_keyed_by_its_assertion_and_function():
+    # Node's CHECK, as gulp's and a build tool's users pasted it (two reports of one Node bug): the
+    # process's name and pid, "file:line:function" without a blank, the assertion.
+    def check(process: str, line: int, frames: str) -> str:
+        return (
+            f"{process}: ../src/node_contextify.cc:{line}:static void node::contextify::ContextifyScript::New("
+            "const v8::FunctionCallbackInfo<v8::Value>&): Assertion `args[1]->IsString()' failed.\n" + frames
+        )
+
+    gulp = check("gulp[30297]", 628, " 1: node::Abort() [gulp]\n 2: 0x55acc570329b [gulp]\n")
+    node = check("node[1738]", 649, " 1: 0xa02f90 node::Abort() [node]\n 2: 0xa0300e  [node]\n")
+    assert _sign(gulp).frames[0] == "site New"
+    assert _sign(gulp).digest == _sign(node).digest
