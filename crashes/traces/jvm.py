@@ -139,6 +139,15 @@ def _full_stack(blocks: list[_Block]) -> list[Frame]:
     return stack
 
 
+def _through_causes(blocks: list[_Block], first: int) -> list[_Block]:
+    """``blocks`` up to the last "Caused by:" of the run from ``blocks[first]`` on: one chain, not an
+    exception printed after it."""
+    end = first
+    while end + 1 < len(blocks) and blocks[end + 1].cause:
+        end += 1
+    return blocks[: end + 1]
+
+
 def parse(text: str) -> ParsedTrace:
     """Parse the exception chain; the root cause is the crash."""
     blocks: list[_Block] = []
@@ -184,10 +193,7 @@ def parse(text: str) -> ParsedTrace:
         # The root cause the compiler names is its own wrapper of whatever failed in a function's code
         # generation: the causes below it are the crash, as in any other chain (and not an exception
         # printed after that chain, such as Gradle's FailedCompilationException).
-        end = wrapped
-        while end + 1 < len(blocks) and blocks[end + 1].cause:
-            end += 1
-        blocks = blocks[: end + 1]
+        blocks = _through_causes(blocks, wrapped)
         root_cause = None
     elif root_cause and root_cause["function"] in _WRAPPER_SITES:
         # The same wrapper named by its site, its own block left out of the paste ("....") or cut off with
@@ -195,10 +201,7 @@ def parse(text: str) -> ParsedTrace:
         first = next((i for i, block in enumerate(blocks) if block.cause), None)
         if first is None:
             return ParsedTrace(format=FORMAT, crash_type="", language="jvm")
-        end = first
-        while end + 1 < len(blocks) and blocks[end + 1].cause:
-            end += 1
-        blocks = blocks[: end + 1]
+        blocks = _through_causes(blocks, first)
         root_cause = None
     elif root_cause and is_ignored(Frame(function=root_cause["function"]), "jvm"):
         # Thrown by the JDK's own check ("jdk.internal.util.Preconditions.outOfBounds", behind every
