@@ -204,9 +204,7 @@ def clean(text: str) -> Cleaned:
         _unquote,
         _strip_inline_code,
         _strip_emphasis,
-        _strip_log_prefixes,
-        _strip_timed_prefixes,
-        _strip_named_heads,
+        *_LOG_HEADS,
         _strip_list_markers,
         _dedent,
         # Fences and inline code inside a log's lines ("web_1  | ```"): the prefix hid them from the
@@ -216,16 +214,12 @@ def clean(text: str) -> Cleaned:
         # indentation hid its markers from the first pass.
         _unquote,
         _strip_inline_code,
-        _strip_log_prefixes,
-        _strip_timed_prefixes,
-        _strip_named_heads,
+        *_LOG_HEADS,
         # Before unwrapping: a box's padded lines of one width read as a terminal's cut.
         rich.render,
         _unwrap,
         # A log whose lines a terminal cut had its prefix on too few of them to be taken off before.
-        _strip_log_prefixes,
-        _strip_timed_prefixes,
-        _strip_named_heads,
+        *_LOG_HEADS,
         # After unwrapping: IPython's location lines are long, and a terminal cuts them.
         ipython.render,
         unity.render,
@@ -652,6 +646,10 @@ def _strip_named_heads(text: str) -> tuple[str, str]:
         return text, ""
     head = shared[0]
     return "\n".join(line[len(head) :] if line.startswith(head) else line for line in lines), "log prefixes removed"
+
+
+# A log's line heads, each way they are found: listed prefixes, any logger's timed head, a program's name.
+_LOG_HEADS = (_strip_log_prefixes, _strip_timed_prefixes, _strip_named_heads)
 
 
 def _blanks_at_end(prefix: str) -> int:
