@@ -43,16 +43,22 @@ def test_a_notebook_cell_is_one_place_however_the_kernel_named_it_that_run():
 @pytest.mark.parametrize(
     "line",
     [
+        # Web servers and asyncio above any exception they caught: uvicorn (coleam00/mcp-crawl4ai-rag#20:
+        # the traceback cut below), Flask, Django, gunicorn, asyncio, Python's exception-group header.
         "ERROR:    Exception in ASGI application",
         "[2024-05-01 10:00:00,123] ERROR in app: Exception on /api/items [POST]",
         "Internal Server Error: /admin/login/",
         "[2024-05-01 10:00:00 +0000] [7] [ERROR] Error handling request /health",
         "Task exception was never retrieved",
         "  + Exception Group Traceback (most recent call last):",
+        # Gradle on the task that failed (Android projects' build reports, "* What went wrong:").
+        "Execution failed for task ':app:kaptDebugKotlin'.",
+        "> A failure occurred while executing org.jetbrains.kotlin.gradle.internal.KaptWithoutKotlincTask"
+        "$KaptExecutionWorkAction",
+        "   > java.lang.reflect.InvocationTargetException (no error message)",
     ],
 )
-def test_a_web_servers_words_above_any_exception_name_no_bug(line):
-    # uvicorn (coleam00/mcp-crawl4ai-rag#20: the traceback cut below), Flask, Django, gunicorn, asyncio.
+def test_a_frameworks_words_around_any_failure_name_no_bug(line):
     assert unparsed.identity_line(line) == ""
 
 
@@ -126,20 +132,6 @@ def test_color_eyres_compact_panic_report_is_read():
     assert signed[0].frames == ("site src/app.rs:774",)
     assert signed[0].crash_type == "attempt to subtract with overflow"
     assert len({signature.digest for signature in signed}) == 1
-
-
-@pytest.mark.parametrize(
-    "line",
-    [
-        "Execution failed for task ':app:kaptDebugKotlin'.",
-        "> A failure occurred while executing org.jetbrains.kotlin.gradle.internal.KaptWithoutKotlincTask"
-        "$KaptExecutionWorkAction",
-        "   > java.lang.reflect.InvocationTargetException (no error message)",
-    ],
-)
-def test_gradles_words_about_the_task_that_failed_name_no_bug(line):
-    # Android projects' build reports (Gradle's "* What went wrong:" section).
-    assert unparsed.identity_line(line) == ""
 
 
 def test_unitys_stack_is_read_as_dotnets():
