@@ -20,7 +20,7 @@ from crashes.frames import is_ignored
 from crashes.model import Frame
 from crashes.traces import rust
 from crashes.traces.extract import MIN_WRAP_WIDTH
-from crashes.traces.text import file_name, lines_of, mask_message
+from crashes.traces.text import file_name, lines_of, without_file_names, mask_message
 
 # Lines every crash of a tool prints, whatever the bug: never an identity.
 STOCK_LINES = re.compile(
@@ -388,7 +388,9 @@ def _candidates(lines: list[str]) -> Iterator[tuple[int, str]]:
             # library's line (libcore/result.rs:997, 999, 1084 by release) only say how it was run.
             stripped = panic["message"]
         masked = mask_message(stripped, 200, quoted=False)
-        if is_generic(masked) or not names_something(masked):
+        # A file of the user's is no word of the crash's: "pkg/node.py:N: error:" (a stock sentence
+        # stripped from its end) names nothing.
+        if is_generic(masked) or not names_something(without_file_names(masked)):
             continue
         typed = _TYPED_MESSAGE.match(masked) if ": " in masked else None
         if typed and is_generic(typed["message"]):

@@ -277,7 +277,9 @@ from crashes.traces.text import mask_message
 # without debug information ("ns::f(int, bool) () from libz3.so") are read; macOS's null trampoline
 # address (eighteen zeros, no 0x) keeps a stack dump whole; Node's CHECK ("node[1738]: file.cc:649:static
 # void f(…): Assertion `x' failed.") names its function.
-VERSION = 18
+# 19: a line naming only a file besides a stock sentence or a logger's words ("pkg/node.py:4: error:"
+# with mypy's INTERNAL ERROR banner stripped, klog's "runtime.go:69]") names no bug.
+VERSION = 19
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
 SIMILARITY_FRAMES = 8

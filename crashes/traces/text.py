@@ -87,6 +87,11 @@ def forget_texts() -> None:
         kept.cache_clear()
 
 
+def without_file_names(text: str) -> str:
+    """``text`` without the files it names without a leading slash (src/main.rs, pkg/x.py)."""
+    return _FILE_NAME.sub("", text) if "." in text else text
+
+
 def file_name(path: str) -> str:
     """A path's last component, whichever system's separators it was printed with."""
     return path.replace("\\", "/").rsplit("/", 1)[-1]

@@ -116,3 +116,36 @@ def test_a_real_reports_unsymbolized_stack_keys_it_by_its_offsets():
     assert _UNIDENTIFIED in signature.repairs
     elsewhere = text.replace("libFreeCADGui.so+0x543", "libFreeCADGui.so+0x9a1", 1)
     assert signatures.compute(kind="crash", trace_text=elsewhere, target="t").digest != signature.digest
+
+
+@pytest.mark.parametrize(
+    "record_id",
+    [
+        # "craftgrid/game_node.py:4: error: INTERNAL ERROR -- Please try using mypy master on GitHub:"
+        # above a traceback cut before its exception line: the stock sentence goes, the user's file is left.
+        "python/mypy#17716",
+        # klog's "runtime.go:69] Observed a panic: \"invalid memory address…\"": the logger's file and a
+        # stock panic; the kernel's "jq[123]: segfault at 0 ip … error 4 in libc.so": the C library's file.
+        "kubernetes/kubernetes#19666",
+        "jqlang/jq#1676",
+    ],
+)
+def test_a_line_naming_only_a_file_names_no_bug(record_id):
+    # Signature v19: a file named without its leading slash ("pkg/node.py", "util.go", "libc.so") is the
+    # user's input or a logger's own source, never words of the crash.
+    assert _UNIDENTIFIED in _sign(record_id).repairs
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "src/parser.rs:12: error: unexpected token in macro invocation",
+        "lib/compiler/typecheck.ml:88: fatal: unification variable escaped its scope",
+    ],
+)
+def test_a_line_naming_a_file_and_more_still_names_it(line):
+    assert unparsed.identity_line(line).endswith(line.rsplit(": ", 1)[-1])
+
+
+def test_a_stock_sentence_after_a_file_leaves_no_identity():
+    assert unparsed.identity_line("pkg/node.py:4: error: INTERNAL ERROR -- Please try using mypy master on GitHub:") == ""
