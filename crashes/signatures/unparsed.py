@@ -20,7 +20,7 @@ from crashes.frames import is_ignored
 from crashes.model import Frame
 from crashes.traces import rust
 from crashes.traces.extract import MIN_WRAP_WIDTH
-from crashes.traces.text import file_name, lines_of, without_file_names, mask_message
+from crashes.traces.text import file_name, lines_of, mask_message, without_file_names
 
 # Lines every crash of a tool prints, whatever the bug: never an identity.
 STOCK_LINES = re.compile(

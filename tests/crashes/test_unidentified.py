@@ -148,4 +148,5 @@ def test_a_line_naming_a_file_and_more_still_names_it(line):
 
 
 def test_a_stock_sentence_after_a_file_leaves_no_identity():
-    assert unparsed.identity_line("pkg/node.py:4: error: INTERNAL ERROR -- Please try using mypy master on GitHub:") == ""
+    line = "pkg/node.py:4: error: INTERNAL ERROR -- Please try using mypy master on GitHub:"
+    assert unparsed.identity_line(line) == ""
