@@ -278,7 +278,10 @@ from crashes.traces.text import mask_message
 # address (eighteen zeros, no 0x) keeps a stack dump whole; Node's CHECK ("node[1738]: file.cc:649:static
 # void f(…): Assertion `x' failed.") names its function.
 # 19: a line naming only a file besides a stock sentence or a logger's words ("pkg/node.py:4: error:"
-# with mypy's INTERNAL ERROR banner stripped, klog's "runtime.go:69]") names no bug.
+# with mypy's INTERNAL ERROR banner stripped, klog's "runtime.go:69]") names no bug; a C++ exception as
+# Boost's diagnostic_information reports it ("X.cpp(2321): Throw in function …", "Dynamic exception type:")
+# is keyed by the class thrown and the thrower's class and function (Solidity's ICEs), not by the stock
+# sentence its program prints above it.
 VERSION = 19
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
@@ -340,6 +343,8 @@ RULES = {
     "haskell": Rule(frames=2, frames_with_site=1, typed=False),
     # An assertion text without its function or a frame is often a helper's (cast<>): not enough alone.
     "llvm": Rule(frames=2, frames_with_site=1, typed=True),
+    # Boost's diagnostic_information: the throw's function, as an assertion's.
+    "boost-exception": Rule(frames=2, frames_with_site=1, typed=True),
 }
 _DEFAULT_RULE = Rule()
 # Compilers' internal errors name a place in the compiler's own code: the same ICE
