@@ -48,6 +48,7 @@ PIECES = (
     "internal compiler error: in f, at g.c:1\n",
     "Assertion `x' failed.\nStack dump:\n",
     "\tat a.b.C.d(C.java:1)\nCaused by: java.lang.X: y\n",
+    "/a/b.cpp(12): Throw in function void f()\nDynamic exception type: boost::wrapexcept<x>\n",
     "   at A.B.C(List`1 a,\n",
     # What the joiners of cut lines start from.
     "      at /rustc/x/library/core/src/opti",
@@ -312,6 +313,9 @@ def shapes(size: int) -> dict[str, str]:
         "colours without their escapes": _grow("[0m[1m[38;5;9merror\\u001b[0m[1m", size),
         "unsymbolized offsets": _grow("lib.so+0x1f (clangd+0x9c6b48)", size),
         "Unity frames": _grow("Foo.Bar (int a)\n" * 50 + "X.Y:Z (a) (at Assets/b.cs:1)\n", size),
+        # v19: Boost's throw lines, every one a head whose type line never comes, and paths without their file.
+        "Boost throws without a type": _grow("a.cpp(1): Throw in function void f()\nx\n", size),
+        "Boost throw lines of path pieces": _grow("a/" * 400 + " Throw in function " + "b.c " * 100 + "\n", size),
     }
     # What the search found first: a run of go-errors frames, then 2,764 blanks, repeated. A pattern
     # that lets a run of one character class open a line or a match (``^\s*x?\s*``, a search for
