@@ -281,7 +281,8 @@ from crashes.traces.text import mask_message
 # with mypy's INTERNAL ERROR banner stripped, klog's "runtime.go:69]") names no bug; a C++ exception as
 # Boost's diagnostic_information reports it ("X.cpp(2321): Throw in function …", "Dynamic exception type:")
 # is keyed by the class thrown and the thrower's class and function (Solidity's ICEs), not by the stock
-# sentence its program prints above it.
+# sentence its program prints above it; a Java frame's class loader named without a module ("app//",
+# Fabric's "knot//") is no part of its function, as a module's name is not.
 VERSION = 19
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

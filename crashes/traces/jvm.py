@@ -21,8 +21,11 @@ _LOCATION = (
     r"(?:[\w$.-]+\.(?:java|kt|kts|scala|groovy|clj|aj)(?::\d+)?|Unknown Source|Native Method|Compiled Code|<generated>)"
 )
 # (Google Play Console prints a blank before the parenthesis: "at a.B.c (B.java:12)".)
+# A frame names its class loader and module before its class when they have names (Java 9 on:
+# "java.base/java.lang.Thread.run", "app//org.gradle.X.run" for the application's loader and no module,
+# Fabric's "knot//"), each part ending in "/", an unnamed module's part empty.
 _FRAME = re.compile(
-    r"^\s*at\s+(?:[\w.-]+(?:@[\w.-]+)?/)*(?P<function>[\w$.<>\-]+) ?\((?P<location>" + _LOCATION + r")\)"
+    r"^\s*at\s+(?:[\w.$-]*(?:@[\w.-]+)?/)*(?P<function>[\w$.<>\-]+) ?\((?P<location>" + _LOCATION + r")\)"
     r"(?:\s*~?\[[^\]]*\])?\s*$"
 )
 # (Crashlytics prints it without the colon: "Caused by java.lang.IllegalStateException", the message below.)
@@ -78,7 +81,7 @@ _WRAPPER_SITES = frozenset({"org.jetbrains.kotlin.backend.jvm.codegen.FunctionCo
 # That place is the crash's site, as a panic's location is: a paste cut below the line still has it.
 _ROOT_CAUSE = re.compile(
     # (The function after its Java module, as a frame names it: "jdk.zipfs/jdk.nio.zipfs.ZipFileSystem.…".)
-    r"^\s*The root cause (?P<type>[\w$.]{1,300}) was thrown at: (?:[\w.-]{1,100}(?:@[\w.-]{1,50})?/){0,2}"
+    r"^\s*The root cause (?P<type>[\w$.]{1,300}) was thrown at: (?:[\w.$-]{0,100}(?:@[\w.-]{1,50})?/){0,2}"
     r"(?P<function>[\w$.<>\-]{1,300})\((?P<location>" + _LOCATION + r")\)"
 )
 

@@ -1,0 +1,35 @@
+"""Java frames as the JVM and its build tools print them (signature v19).
+
+A Java 9+ frame names its class loader and module before its class where they have names:
+"java.base/java.lang.Thread.run", and for a named loader without a module an empty part,
+"app//org.gradle.X.run" (Gradle's and any launcher's application loader) or Fabric's "knot//"
+(Timefall-Development/MCDungeonsArtifacts#46, a Minecraft mod's crash as posted: no frame was read
+from it before).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.crashes.signing import sign
+
+# Timefall-Development/MCDungeonsArtifacts#46 (https://github.com/Timefall-Development/MCDungeonsArtifacts/issues/46),
+# its first frames as posted.
+FABRIC = (
+    'java.lang.NullPointerException: Cannot invoke "net.minecraft.class_1297.method_19538()" because "$$0" is null\n'
+    "\tat knot//net.minecraft.class_1297.method_5858(class_1297.java:1579)\n"
+    "\tat knot//chronosacaria.mcdar.goals.FollowSummonerGoal.method_6266(FollowSummonerGoal.java:41)\n"
+    "\tat knot//net.minecraft.class_4135.method_6266(class_4135.java:27)\n"
+    "\tat knot//net.minecraft.class_1355.method_6275(class_1355.java:85)\n"
+)
+
+
+@pytest.mark.parametrize("prefix", ["knot//", "app//", "TRANSFORMER/mcdar@1.2.3/", "java.base/"])
+def test_a_frames_loader_and_module_are_no_part_of_its_function(prefix):
+    signed = sign(FABRIC.replace("knot//", prefix))
+    bare = sign(FABRIC.replace("knot//", ""))
+    assert signed.frames == bare.frames
+    assert signed.frames[:2] == (
+        "net.minecraft.class_1297.method_5858",
+        "chronosacaria.mcdar.goals.FollowSummonerGoal.method_6266",
+    )
