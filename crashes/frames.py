@@ -58,6 +58,9 @@ _IGNORED_FUNCTIONS = {
         r"kotlin\.native\.internal\.|"
         r"kotlin\.(ExceptionsKt|PreconditionsKt|StandardKt|LazyKt|SynchronizedLazyImpl|UnsafeLazyImpl)|"
         r"org\.junit\.|junit\.|com\.intellij\.rt\.|"
+        # Scala's assert and require, and the helpers its compilers' asserts call (Scala 3's
+        # Scala3RunTime.assertFailed, earlier DottyPredef.assertFail): where a check is reported, not which.
+        r"scala\.Predef\$?\.(?:assert|require|\?\?\?)|scala\.runtime\.Scala3RunTime\$?\.|dotty\.DottyPredef\$?\.|"
         # Android's main loop and activity launcher, and the zygote: every app's crash on the main thread.
         r"android\.os\.(?:Handler|Looper)\.|android\.app\.ActivityThread|android\.app\.servertransaction\.|"
         r"com\.android\.internal\.os\.|dalvik\.system\.|"
@@ -124,6 +127,17 @@ _IGNORED_FUNCTIONS = {
         # The same, as Rust before 1.0 named them (no ``std::``).
         r"sys::backtrace::|sys_common::|rt::unwind::|rt::lang_start|panicking::|"
         r"BaseThreadInitThunk$|RtlUserThreadStart$|KiUserExceptionDispatcher|"
+        # glibc's allocator reporting a heap it found corrupt ("malloc(): corrupted top size"): where the
+        # corruption was noticed, by every caller of malloc.
+        r"malloc_printerr$|malloc_consolidate$|_int_(?:malloc|free|realloc|memalign)$|sysmalloc$|"
+        r"unlink_chunk$|munmap_chunk$|tcache_\w+$|"
+        # GLib's signal emission and main loop, libffi's calls and libwayland's (a GTK or Wayland program's
+        # callbacks run inside them), and the OpenMP runtime's threads (a parallel region's body runs inside
+        # them, named by the region, not the code).
+        r"g_closure_invoke$|_g_closure_invoke_va$|g_signal_emit\w*$|signal_emit_unlocked_R|"
+        r"g_cclosure_marshal_\w+$|g_main_context_\w+$|g_main_loop_run$|ffi_call\w*$|"
+        r"wl_signal_emit\w*$|wl_closure_invoke$|wl_display_dispatch\w*$|wl_event_loop_dispatch$|"
+        r"__kmp_\w+$|GOMP_\w+$|gomp_\w+$|"
         # Qt's event loop and signal dispatch, through which every Qt program's crash passes.
         r"Q(?:Core|Gui)?Application(?:Private)?::(?:notify\w*|sendThroughObjectEventFilters|sendPostedEvents|exec)$|"
         r"QGuiApplicationPrivate::process\w*Event$|QEventLoop::|QEventDispatcher\w*::|QWindowSystemInterface\w*::|"
@@ -378,7 +392,10 @@ def frame_key(frame: Frame, language: str, name: str | None = None, target: str 
         if function:
             return function
     if frame.file:
-        return normalize_path(frame.file).rsplit("/", 1)[-1]
+        # A frame the symbolizer named by its place alone ("#0 0x55… /src/mjs.c:7684:57"): a file holds
+        # many functions, its line says which (mjs's three crashes in mjs.c were three bugs).
+        name = normalize_path(frame.file).rsplit("/", 1)[-1]
+        return f"{name}:{frame.line}" if frame.line is not None and language == "native" else name
     return None
 
 

@@ -48,7 +48,12 @@ STOCK_LINES = re.compile(
     # and the notes a sanitizer adds to any SEGV.
     r"the signal is caused by a \w{1,10} memory access|"
     r"^hint: (?:address points to the zero page|this fault was caused)|"
-    r"sanitizer can ?not provide additional info|"
+    r"sanitizer can ?not provide additional info|nested bug in the same thread, aborting|"
+    # Nim's runtime on any SIGSEGV ("SIGSEGV: Illegal storage access. (Attempt to read from nil?)").
+    r"illegal storage access\. \(attempt to read from nil\?\)|"
+    # Minecraft's launcher on any crash of the game or a mod ("The game crashed whilst ticking entity",
+    # "…whilst unexpected error"): the "Error: java.lang.X: …" line below it names the failure.
+    r"^the game crashed whilst |"
     # Breakpad's reason for any crash of a program ("Crash reason:  SIGSEGV /SEGV_MAPERR"; not an app's
     # own "Crash reason: <its message>"), and its header's other fields.
     r"^crash reason:\s+(?:sig[a-z]{2,8}|exc_|exception_|status_|0x)|^crash address: |^process uptime: |"

@@ -282,7 +282,13 @@ from crashes.traces.text import mask_message
 # Boost's diagnostic_information reports it ("X.cpp(2321): Throw in function …", "Dynamic exception type:")
 # is keyed by the class thrown and the thrower's class and function (Solidity's ICEs), not by the stock
 # sentence its program prints above it; a Java frame's class loader named without a module ("app//",
-# Fabric's "knot//") is no part of its function, as a module's name is not.
+# Fabric's "knot//") is no part of its function, as a module's name is not; a native frame the symbolizer
+# named by its place alone ("#0 0x55… /src/mjs.c:7684:57") is its file and line, not its whole file;
+# glibc's allocator noticing a corrupt heap (malloc_consolidate, _int_malloc, malloc_printerr), GLib's
+# signal emission and main loop, libffi's calls, libwayland's dispatch and the OpenMP runtime are no
+# frames; Scala's assert helpers (Scala3RunTime.assertFailed, DottyPredef.assertFail, Predef.assert) are
+# no frames; ASan's "nested bug in the same thread", Nim's "SIGSEGV: Illegal storage access" and
+# Minecraft's "The game crashed whilst …" name no bug.
 VERSION = 19
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

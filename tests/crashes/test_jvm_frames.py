@@ -33,3 +33,38 @@ def test_a_frames_loader_and_module_are_no_part_of_its_function(prefix):
         "net.minecraft.class_1297.method_5858",
         "chronosacaria.mcdar.goals.FollowSummonerGoal.method_6266",
     )
+
+
+def test_minecrafts_crash_banner_gives_way_to_the_error_below_it():
+    # AllTheMods/ATM-10#935's paste: the launcher's summary, a stock line, then the exception.
+    text = (
+        "The game crashed whilst unexpected error\n"
+        'Error: java.lang.NullPointerException: Cannot invoke "com.google.gson.JsonElement.getAsDouble()" '
+        'because the return value of "com.google.gson.JsonObject.get(String)" is null\n'
+    )
+    signed = sign(text)
+    assert signed.crash_type == "java.lang.NullPointerException"
+    assert signed.message.startswith("Error: java.lang.NullPointerException: Cannot invoke")
+
+
+ASSERTED = (
+    'Exception in thread "main" java.lang.AssertionError: assertion failed: duplicate attachment\n'
+    "\tat {helper}\n"
+    "\tat dotty.tools.dotc.util.Attachment$Container.pushAttachment(Attachment.scala:96)\n"
+    "\tat dotty.tools.dotc.typer.Namer.recordSym(Namer.scala:94)\n"
+    "\tat dotty.tools.dotc.typer.Namer.createTypeTree(Namer.scala:120)\n"
+)
+
+
+@pytest.mark.parametrize(
+    "helper",
+    [
+        "scala.runtime.Scala3RunTime$.assertFailed(Scala3RunTime.scala:8)",
+        "dotty.DottyPredef$.assertFail(DottyPredef.scala:17)",
+        "scala.Predef$.assert(Predef.scala:223)",
+    ],
+)
+def test_scalas_assert_helpers_are_no_frames(helper):
+    # scala/scala3#9287 and #12393, one bug reported before and after the helper was renamed.
+    signed = sign(ASSERTED.format(helper=helper))
+    assert signed.frames[0] == "dotty.tools.dotc.util.Attachment$Container.pushAttachment"

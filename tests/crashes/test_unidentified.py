@@ -70,6 +70,11 @@ def test_an_applications_own_words_like_the_clients_still_name_its_failure(line)
         "clang: error: unable to execute command: Killed: 9",
         "clang: note: diagnostic msg: Crash backtrace is located in",
         "error: proc-macro derive panicked",
+        # v19: ASan giving up on a second error (cesanta/mjs#260), Nim's runtime on any SIGSEGV
+        # (nim-lang/Nim#4001, #4699: two bugs), Minecraft's launcher on any crash (AllTheMods/ATM-10#935).
+        "AddressSanitizer: nested bug in the same thread, aborting.",
+        "SIGSEGV: Illegal storage access. (Attempt to read from nil?)",
+        "The game crashed whilst unexpected error",
     ],
 )
 def test_a_runtimes_own_banners_name_no_bug(line):

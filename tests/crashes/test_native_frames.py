@@ -1,0 +1,55 @@
+"""Native frames that say less than they seem to (signature v19), on real reports (tests/traces).
+
+A frame the symbolizer named by its place alone is that place, not its whole file: mjs's crashes at
+mjs.c:7263 and mjs.c:13480 (cesanta/mjs#265, #267) are two bugs, which one key ("mjs.c") merged.
+glibc's allocator noticing a corrupt heap (malloc_consolidate, _int_malloc, malloc_printerr) is where
+every caller of malloc would be stopped (systemd/systemd#29906: systemd's own sd_bus_new is the frame).
+GLib's signal emission, libffi's calls, libwayland's dispatch and the OpenMP runtime run whatever they
+were handed, as Qt's event loop does.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.crashes.signing import sign
+from tests.traces import ROOT
+
+
+def _fixture(name: str) -> str:
+    return (ROOT / f"{name}.txt").read_text()
+
+
+def test_a_nameless_frame_is_its_file_and_line():
+    one = sign(_fixture("sanitizer/asan_nameless_frame_mjs_7263"), "mjs")
+    other = sign(_fixture("sanitizer/asan_nameless_frame_mjs_13480"), "mjs")
+    assert one.frames[0] == "mjs.c:7263" and other.frames[0] == "mjs.c:13480"
+    assert one.digest != other.digest
+
+
+def test_glibcs_allocator_is_no_frame_of_the_crash():
+    signed = sign(_fixture("gdb/malloc_consolidate_systemd_sd_bus_new"), "systemd")
+    assert signed.frames[:2] == ("malloc_multiply", "sd_bus_new")
+
+
+@pytest.mark.parametrize(
+    "runtime",
+    [
+        "g_closure_invoke",
+        "g_signal_emit_valist",
+        "g_cclosure_marshal_VOID__DOUBLEv",
+        "ffi_call_unix64",
+        "wl_signal_emit_mutable",
+        "__kmp_invoke_microtask",
+        "GOMP_parallel",
+        "malloc_printerr",
+    ],
+)
+def test_a_runtime_running_what_it_was_handed_is_no_frame(runtime):
+    text = (
+        "Program received signal SIGSEGV, Segmentation fault.\n"
+        f"#0  0x00007ffff5e88999 in {runtime} () from /lib/x86_64-linux-gnu/libx.so.0\n"
+        "#1  0x0000555555569a4c in seek_handler (widget=0x555555a63400) at gmpv_control_box.c:60\n"
+        "#2  0x0000555555569b00 in update_state (data=0x1) at gmpv_player.c:12\n"
+    )
+    assert sign(text).frames[:2] == ("seek_handler", "update_state")
