@@ -288,7 +288,9 @@ from crashes.traces.text import mask_message
 # signal emission and main loop, libffi's calls, libwayland's dispatch and the OpenMP runtime are no
 # frames; Scala's assert helpers (Scala3RunTime.assertFailed, DottyPredef.assertFail, Predef.assert) are
 # no frames; ASan's "nested bug in the same thread", Nim's "SIGSEGV: Illegal storage access" and
-# Minecraft's "The game crashed whilst …" name no bug.
+# Minecraft's "The game crashed whilst …" name no bug; a Rust panic in WebAssembly, as a browser shows the
+# Error wasm-bindgen's panic hook threw ("Error: panicked at …" with V8's or Firefox's wasm-function
+# frames), is read as the panic std prints, the JavaScript glue's frames and unnamed functions no frames.
 VERSION = 19
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

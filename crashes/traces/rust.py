@@ -288,6 +288,18 @@ def _join_cut_lines(lines: list[str]) -> tuple[list[str], int]:
 
 # How far into its line the thread's name may start: a test runner's "[x86    ] " or a log's head.
 _HEAD_MOST = 120
+# wasm-bindgen's panic hook (console_error_panic_hook) throws a JavaScript Error whose message is the panic
+# line: "Error: panicked at …", "Uncaught RuntimeError: panicked at …", an app's report "Error message: …".
+_JS_ERROR_HEAD = re.compile(r"^\s*(?:Uncaught )?(?:Error|RuntimeError)(?: message)?: $")
+# Its stack's WebAssembly frames, as V8 prints them ("    at ruffle_core::x::f::h0123… (wasm://wasm/0306993a:
+# wasm-function[3168]:0x673a98)") and as Firefox does ("ruffle_core::x::f::h0123…@https://…/r.wasm:wasm-
+# function[3168]:0x673a98"); the JavaScript glue's frames around them (.js files) are no frames of the panic.
+_WASM_FRAME = re.compile(
+    r"^\s*(?:at (?P<v8>\S[^()]{0,1000}?) \((?:wasm://|[^()\s]{0,500}:wasm-function\[)"
+    r"|(?P<firefox>[^@\s]{1,1000})@[^@\s]{0,500}:wasm-function\[)"
+)
+# Firefox names a function with its module's name: "ruffle_web.wasm.js_sys::Error::new".
+_WASM_MODULE = re.compile(r"^[\w-]{1,100}\.wasm\.")
 
 
 def _from_thread(line: str) -> str:
@@ -303,6 +315,9 @@ def _from_thread(line: str) -> str:
     head = line[:at]
     if head.lstrip(" `").startswith("thread '") or not head.strip(" `"):
         return line
+    if _JS_ERROR_HEAD.match(head):
+        # A panic in WebAssembly, as a browser's console shows the Error its panic hook threw.
+        return line[at:]
     thread = head.rfind("thread '")
     if 0 < thread <= _HEAD_MOST:
         return line[thread:]
@@ -359,8 +374,24 @@ def _backtrace(lines: list[str]) -> tuple[Frame, ...]:
     # Above std's rust_panic_with_hook (panic_with_hook since Rust 1.84) is the panic hook at work (a
     # logger's writer, a crash reporter, rustc's ICE hook): the same in every panic of the program,
     # never the crash.
+    if not frames:
+        frames = _wasm_frames(lines)
     hooked = max((i for i, frame in enumerate(frames) if _PANIC_WITH_HOOK.search(frame.function)), default=-1)
     return tuple(frames[hooked + 1 :])
+
+
+def _wasm_frames(lines: list[str]) -> list[Frame]:
+    """The WebAssembly frames of a browser's stack below a panic, by their Rust names (none unnamed)."""
+    frames = []
+    for line in lines:
+        if "wasm-function[" not in line:
+            continue
+        found = _WASM_FRAME.match(line[:MAX_LINE])
+        name = found and _WASM_MODULE.sub("", found["v8"] or found["firefox"])
+        # An unnamed one ("wasm-function[3168]", "<anonymous>") names nothing.
+        if name and "::" in name:
+            frames.append(Frame(function=name))
+    return frames
 
 
 _PANIC_WITH_HOOK = re.compile(r"\bpanicking::(?:rust_)?panic_with_hook\b|\brust_panic_with_hook\b")
