@@ -58,6 +58,8 @@ _IGNORED_FUNCTIONS = {
         r"kotlin\.native\.internal\.|"
         r"kotlin\.(ExceptionsKt|PreconditionsKt|StandardKt|LazyKt|SynchronizedLazyImpl|UnsafeLazyImpl)|"
         r"org\.junit\.|junit\.|com\.intellij\.rt\.|"
+        # Gradle running a task (and its worker processes): every failed build passes through them.
+        r"org\.gradle\.|worker\.org\.gradle\.|"
         # Scala's assert and require, and the helpers its compilers' asserts call (Scala 3's
         # Scala3RunTime.assertFailed, earlier DottyPredef.assertFail): where a check is reported, not which.
         r"scala\.Predef\$?\.(?:assert|require|\?\?\?)|scala\.runtime\.Scala3RunTime\$?\.|dotty\.DottyPredef\$?\.|"
@@ -76,7 +78,10 @@ _IGNORED_FUNCTIONS = {
     ),
     # (And Unity's engine, under a game's scripts: crashes.traces.unity.)
     "dotnet": re.compile(
-        r"^(System\.|Microsoft\.(CSharp|VisualStudio|Extensions|Win32)\.|UnityEngine\.|UnityEditor\.)"
+        r"^(System\.|Microsoft\.(CSharp|VisualStudio|Extensions|Win32)\.|UnityEngine\.|UnityEditor\.|"
+        # F#'s core library (its async builder, its collections) and Roslyn running an analyzer: they run
+        # whatever code they were handed.
+        r"Microsoft\.FSharp\.|Microsoft\.CodeAnalysis\.Diagnostics\.Analyzer(?:Executor|Driver)\b)"
     ),
     "native": re.compile(
         r"^(__asan|__ubsan|__msan|__tsan|__lsan|__sanitizer|__interceptor_|___interceptor_|__interception|"
@@ -138,6 +143,12 @@ _IGNORED_FUNCTIONS = {
         r"g_cclosure_marshal_\w+$|g_main_context_\w+$|g_main_loop_run$|ffi_call\w*$|"
         r"wl_signal_emit\w*$|wl_closure_invoke$|wl_display_dispatch\w*$|wl_event_loop_dispatch$|"
         r"__kmp_\w+$|GOMP_\w+$|gomp_\w+$|"
+        # CPython's interpreter loop and call machinery, under an extension module's code: any crash of
+        # any extension passes through them.
+        r"_?PyEval_\w+$|_?PyObject_(?:Call|FastCall|Vectorcall|MakeTpCall)\w*$|_?PyFunction_\w+$|"
+        r"_?PyVectorcall_\w+$|_?PyCFunction_\w+$|cfunction_(?:call|vectorcall)\w*$|method_vectorcall\w*$|"
+        r"slot_tp_\w+$|_?Py_(?:RunMain|BytesMain|Main)$|pymain_\w+$|_?PyRun_\w+$|run_(?:mod|eval_code_obj)$|"
+        r"call_function$|function_code_fastcall$|fast_function$|do_call_core$|_ctypes_callproc$|"
         # Qt's event loop and signal dispatch, through which every Qt program's crash passes.
         r"Q(?:Core|Gui)?Application(?:Private)?::(?:notify\w*|sendThroughObjectEventFilters|sendPostedEvents|exec)$|"
         r"QGuiApplicationPrivate::process\w*Event$|QEventLoop::|QEventDispatcher\w*::|QWindowSystemInterface\w*::|"

@@ -223,7 +223,7 @@ GENERIC_MESSAGES = re.compile(
     # Go's runtime naming the signal it took outside Go code ("SIGSEGV: segmentation violation").
     r"sig(?:segv|bus|fpe|ill|abrt|trap|sys|emt|stkflt|pipe): [a-z -]{1,60}|"
     r"object reference not set to an instance of an object\.?|segmentation fault|sigsegv|sigabrt|sigbus|"
-    r"sigfpe|segv|deadly signal|timeout|killed|aborted|"
+    r"sigfpe|segv|deadly signal|timeout|killed|aborted|unknown|"
     # GCC's driver on a compiler the system killed (out of memory: "Killed (program cc1plus)"), and GCC's
     # diagnostics failing while reporting another error: any bug (or none) prints them, frames say where.
     r"(?:killed|segmentation fault|illegal instruction|bus error|aborted|terminated) \(program [\w.+-]{1,40}\)|"
@@ -404,8 +404,15 @@ def _candidates(lines: list[str]) -> Iterator[tuple[int, str]]:
             continue
         if _GENERIC_FRAME.match(stripped) or _NUMBERED_FRAME.match(stripped):
             continue
+        if _BARE_TYPE.match(masked):
+            # An exception's type whose message was stock ("org.gradle.api.tasks.TaskExecutionException:
+            # Execution failed for task …" once that goes): a kind of failure, as a bare "KeyError" is.
+            continue
         # A sentence's full stop is how one reporter copied it, not part of what failed.
         yield index, masked.rstrip(" .!") + _ir_instruction(lines[index + 1 : index + 3])
+
+
+_BARE_TYPE = re.compile(r"^(?:[\w$]+\.)*[\w$]*(?:Exception|Error):?$")
 
 
 # A crash handler that names where it gave up in fields of its own (c3c's "- Function:

@@ -290,7 +290,12 @@ from crashes.traces.text import mask_message
 # no frames; ASan's "nested bug in the same thread", Nim's "SIGSEGV: Illegal storage access" and
 # Minecraft's "The game crashed whilst …" name no bug; a Rust panic in WebAssembly, as a browser shows the
 # Error wasm-bindgen's panic hook threw ("Error: panicked at …" with V8's or Firefox's wasm-function
-# frames), is read as the panic std prints, the JavaScript glue's frames and unnamed functions no frames.
+# frames), is read as the panic std prints, the JavaScript glue's frames and unnamed functions no frames;
+# with no stack, what the format's parser read as the crash ("LLVM ERROR: underestimated function size")
+# comes before any line of the text that also says "error" (a reporter's sentence, a build's line); an
+# exception's type left alone by its stock message names no bug, nor does gdb's "unknown" signal;
+# CPython's interpreter loop and calls under an extension's frame, Gradle's task executers, F#'s core
+# library and Roslyn's analyzer host are no frames.
 VERSION = 19
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
@@ -533,6 +538,13 @@ def _from_text(kind, crash_type, message, cleaned, parsed: ParsedTrace | None, t
     """No usable stack: the most specific line and any frames of an unknown format, or a bucket of its own."""
     text = cleaned.text if cleaned else ""
     line = identity_line(message) if message else ""
+    if not line and parsed is not None and parsed.crash_type:
+        # What the format's parser read as the crash ("LLVM ERROR: underestimated function size", an
+        # assertion), when it says something: never the reporter's sentence above it that also says "error".
+        masked = mask_message(parsed.crash_type, 200, quoted=False)
+        # (Not an exception's type alone: "org.jetbrains.kotlin.backend.common.BackendException" is a kind.)
+        if " " in masked and names_something(masked, 3) and not is_generic(masked):
+            line = masked
     line = line or identity_line(text)
     if parsed is not None and parsed.crash_type and not is_generic(parsed.crash_type):
         line = line or parsed.crash_type

@@ -68,3 +68,21 @@ def test_scalas_assert_helpers_are_no_frames(helper):
     # scala/scala3#9287 and #12393, one bug reported before and after the helper was renamed.
     signed = sign(ASSERTED.format(helper=helper))
     assert signed.frames[0] == "dotty.tools.dotc.util.Attachment$Container.pushAttachment"
+
+
+def test_gradles_own_frames_are_no_frames():
+    # trycatchx/RocketX#63 (kapt failing under Gradle): the task's exception with Gradle's executers below
+    # it, which every failed task of every build prints: Gradle's frames name no bug, and the exception's
+    # stock sentence ("Execution failed for task …") is no message of it.
+    text = (
+        "* Exception is:\n"
+        "org.gradle.api.tasks.TaskExecutionException: Execution failed for task ':ft_setting_page:kaptDebugKotlin'.\n"
+        "\tat org.gradle.api.internal.tasks.execution.ExecuteActionsTaskExecuter.lambda$executeIfValid$1"
+        "(ExecuteActionsTaskExecuter.java:188)\n"
+        "\tat org.gradle.internal.Try$Failure.ifSuccessfulOrElse(Try.java:282)\n"
+        "\tat org.gradle.api.internal.tasks.execution.ExecuteActionsTaskExecuter.executeIfValid"
+        "(ExecuteActionsTaskExecuter.java:186)\n"
+    )
+    signed = sign(text)
+    assert signed.frames == ()
+    assert signed.message == "org.gradle.api.tasks.TaskExecutionException"

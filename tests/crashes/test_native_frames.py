@@ -53,3 +53,21 @@ def test_a_runtime_running_what_it_was_handed_is_no_frame(runtime):
         "#2  0x0000555555569b00 in update_state (data=0x1) at gmpv_player.c:12\n"
     )
     assert sign(text).frames[:2] == ("seek_handler", "update_state")
+
+
+def test_cpythons_interpreter_is_no_frame_under_an_extensions_crash():
+    # scipy/scipy#13147's gdb backtrace: the extension's frame, then CPython's loop and calls, which every
+    # crash of every extension module passes through.
+    text = (
+        'Thread 1 "python" received signal SIGSEGV, Segmentation fault.\n'
+        "#0  0x00007fffe2b1c2a0 in dgesdd_ () from /envs/rl/lib/python3.7/site-packages/scipy/linalg/"
+        "_flapack.cpython-37m-x86_64-linux-gnu.so\n"
+        "#1  0x00005555556cc61b in _PyObject_FastCallKeywords ()\n"
+        "#2  0x0000555555728a79 in _PyEval_EvalFrameDefault ()\n"
+        "#3  0x0000555555669059 in _PyEval_EvalCodeWithName ()\n"
+        "#4  0x00005555556cb2a5 in _PyFunction_FastCallKeywords ()\n"
+        "#5  0x00005555556cb2a5 in cfunction_call ()\n"
+        "#6  0x00005555556cb2a5 in method_vectorcall_VARARGS ()\n"
+        "#7  0x00005555556cb2a5 in Py_BytesMain ()\n"
+    )
+    assert sign(text).frames == ("dgesdd_",)

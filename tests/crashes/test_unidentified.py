@@ -155,3 +155,20 @@ def test_a_line_naming_a_file_and_more_still_names_it(line):
 def test_a_stock_sentence_after_a_file_leaves_no_identity():
     line = "pkg/node.py:4: error: INTERNAL ERROR -- Please try using mypy master on GitHub:"
     assert unparsed.identity_line(line) == ""
+
+
+@pytest.mark.parametrize(
+    "above",
+    [
+        # tinygo-org/tinygo#2958's reporter, and a build's own words (esp8266/Arduino#1569's make line).
+        "I am getting this error right after upgrading to go v1.19 I am on a mac.",
+        "make: *** [Makefile:12: tests/blink] Error 1\nrecipe for target 'tests/blink' failed",
+    ],
+)
+def test_what_the_parser_read_as_the_crash_comes_before_a_sentence_above_it(above):
+    alone = signatures.compute(kind="crash", trace_text="LLVM ERROR: underestimated function size\n", target="t")
+    below = signatures.compute(
+        kind="crash", trace_text=f"{above}\n\nLLVM ERROR: underestimated function size\n", target="t"
+    )
+    assert below.message == "LLVM ERROR: underestimated function size"
+    assert below.digest == alone.digest
