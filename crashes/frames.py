@@ -184,6 +184,8 @@ _IGNORED_NATIVE_FILES = re.compile(
 _IGNORED_MODULES = re.compile(
     r"(libc\.so|libc-|libstdc\+\+|libc\+\+|libgcc_s|libpthread|ld-linux|libclang_rt\.|"
     r"libasan|libubsan|libtsan|libmsan|linux-vdso|vgpreload_|"
+    # Android's runtime and its system libraries below an app's native code (bionic's libc is libc.so).
+    r"(?:^|/)(?:libart|libandroid_runtime|libbase|libutils|libbinder|linker64|linker)(?:\.so)?$|"
     # macOS's C library, kernel interface, signal trampoline and loader, as glibc's are above (its C++
     # runtime, libc++abi.dylib, is libc++ above).
     r"libsystem_|libdyld\.dylib|(?:^|/)dyld$|"
@@ -418,7 +420,8 @@ _CORE_IMPL = re.compile(r" as core::(?:slice::index::SliceIndex|iter::)")
 # A program's own reporting helpers (jerry_fatal, g_assertion_message_expr,
 # my_abort): where a crash is reported, not where it happened.
 _REPORTING_HELPER = re.compile(
-    r"(?i)^(?:[a-z0-9]+_)*(?:fatal|abort|assert|assertion|panic|die|croak|bug|unreachable)(?:_[a-z0-9]+)*$"
+    # (C's internal functions end in "_": tor's "tor_abort_".)
+    r"(?i)^(?:[a-z0-9]+_)*(?:fatal|abort|assert|assertion|panic|die|croak|bug|unreachable)(?:_[a-z0-9]+)*_?$"
     # And in C++'s CamelCase: Carbon's CheckFailImpl, abseil's LogMessageFatal, ReportFatalError.
     r"|^(?-i:(?:[A-Z][a-z0-9]*)*?(?:CheckFail(?:ed|ure)?|Assert(?:ion)?(?:Fail(?:ed|ure)?)?|Fatal(?:Error)?|Abort|"
     r"Panic|Die|Unreachable)(?:Impl)?)$"

@@ -54,6 +54,10 @@ STOCK_LINES = re.compile(
     # Minecraft's launcher on any crash of the game or a mod ("The game crashed whilst ticking entity",
     # "…whilst unexpected error"): the "Error: java.lang.X: …" line below it names the failure.
     r"^the game crashed whilst |"
+    # Android's C library and debuggerd on any native crash ("Fatal signal 11 (SIGSEGV), code 1, fault addr
+    # 0x8 in tid 21908 (3.io), pid 20474 (com.example)", "signal 11 (SIGSEGV), code 1 (SEGV_MAPERR), fault
+    # addr 0x0"): the tombstone's frames say where.
+    r"\bfatal signal \d+ \(sig[a-z]+\), code |^signal \d+ \(sig[a-z]+\), code |"
     # Breakpad's reason for any crash of a program ("Crash reason:  SIGSEGV /SEGV_MAPERR"; not an app's
     # own "Crash reason: <its message>"), and its header's other fields.
     r"^crash reason:\s+(?:sig[a-z]{2,8}|exc_|exception_|status_|0x)|^crash address: |^process uptime: |"

@@ -295,7 +295,11 @@ from crashes.traces.text import mask_message
 # comes before any line of the text that also says "error" (a reporter's sentence, a build's line); an
 # exception's type left alone by its stock message names no bug, nor does gdb's "unknown" signal;
 # CPython's interpreter loop and calls under an extension's frame, Gradle's task executers, F#'s core
-# library and Roslyn's analyzer host are no frames.
+# library and Roslyn's analyzer host are no frames; Android's tombstones are read (the signal or the
+# abort's message, the backtrace's symbols by their library's name, Android's own libraries skipped) and
+# bionic's "Fatal signal N (SIGSEGV), code …" names no bug; sbt's lower-case levels ("[error] "), Docker
+# BuildKit's "#14 81.12 " and `flutter run -v`'s "[ +126 ms] " are log prefixes; a C program's abort helper
+# named with a trailing underscore ("tor_abort_") is a reporting helper.
 VERSION = 19
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
@@ -337,6 +341,7 @@ RULES = {
             "qgis",
             "hotspot",
             "breakpad",
+            "android-tombstone",
             "debugger-stack",
             "ruby",
             "javascript",

@@ -64,7 +64,8 @@ _LOG_PREFIX_HEAD = (
 # repeat the line above) and the level, two blanks before the message.
 _LOGCAT_PANEL = r"(?:[ \t]*|[^\n]{0,300}?[ \t]{2})[VDIWEFA][ \t]{2}"
 _LOG_PREFIX_TAIL = (
-    r"\[(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|CRITICAL)\][ \t]{1,4}"
+    # (sbt prints its levels in lower case: "[error] ".)
+    r"\[(?i:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|CRITICAL)\][ \t]{1,4}"
     # syslog's and journald's: "Nov 02 19:04:52 host dockerd[28586]: ", "Feb  9 20:45:46 host run.sh: "
     # (the month in the machine's language: "ian 22 …", "févr. 3 …"; journalctl's short-precise seconds).
     r"|[^\W\d_]{2,5}\.?[ \t]{1,2}\d{1,2} \d\d:\d\d:\d\d(?:[.,]\d{1,9})? [\w.-]{1,100} [\w./@-]{1,100}"
@@ -76,6 +77,9 @@ _LOG_PREFIX_TAIL = (
     # The seconds since a build started, on each line of an Open Build Service log ("[  154s] "), and the
     # kernel's since boot in dmesg ("[  123.456789] ").
     r"|\[[ \t]{0,8}\d{1,7}(?:s|\.\d{6})\][ \t]"
+    # `flutter run -v`'s time since its last line ("[ +126 ms] ", "[   +1 ms] ", blank: "[        ] "), and
+    # Docker BuildKit's step and seconds ("#14 81.12 ").
+    r"|\[(?:[ \t]{0,6}\+\d{1,7} ms|[ \t]{4,12})\][ \t]|#\d{1,4} \d{1,6}\.\d{1,3} "
 )
 _LOG_PREFIX = re.compile(f"^(?:{_LOG_PREFIX_HEAD}|{_LOGCAT_PANEL}|{_LOG_PREFIX_TAIL})", re.M)
 # The panel's prefix is looked for up to 300 characters into every line: most of the cost of reading

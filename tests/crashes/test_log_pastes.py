@@ -288,3 +288,22 @@ def test_a_log_record_never_goes_on_a_line_a_terminal_cut():
         "runtime: goroutine stack exceeds 1000000000-byte limit\nfatal error: stack overflow\n"
     )
     assert not any("unwrapped" in repair for repair in extract.clean(text).repairs)
+
+
+@pytest.mark.parametrize("record_id", ["sharkdp/fd#1113", "thonny/thonny#2566", "Z3Prover/z3#3360"])
+@pytest.mark.parametrize(
+    "prefix",
+    [
+        # v19: sbt's lower-case levels (scala/scala3#13406), Docker BuildKit's step and seconds
+        # (tinygo-org/tinygo#4206), `flutter run -v`'s time since its last line (flutter/flutter#18398).
+        "[error] ",
+        "#14 81.12 ",
+        "[ +126 ms] ",
+        "[        ] ",
+    ],
+)
+def test_a_build_tools_line_head_is_a_log_prefix(record_id, prefix):
+    alone = sign_record(record_id)
+    pasted = sign(_prefixed(record_trace(record_id), prefix))
+    assert pasted.digest == alone.digest
+    assert "log prefixes removed" in pasted.repairs

@@ -75,6 +75,9 @@ def test_an_applications_own_words_like_the_clients_still_name_its_failure(line)
         "AddressSanitizer: nested bug in the same thread, aborting.",
         "SIGSEGV: Illegal storage access. (Attempt to read from nil?)",
         "The game crashed whilst unexpected error",
+        # Android's C library and debuggerd on any native crash (flutter/flutter#18398).
+        "F/libc    (20474): Fatal signal 11 (SIGSEGV), code 1, fault addr 0x8 in tid 21908 (3.io)",
+        "signal 11 (SIGSEGV), code 1 (SEGV_MAPERR), fault addr 0x0000000000000000",
     ],
 )
 def test_a_runtimes_own_banners_name_no_bug(line):
