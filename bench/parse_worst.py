@@ -49,6 +49,8 @@ PIECES = (
     "Assertion `x' failed.\nStack dump:\n",
     "\tat a.b.C.d(C.java:1)\nCaused by: java.lang.X: y\n",
     "/a/b.cpp(12): Throw in function void f()\nDynamic exception type: boost::wrapexcept<x>\n",
+    "      #00 pc 00000000001a4f2c  /lib/libx.so (f(int)+12) (BuildId: ab)\n",
+    "Error: panicked at src/a.rs:1:1:\n    at a::b::h0123456789abcdef (wasm://wasm/0a:wasm-function[1]:0x1)\n",
     "   at A.B.C(List`1 a,\n",
     # What the joiners of cut lines start from.
     "      at /rustc/x/library/core/src/opti",
@@ -316,6 +318,8 @@ def shapes(size: int) -> dict[str, str]:
         # v19: Boost's throw lines, every one a head whose type line never comes, and paths without their file.
         "Boost throws without a type": _grow("a.cpp(1): Throw in function void f()\nx\n", size),
         "Boost throw lines of path pieces": _grow("a/" * 400 + " Throw in function " + "b.c " * 100 + "\n", size),
+        "tombstone frames of nested parentheses": _grow("  #01 pc 0001a5010  /l.so " + "(" * 500 + "\n", size),
+        "wasm frames never closed": _grow("    at a::b (wasm://" + "x" * 400 + "\nf@:wasm-function[" + "\n", size),
     }
     # What the search found first: a run of go-errors frames, then 2,764 blanks, repeated. A pattern
     # that lets a run of one character class open a line or a match (``^\s*x?\s*``, a search for
