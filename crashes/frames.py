@@ -21,12 +21,13 @@ from crashes.demangle import demangle
 from crashes.model import Frame
 
 _PACKAGES = re.compile(r"^.*/(?:site|dist)-packages/")
-_STDLIB = re.compile(r"^.*/lib/python\d+(?:\.\d+)?/")
+# (Free-threaded builds name theirs with a "t": lib/python3.13t/.)
+_STDLIB = re.compile(r"^.*/lib/python\d+(?:\.\d+)?t?/")
 
 # Languages whose printed function names carry the whole identity (package,
 # class, method); Python's do not (every module has a `main` and `__init__`).
 _PYTHON_IGNORED_FILES = (
-    re.compile(r"/lib/python\d+(\.\d+)?/(?!.*(site|dist)-packages/)"),  # standard library
+    re.compile(r"/lib/python\d+(\.\d+)?t?/(?!.*(site|dist)-packages/)"),  # standard library
     # Windows's installs keep it in <install>\Lib\ (C:\Python311\Lib\threading.py, …\Python311\Lib\, the
     # Store's PythonSoftwareFoundation.Python.3.11_…\Lib\, anaconda3\Lib\, a conda env's envs\x\Lib\).
     re.compile(

@@ -299,7 +299,10 @@ from crashes.traces.text import mask_message
 # abort's message, the backtrace's symbols by their library's name, Android's own libraries skipped) and
 # bionic's "Fatal signal N (SIGSEGV), code …" names no bug; sbt's lower-case levels ("[error] "), Docker
 # BuildKit's "#14 81.12 " and `flutter run -v`'s "[ +126 ms] " are log prefixes; a C program's abort helper
-# named with a trailing underscore ("tor_abort_") is a reporting helper.
+# named with a trailing underscore ("tor_abort_") is a reporting helper; a Roslyn analyzer or generator that
+# threw, as the compiler reports it without a stack (AD0001, CS8785), is keyed by the analyzer and the
+# exception's class, whatever columns a build log or Visual Studio's Error List put around the line; a
+# free-threaded CPython's lib/python3.13t/ is the standard library.
 VERSION = 19
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
@@ -362,6 +365,8 @@ RULES = {
     "haskell": Rule(frames=2, frames_with_site=1, typed=False),
     # An assertion text without its function or a frame is often a helper's (cast<>): not enough alone.
     "llvm": Rule(frames=2, frames_with_site=1, typed=True),
+    # The analyzer or generator that threw, its exception's class and its top frame.
+    "roslyn-analyzer": Rule(frames=3, frames_with_site=1, typed=True),
     # Boost's diagnostic_information: the throw's function, as an assertion's.
     "boost-exception": Rule(frames=2, frames_with_site=1, typed=True),
 }

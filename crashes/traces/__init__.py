@@ -45,6 +45,7 @@ from crashes.traces import (
     pytest_report,
     python,
     qgis,
+    roslyn,
     rpython,
     ruby,
     rust,
@@ -72,15 +73,17 @@ from crashes.traces import (
 # parser, which would read the assertion above it but not its frames (lldb gives it to LLVM's rules).
 # OCaml's exceptions late: a program's own words may start a line with "Anomaly" above another format's trace.
 # Haskell's panics and call stacks after those: a log quoting one above another format's trace is
-# that format's crash. Android's tombstone frames ("#00 pc …") are no other format's, read before Breakpad's.
+# that format's crash. A Roslyn analyzer's or generator's failure after .NET's stack: printed with the stack,
+# the crash is the stack's, as it is printed without the compiler's line. Android's tombstone frames
+# ("#00 pc …") are no other format's, read before Breakpad's.
 # Boost's report of an exception it caught is read before gdb's frames, which a
 # report may quote below it (the throw's site says more than the abort's stack). Z3's File:/Line: fields
 # last: a tool's log may print such fields around another format's trace.
 REGISTRY = (
     sanitizer, valgrind, qgis, rpython, python, pytest_report, cleo, libfuzzer, rust, go, go_errors, go_telemetry,
-    bun_report, zig, hotspot, kotlin_native, jvm, dotnet, debugger_stack, crystal, ruby, javascript, julia, gcc, lldb,
-    llvm, android_tombstone, breakpad, apple_ips, apple, glibc_backtrace, ocaml, haskell, boost_exception, gdb,
-    faulthandler, z3,
+    bun_report, zig, hotspot, kotlin_native, jvm, dotnet, roslyn, debugger_stack, crystal, ruby, javascript, julia,
+    gcc, lldb, llvm, android_tombstone, breakpad, apple_ips, apple, glibc_backtrace, ocaml, haskell, boost_exception,
+    gdb, faulthandler, z3,
 )  # fmt: skip
 
 __all__ = ["Frame", "ParsedTrace", "REGISTRY", "parse"]

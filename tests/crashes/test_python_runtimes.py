@@ -114,6 +114,12 @@ def test_a_windows_installs_standard_library_is_the_standard_library():
     assert _sign(conda).frames == ("modules/bot.py:_main",)
 
 
+def test_a_free_threaded_builds_standard_library_is_the_standard_library():
+    # scipy/scipy#22700 ran on CPython 3.13t, whose library is lib/python3.13t/ (v19).
+    free = _pooled("/usr/lib/python3.13t", "/home/u/HID")
+    assert _sign(free).frames == _sign(_pooled("/usr/lib/python3.13", "/home/u/HID")).frames
+
+
 def test_an_exception_printed_above_its_frames_is_read_as_cpythons():
     # mozilla/addons-server#9947 and celery/celery#5016 pasted Sentry's copy of one Celery error: the
     # exception line first, the frames below it, no "Traceback" header.
