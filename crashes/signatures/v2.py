@@ -302,7 +302,8 @@ from crashes.traces.text import mask_message
 # named with a trailing underscore ("tor_abort_") is a reporting helper; a Roslyn analyzer or generator that
 # threw, as the compiler reports it without a stack (AD0001, CS8785), is keyed by the analyzer and the
 # exception's class, whatever columns a build log or Visual Studio's Error List put around the line; a
-# free-threaded CPython's lib/python3.13t/ is the standard library.
+# free-threaded CPython's lib/python3.13t/ is the standard library; a Go function line with its source line
+# after a run of blanks (a paste's padding for the newline and tab) is two lines.
 VERSION = 19
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

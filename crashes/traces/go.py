@@ -265,10 +265,24 @@ def _only_runtime(frames: list[Frame]) -> bool:
     return all(frame.function.startswith("runtime.") for frame in frames)
 
 
+# A function line with its source line after a run of blanks, where a paste turned the newline and tab
+# between them into padding: "pkg.f({0x1970cc0, …}, ...)      pkg@v2.8.4/caddy.go:677 +0xcc".
+_SOURCE_ON_THE_LINE = re.compile(r"(?<=\))[ \t]{2,}(?=\S+\.go:\d+(?: \+0x[0-9a-f]+)?\s*$)")
+
+
+def _split_sources(lines: list[str]) -> list[str]:
+    """Each function line's source on a line of its own, where a paste put it on the same line."""
+    split = []
+    for line in lines:
+        found = _SOURCE_ON_THE_LINE.search(line[:MAX_LINE]) if ".go:" in line and "  " in line else None
+        split.extend((line[: found.start()], "\t" + line[found.end() :]) if found else (line,))
+    return split
+
+
 def parse(text: str) -> ParsedTrace:
     """Parse the panic (or ICE) message and the first goroutine's stack."""
     text = _join_cut_ice(text)
-    lines = _join_cut_functions(text.split("\n"))
+    lines = _join_cut_functions(_split_sources(text.split("\n")))
     ice = find_lines(text, _ICE, 1, "internal compiler error")
     headless_ice = not ice and bool(find_lines(text, _COMPILER_STACK, 1, "cmd/compile/internal/base.Fatalf"))
     panic = find_lines(text, _PANIC, 1, ": ")

@@ -112,3 +112,29 @@ def test_below_a_system_stack_of_runtime_frames_alone_the_faulting_goroutine_is_
     assert signature.frames[0] == "github.com/tinygo-org/tinygo/compiler.compilerContext.getTypeCode"
     overflow = signatures.compute(kind="crash", trace_text=RECORDS["hashicorp/vault#2348/c1"]["trace"], target="t")
     assert overflow.frames[0] == "type..hash.net/http.connectMethodKey"
+
+
+# caddyserver/caddy#6707 (https://github.com/caddyserver/caddy/issues/6707), as posted: two function lines
+# carry their source line after a run of blanks, where the paste turned the newline and tab into padding.
+_CADDY = (
+    "panic: close of closed channel\n\ngoroutine 21 [running]:\n"
+    "github.com/caddyserver/caddy/v2/modules/caddytls.(*TLS).Stop(0x40002ff2c0)\n"
+    "        github.com/caddyserver/caddy/v2@v2.8.4/modules/caddytls/tls.go:338 +0x2c\n"
+    "github.com/caddyserver/caddy/v2.unsyncedStop({{0x1970cc0, 0x4000557b30}, 0x40002b0270, 0x40003c2780, "
+    "{0x0, 0x0, 0x0}, {0x0, 0x0, 0x0}, ...})"
+    + " "
+    * 108
+    + "github.com/caddyserver/caddy/v2@v2.8.4/caddy.go:677 +0xcc\n"
+    "github.com/caddyserver/caddy/v2.Stop()\n        github.com/caddyserver/caddy/v2@v2.8.4/caddy.go:646 +0x138\n"
+)
+
+
+def test_a_source_line_on_its_function_lines_end_is_its_own():
+    signed = signatures.compute(kind="crash", trace_text=_CADDY, target="caddy")
+    assert signed.similarity_frames[:3] == (
+        "github.com/caddyserver/caddy/v2/modules/caddytls.TLS.Stop",
+        "github.com/caddyserver/caddy/v2.unsyncedStop",
+        "github.com/caddyserver/caddy/v2.Stop",
+    )
+    printed = _CADDY.replace(" " * 108, "\n\t")
+    assert signatures.compute(kind="crash", trace_text=printed, target="caddy").digest == signed.digest
