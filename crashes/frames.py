@@ -39,6 +39,13 @@ _PYTHON_IGNORED_FILES = (
     re.compile(r"^<string>$"),
     re.compile(r"(^|/)engines/pyfunc/"),  # fuzzweb's own harness
     re.compile(r"(site|dist)-packages/(atheris|_pytest|pluggy|hypothesis)/"),
+    # Web frameworks' request dispatch and servers' workers: every view's crash passes through them (Django's
+    # handlers, Starlette's and FastAPI's routing and middleware, uvicorn's, gunicorn's and anyio's workers;
+    # Flask's and Django's middleware by their functions below).
+    re.compile(
+        r"(?:site|dist)-packages/(?:django/core/handlers/|starlette/(?:routing|_exception_handler|_utils|middleware/)|"
+        r"fastapi/routing\.py|uvicorn/|gunicorn/workers/|anyio/_backends/)"
+    ),
 )
 
 # Entry points and request loops every crash of a tool passes through: mypy's
@@ -46,7 +53,10 @@ _PYTHON_IGNORED_FILES = (
 # crash by the failing site below them), console scripts' <module>.
 _PYTHON_IGNORED_FRAMES = re.compile(
     r"(?:^|/)(?:dmypy_server\.py:(?:serve|run_command)|main\.py:(?:main|run_build|console_entry)|"
-    r"__main__\.py:(?:console_entry|main|<module>)|bin/[\w.-]+:<module>|runpy\.py:\w+)$"
+    r"__main__\.py:(?:console_entry|main|<module>)|bin/[\w.-]+:<module>|runpy\.py:\w+|"
+    # Flask's dispatch and Django's middleware chain, around every view.
+    r"flask/app\.py:(?:wsgi_app|full_dispatch_request|dispatch_request|handle_user_exception|handle_exception|"
+    r"__call__)|django/utils/deprecation\.py:__call__|werkzeug/serving\.py:\w+)$"
 )
 
 # LLVM's signal handling, which prints its stack dump (llvm::sys::PrintStackTrace and its callers): in every

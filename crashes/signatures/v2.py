@@ -303,7 +303,10 @@ from crashes.traces.text import mask_message
 # threw, as the compiler reports it without a stack (AD0001, CS8785), is keyed by the analyzer and the
 # exception's class, whatever columns a build log or Visual Studio's Error List put around the line; a
 # free-threaded CPython's lib/python3.13t/ is the standard library; a Go function line with its source line
-# after a run of blanks (a paste's padding for the newline and tab) is two lines.
+# after a run of blanks (a paste's padding for the newline and tab) is two lines; Django's debug page
+# ("Exception Type: X at /url", "Exception Value: …" below the frames) is read as the traceback it shows,
+# and web frameworks' request dispatch (Django's handlers and middleware, Flask's dispatch, Starlette's and
+# FastAPI's routing, uvicorn's, gunicorn's and anyio's workers) is no frame.
 VERSION = 19
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

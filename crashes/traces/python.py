@@ -196,6 +196,12 @@ def _parse_block(lines: list[str], start: int) -> tuple[ParsedTrace | None, int]
             # A traceback pasted with its indentation stripped: the source line sits at column 0.
             index += 1
             continue
+        if frames and line.startswith("Exception Type: "):
+            django = _django_exception(lines, index)
+            if django is not None:
+                return ParsedTrace(
+                    format=FORMAT, crash_type=django[0], message=django[1], frames=tuple(reversed(frames))
+                ), index + 2
         exception = _EXCEPTION.match(line[:MAX_LINE].rstrip())
         if not exception:
             # A log line in the middle of the frames, or the end of a trace
@@ -227,6 +233,19 @@ def _parse_block(lines: list[str], start: int) -> tuple[ParsedTrace | None, int]
     if frames:
         return ParsedTrace(format=FORMAT, crash_type="", frames=tuple(reversed(frames))), index
     return None, index
+
+
+# Django's debug page in its copy-and-paste view prints the exception below the frames as two fields:
+# "Exception Type: IndexError at /api/items" and "Exception Value: list index out of range".
+_DJANGO_TYPE = re.compile(r"^Exception Type: (?P<type>[A-Za-z_][\w.]{0,200})(?: at \S{0,500})?\s*$")
+_DJANGO_VALUE = re.compile(r"^Exception Value: ?(?P<message>.{0,1000})$")
+
+
+def _django_exception(lines: list[str], index: int) -> tuple[str, str] | None:
+    """The type and message of Django's "Exception Type:" and "Exception Value:" fields at ``lines[index]``."""
+    found = _DJANGO_TYPE.match(lines[index][:MAX_LINE])
+    value = _DJANGO_VALUE.match(lines[index + 1][:MAX_LINE]) if found and index + 1 < len(lines) else None
+    return (found["type"], value["message"].strip() if value else "") if found else None
 
 
 _FRAME_START = re.compile(r'^\s*(?:> )?File "')

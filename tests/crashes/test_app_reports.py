@@ -173,3 +173,45 @@ def test_nodes_check_failure_is_keyed_by_its_assertion_and_function():
     node = check("node[1738]", 649, " 1: 0xa02f90 node::Abort() [node]\n 2: 0xa0300e  [node]\n")
     assert _sign(gulp).frames[0] == "site New"
     assert _sign(gulp).digest == _sign(node).digest
+
+
+_DJANGO_PAGE = (
+    "Environment:\n\nRequest Method: GET\nRequest URL: http://127.0.0.1:8000/items/\n\nDjango Version: 3.2.5\n\n"
+    "Traceback (most recent call last):\n"
+    '  File "/home/u/.venv/lib/python3.9/site-packages/django/core/handlers/exception.py", line 47, in inner\n'
+    "    response = get_response(request)\n"
+    '  File "/home/u/.venv/lib/python3.9/site-packages/django/core/handlers/base.py", line 181, in _get_response\n'
+    "    response = wrapped_callback(request, *callback_args, **callback_kwargs)\n"
+    '  File "/home/u/shop/items/views.py", line 12, in item_list\n    first = items[0]\n\n'
+    "Exception Type: IndexError at /items/\nException Value: list index out of range\n"
+)
+_ALONE = (
+    'Traceback (most recent call last):\n  File "/srv/shop/items/views.py", line 12, in item_list\n'
+    "    first = items[0]\nIndexError: list index out of range\n"
+)
+
+
+def test_djangos_debug_page_is_read_as_the_traceback_it_shows():
+    # Django's copy-and-paste view (django/django#4412's form, v19): the exception below the frames as
+    # "Exception Type: X at /url" and "Exception Value: …"; its request handlers are no frames.
+    signed = _sign(_DJANGO_PAGE)
+    assert (signed.trace_format, signed.crash_type, signed.message) == (
+        "python",
+        "IndexError",
+        "list index out of range",
+    )
+    assert signed.digest == _sign(_ALONE).digest
+
+
+def test_flasks_dispatch_is_no_frame():
+    flask = _ALONE.replace(
+        "Traceback (most recent call last):\n",
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3/dist-packages/flask/app.py", line 2447, in wsgi_app\n'
+        "    response = self.full_dispatch_request()\n"
+        '  File "/usr/lib/python3/dist-packages/flask/app.py", line 1952, in full_dispatch_request\n'
+        "    rv = self.handle_user_exception(e)\n"
+        '  File "/usr/lib/python3/dist-packages/flask/app.py", line 1950, in full_dispatch_request\n'
+        "    rv = self.dispatch_request()\n",
+    )
+    assert _sign(flask).digest == _sign(_ALONE).digest
