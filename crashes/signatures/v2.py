@@ -306,7 +306,8 @@ from crashes.traces.text import mask_message
 # after a run of blanks (a paste's padding for the newline and tab) is two lines; Django's debug page
 # ("Exception Type: X at /url", "Exception Value: …" below the frames) is read as the traceback it shows,
 # and web frameworks' request dispatch (Django's handlers and middleware, Flask's dispatch, Starlette's and
-# FastAPI's routing, uvicorn's, gunicorn's and anyio's workers) is no frame.
+# FastAPI's routing, uvicorn's, gunicorn's and anyio's workers) is no frame; a JavaScript stack pasted
+# without its indentation ("at f (/app/x.ts:42:17)" at column 0) is read as V8's.
 VERSION = 19
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -23,9 +23,10 @@ from crashes.traces.text import MAX_LINE, file_name, find_lines, per_text
 
 FORMAT = "javascript"
 # "    at f (file:1:2)", "    at file:1:2", "    at async f (file:1:2)", "    at new Foo (file:1:2)", and
-# Node's last frame before the error's own fields: "    at f (file:1:2) {".
+# Node's last frame before the error's own fields: "    at f (file:1:2) {". (Or at column 0, where a paste
+# lost the indentation: a location with its line and column in a script's file is still asked for.)
 _V8 = re.compile(
-    r"^\s+at (?:async )?(?:(?P<function>[^()\n]{1,500}?) \((?P<location>[^()\n]{1,1000})\)|(?P<bare>\S{1,1000}))"
+    r"^\s*at (?:async )?(?:(?P<function>[^()\n]{1,500}?) \((?P<location>[^()\n]{1,1000})\)|(?P<bare>\S{1,1000}))"
     r"(?: \{)?\s*$"
 )
 # "f@https://x/app.js:1:2", "@https://x/app.js:1:2" (an anonymous function), Safari's "global code@…" and
@@ -95,7 +96,7 @@ def _stack(text: str) -> tuple[int, tuple[Frame, ...]]:
 
 def recognize(text: str) -> bool:
     """True for two or more frame lines of V8's or Firefox's form, one after the other."""
-    if "    at " not in text and "@" not in text:
+    if "at " not in text and "@" not in text:
         return False
     if not (find_lines(text, _V8, 1, "at ") or find_lines(text, _GECKO, 1, "@")):
         return False

@@ -64,3 +64,17 @@ def test_another_languages_at_lines_are_not_javascript():
         "             at /rustc/abc/library/test/src/harness.rs:12:5\n"
     )
     assert not javascript.recognize(rust)
+
+
+def test_frames_pasted_without_their_indentation_are_read():
+    # electron/electron#37555's stack as pasted (v19): every "at" line at column 0.
+    indented = (
+        "TypeError: Cannot read properties of undefined (reading 'path')\n"
+        "    at RememberUserSelectedPath (/app/src/main/RememberUserSelectedPath.ts:42:17)\n"
+        "    at Object.onSelect (/app/src/main/dialogs.ts:88:5)\n"
+        "    at FSReqCallback.oncomplete (node:fs:192:23)\n"
+    )
+    flat = "\n".join(line.strip() for line in indented.split("\n"))
+    signed = sign(flat)
+    assert signed.trace_format == "javascript"
+    assert signed.digest == sign(indented).digest
