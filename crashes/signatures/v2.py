@@ -307,7 +307,10 @@ from crashes.traces.text import mask_message
 # ("Exception Type: X at /url", "Exception Value: …" below the frames) is read as the traceback it shows,
 # and web frameworks' request dispatch (Django's handlers and middleware, Flask's dispatch, Starlette's and
 # FastAPI's routing, uvicorn's, gunicorn's and anyio's workers) is no frame; a JavaScript stack pasted
-# without its indentation ("at f (/app/x.ts:42:17)" at column 0) is read as V8's.
+# without its indentation ("at f (/app/x.ts:42:17)" at column 0) is read as V8's, and one whose files'
+# paths hold blanks ("/Applications/Mark Text.app/…") is never .NET's; Electron's own modules
+# (electron.asar) are no frames; the Kotlin compiler's root cause in a console padded to its width
+# (the frame on the line after "was thrown at:") is read.
 VERSION = 19
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -38,7 +38,8 @@ _AT_ANYWHERE = re.compile(r"(?m)^[^\S\n]*" + _AT_WORDS)
 _END_INNER = "--- End of inner exception stack trace ---"
 # What a JavaScript engine puts in a frame's parentheses: where the code is, not the parameters .NET
 # (and Mono, after a blank) prints there.
-_SCRIPT_LOCATION = re.compile(r"^(?:\S+:\d+:\d+|<anonymous>|native)$")
+# (A path with blanks in it too: "/Applications/Mark Text.app/…/format.js:26:7".)
+_SCRIPT_LOCATION = re.compile(r"^(?:[^()\n]{1,1000}:\d+:\d+|<anonymous>|native)$")
 _FUNCTION = re.compile(r"^[\w.`<>+$\[\],|]+(?:\s*\[[^\]]{0,200}\])?$")
 _MAX_WRAPPED = 4
 

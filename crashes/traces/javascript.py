@@ -37,7 +37,10 @@ _POSITION = re.compile(r":\d{1,9}(?::\d{1,9})?$")
 # (a Rust backtrace's "at /rustc/…/x.rs:12:5").
 _SCRIPT = re.compile(r"\.(?:[cm]?js|jsx|[cm]?ts|tsx|vue|svelte|coffee)$|^(?:https?|file|webpack|blob):|^node:")
 # Where the engine runs its own code: Node's, a promise combinator's "index 0", native functions.
-_ENGINE = re.compile(r"^(?:node:|internal/|native$|<anonymous>$|index \d{1,6}$|\[native code\]$|eval$)")
+# (And Electron's own modules, inside its electron.asar: a menu's click, an IPC dispatch.)
+_ENGINE = re.compile(
+    r"^(?:node:|internal/|native$|<anonymous>$|index \d{1,6}$|\[native code\]$|eval$)|[\\/]electron\.asar[\\/]"
+)
 _ERROR = re.compile(
     r"^(?:error: )?(?:Uncaught (?:\(in promise\) )?)?(?P<type>[A-Z][\w$]{0,100}(?:Error|Exception)|Error)"
     r"(?: \[[\w$]{1,100}\])?(?:: (?P<message>.{0,1000}))?$"

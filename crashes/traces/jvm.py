@@ -100,7 +100,10 @@ def _root_cause(text: str) -> re.Match | None:
             found = _ROOT_CAUSE.match(joined[:MAX_LINE])
             if found or not following or following[:1].isspace():
                 return found
-            joined += following
+            # A console that pads its lines to its width (Android Studio's build output) leaves the frame
+            # on the line after "was thrown at:", the blanks between them its padding.
+            ended = joined.rstrip()
+            joined = f"{ended} {following.strip()}" if ended.endswith(" was thrown at:") else joined + following
     return None
 
 

@@ -78,3 +78,22 @@ def test_frames_pasted_without_their_indentation_are_read():
     signed = sign(flat)
     assert signed.trace_format == "javascript"
     assert signed.digest == sign(indented).digest
+
+
+def test_an_electron_apps_stack_in_a_folder_with_blanks_is_javascripts():
+    # marktext/marktext#961 (v19): "/Applications/Mark Text.app/…" read as .NET's parameters before;
+    # Electron's own modules (electron.asar's menu and IPC dispatch) are the engine's, no frames.
+    text = (
+        "TypeError: Cannot read property 'webContents' of undefined\n"
+        "    at webContents (/Applications/Mark Text.app/Contents/Resources/app.asar/dist/electron/webpack:/src/main/"
+        "actions/format.js:26:7)\n"
+        "    at actions (/Applications/Mark Text.app/Contents/Resources/app.asar/dist/electron/webpack:/src/main/menus/"
+        "format.js:47:7)\n"
+        "    at MenuItem.click (/Applications/Mark Text.app/Contents/Resources/electron.asar/browser/api/menu-item.js:"
+        "56:9)\n"
+        "    at Function.executeCommand (/Applications/Mark Text.app/Contents/Resources/electron.asar/browser/api/"
+        "menu.js:31:13)\n"
+    )
+    signed = sign(text)
+    assert (signed.trace_format, signed.crash_type) == ("javascript", "TypeError")
+    assert signed.frames == ("webContents", "actions")

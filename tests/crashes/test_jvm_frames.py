@@ -86,3 +86,20 @@ def test_gradles_own_frames_are_no_frames():
     signed = sign(text)
     assert signed.frames == ()
     assert signed.message == "org.gradle.api.tasks.TaskExecutionException"
+
+
+def test_the_kotlin_root_cause_in_a_console_padded_to_its_width_is_read():
+    # skydoves/compose-hotswan-issuetracker#7: Android Studio's build output pads each line with blanks to
+    # its width, so the root cause's frame stands on the line after "was thrown at:" (v19).
+    pad = " " * 40
+    text = (
+        f"org.jetbrains.kotlin.backend.common.BackendException: Backend Internal error: Exception during IR{pad}\n"
+        f"lowering{pad}\n"
+        f"File being compiled: /home/u/project/viewmodel/MyViewModel.kt{pad}\n"
+        f"The root cause java.lang.IllegalArgumentException was thrown at:{pad}\n"
+        f"org.jetbrains.kotlin.backend.common.lower.LateinitLowering.visitCall(LateinitLowering.kt:137){pad}\n"
+        f"    at org.jetbrains.kotlin.backend.common.BackendException$Companion.report(BackendException.kt:31){pad}\n"
+    )
+    signed = sign(text)
+    assert signed.crash_type == "java.lang.IllegalArgumentException"
+    assert signed.frames == ("site org.jetbrains.kotlin.backend.common.lower.LateinitLowering.visitCall",)
