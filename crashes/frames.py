@@ -143,10 +143,10 @@ _IGNORED_FUNCTIONS = {
         # The same, as Rust before 1.0 named them (no ``std::``).
         r"sys::backtrace::|sys_common::|rt::unwind::|rt::lang_start|panicking::|"
         r"BaseThreadInitThunk$|RtlUserThreadStart$|KiUserExceptionDispatcher|"
-        # glibc's allocator reporting a heap it found corrupt ("malloc(): corrupted top size"): where the
-        # corruption was noticed, by every caller of malloc.
+        # glibc's allocator (and jemalloc's je_*) reporting a heap it found corrupt ("malloc(): corrupted top
+        # size"): where the corruption was noticed, by every caller of malloc.
         r"malloc_printerr$|malloc_consolidate$|_int_(?:malloc|free|realloc|memalign)$|sysmalloc$|"
-        r"unlink_chunk$|munmap_chunk$|tcache_\w+$|"
+        r"unlink_chunk$|munmap_chunk$|tcache_\w+$|je_\w+$|"
         # GLib's signal emission and main loop, libffi's calls and libwayland's (a GTK or Wayland program's
         # callbacks run inside them), and the OpenMP runtime's threads (a parallel region's body runs inside
         # them, named by the region, not the code).
@@ -415,7 +415,7 @@ def frame_key(frame: Frame, language: str, name: str | None = None, target: str 
             return f"{target or '?'}:{function}"
         if function:
             return function
-    if frame.file:
+    if frame.file.strip("?"):
         # A frame the symbolizer named by its place alone ("#0 0x55… /src/mjs.c:7684:57"): a file holds
         # many functions, its line says which (mjs's three crashes in mjs.c were three bugs).
         name = normalize_path(frame.file).rsplit("/", 1)[-1]

@@ -310,7 +310,11 @@ from crashes.traces.text import mask_message
 # without its indentation ("at f (/app/x.ts:42:17)" at column 0) is read as V8's, and one whose files'
 # paths hold blanks ("/Applications/Mark Text.app/…") is never .NET's; Electron's own modules
 # (electron.asar) are no frames; the Kotlin compiler's root cause in a console padded to its width
-# (the frame on the line after "was thrown at:") is read.
+# (the frame on the line after "was thrown at:") is read; backtrace_symbols lines whose module is a
+# process title ("/usr/bin/redis-server 127.0.0.1:6379(decrRefCount+0xe)[0x…]") are read; gdb's frame
+# form as a program's handler pads it ("#3  0x559e…      in  f() at src/a.c:429") is gdb's, and a frame
+# libbacktrace named "???() at ???:0" names nothing; jemalloc's je_* functions are no frames; MSVC's
+# C1001 is read (the compiler's file and line and the user's file, within the target).
 VERSION = 19
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
@@ -373,6 +377,8 @@ RULES = {
     "haskell": Rule(frames=2, frames_with_site=1, typed=False),
     # An assertion text without its function or a frame is often a helper's (cast<>): not enough alone.
     "llvm": Rule(frames=2, frames_with_site=1, typed=True),
+    # MSVC's ICE: the compiler's file and line, and the user's file (crashes.traces.msvc).
+    "msvc-ice": Rule(frames=0, frames_with_site=0, typed=True),
     # The analyzer or generator that threw, its exception's class and its top frame.
     "roslyn-analyzer": Rule(frames=3, frames_with_site=1, typed=True),
     # Boost's diagnostic_information: the throw's function, as an assertion's.

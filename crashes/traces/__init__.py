@@ -41,6 +41,7 @@ from crashes.traces import (
     libfuzzer,
     lldb,
     llvm,
+    msvc,
     ocaml,
     pytest_report,
     python,
@@ -74,7 +75,8 @@ from crashes.traces import (
 # OCaml's exceptions late: a program's own words may start a line with "Anomaly" above another format's trace.
 # Haskell's panics and call stacks after those: a log quoting one above another format's trace is
 # that format's crash. A Roslyn analyzer's or generator's failure after .NET's stack: printed with the stack,
-# the crash is the stack's, as it is printed without the compiler's line. Android's tombstone frames
+# the crash is the stack's, as it is printed without the compiler's line. MSVC's C1001 beside GCC's ICEs
+# (its compiler file is never another format's). Android's tombstone frames
 # ("#00 pc …") are no other format's, read before Breakpad's.
 # Boost's report of an exception it caught is read before gdb's frames, which a
 # report may quote below it (the throw's site says more than the abort's stack). Z3's File:/Line: fields
@@ -82,8 +84,8 @@ from crashes.traces import (
 REGISTRY = (
     sanitizer, valgrind, qgis, rpython, python, pytest_report, cleo, libfuzzer, rust, go, go_errors, go_telemetry,
     bun_report, zig, hotspot, kotlin_native, jvm, dotnet, roslyn, debugger_stack, crystal, ruby, javascript, julia,
-    gcc, lldb, llvm, android_tombstone, breakpad, apple_ips, apple, glibc_backtrace, ocaml, haskell, boost_exception,
-    gdb, faulthandler, z3,
+    gcc, msvc, lldb, llvm, android_tombstone, breakpad, apple_ips, apple, glibc_backtrace, ocaml, haskell,
+    boost_exception, gdb, faulthandler, z3,
 )  # fmt: skip
 
 __all__ = ["Frame", "ParsedTrace", "REGISTRY", "parse"]

@@ -33,8 +33,11 @@ FORMAT = "gdb"
 _FRAME = re.compile(
     # (A C++ function without debug information is printed with its parameter types and no arguments:
     # "smt::theory_bv::merge_eh(int, int) () from libz3.so", "f(int) [clone .constprop.171] () from …".)
-    r"^#\s?(?P<index>\d+)\s+(?:0x[0-9a-fA-F]+ in )?"
-    r"(?P<function>[^\s(]+(?:\([^()\n]{0,500}\)(?: const)?(?: \[clone [^\]\n]{1,100}\])*(?= \(\)))?) \((?P<args>.*?)\)"
+    # (A program's own handler printing through libbacktrace pads it and glues the parentheses to the name:
+    # "#3  0x559e…      in  f() at src/a.c:429".)
+    r"^#\s?(?P<index>\d+)\s+(?:0x[0-9a-fA-F]+\s{1,12}in\s{1,4})?"
+    r"(?P<function>[^\s(]+(?:\([^()\n]{0,500}\)(?: const)?(?: \[clone [^\]\n]{1,100}\])*(?= \(\)))?)"
+    r"(?: \((?P<args>.*?)\)|\(\)(?= at ))"
     # (Newer gdb says "at /lib64/libc.so.6" for a library without debug information, as older said "from".)
     r"(?: at (?P<file>\S+?):(?P<line>\d+)| (?:from|at) (?P<module>\S+))?\s*$"
 )
@@ -59,7 +62,7 @@ _MAX_WRAPPED = 6
 # ("#4  <signal handler called>", newer gdb "#2  0x… in <signal handler called> () at /lib64/libc.so.6");
 # KDE's DrKonqi replaces them with a line of its own. What is above is the handler's (a wait for the
 # debugger it started, its backtrace call), the same in every crash of the program.
-_TRAMPOLINE = re.compile(r"^#\s?\d+\s+(?:0x[0-9a-fA-F]+ in )?<signal handler called>")
+_TRAMPOLINE = re.compile(r"^#\s?\d+\s+(?:0x[0-9a-fA-F]+\s{1,12}in\s{1,4})?<signal handler called>")
 _KCRASH = "[KCrash Handler]"
 # "thread apply all bt": each thread's header; gdb names the thread it stopped in (a core's: the one that crashed).
 _THREAD = re.compile(r"^Thread (?P<number>\d+) \(")

@@ -34,8 +34,9 @@ from crashes.traces.text import find_lines, mask_message
 FORMAT = "glibc-backtrace"
 # Module, then "(function+0xOFF)" or "(+0xOFF)", then " [0xADDR]" (Ruby puts a blank before it, and
 # may follow it with the source line). One frame per line, read from its start: no backtracking.
+# (A program that sets its process title prints that as its module: "/usr/bin/redis-server 127.0.0.1:6379(…)".)
 _FRAME = re.compile(
-    r"^\s*(?P<module>[^\s()\[\]]{1,300})\((?P<function>[A-Za-z_$.][^\s()+]{0,500})?(?:[+-]0x[0-9a-fA-F]{1,16})?\)"
+    r"^\s*(?P<module>[^\s()\[\]](?:[^()\[\]\n]{0,300}[^\s()\[\]])?)\((?P<function>[A-Za-z_$.][^\s()+]{0,500})?(?:[+-]0x[0-9a-fA-F]{1,16})?\)"
     r" ?\[0x[0-9a-fA-F]{1,16}\]"
 )
 # Frames it takes to tell a backtrace from a line that happens to look like one.

@@ -71,3 +71,36 @@ def test_cpythons_interpreter_is_no_frame_under_an_extensions_crash():
         "#7  0x00005555556cb2a5 in Py_BytesMain ()\n"
     )
     assert sign(text).frames == ("dgesdd_",)
+
+
+def test_a_backtrace_symbols_module_named_by_its_process_title_is_read():
+    # redis/redis#14370 (v19): Redis sets its process title, which backtrace_symbols prints as the module.
+    text = (
+        "89013:M 18 Sep 2025 20:14:39.060 # Redis 6.2.7 crashed by signal: 11, si_code: 1\n\n"
+        "------ STACK TRACE ------\nBacktrace:\n"
+        "/lib64/libc.so.6(+0x54db0)[0x7fc0bbe54db0]\n"
+        "/usr/bin/redis-server 127.0.0.1:6379(decrRefCount+0xe)[0x55d74074121e]\n"
+        "/usr/bin/redis-server 127.0.0.1:6379(slowlogFreeEntry+0x29)[0x55d740799469]\n"
+        "/usr/bin/redis-server 127.0.0.1:6379(listDelNode+0x37)[0x55d740717857]\n"
+    )
+    signed = sign(text, "redis")
+    assert signed.trace_format == "glibc-backtrace"
+    assert signed.frames == ("decrRefCount", "slowlogFreeEntry", "listDelNode")
+    elsewhere = text.replace("127.0.0.1:6379", "*:6380")
+    assert sign(elsewhere, "redis").digest == signed.digest
+
+
+def test_a_handlers_padded_frames_are_read_as_gdbs():
+    # fluent/fluent-bit#6958 (v19): its handler prints "#3  0x559e…      in  flb_sds_printf() at src/flb_sds.c:429";
+    # frames libbacktrace could not name ("???() at ???:0") name nothing.
+    text = (
+        "[2023/03/06 08:56:47] [engine] caught signal (SIGSEGV)\n"
+        "#0  0x7f07e2fcd319      in  ???() at ???:0\n"
+        "#1  0x7f07e2ed7f75      in  ???() at ???:0\n"
+        "#3  0x559e77e486f2      in  flb_sds_printf() at src/flb_sds.c:429\n"
+        "#4  0x559e77ff0452      in  debug_event_mask() at plugins/in_tail/tail_fs_inotify.c:69\n"
+        "#5  0x559e77ff0924      in  tail_fs_event() at plugins/in_tail/tail_fs_inotify.c:199\n"
+    )
+    signed = sign(text)
+    assert signed.trace_format == "gdb"
+    assert signed.frames == ("flb_sds_printf", "debug_event_mask", "tail_fs_event")
