@@ -433,10 +433,31 @@ _CORE_IMPL = re.compile(r" as core::(?:slice::index::SliceIndex|iter::)")
 _REPORTING_HELPER = re.compile(
     # (C's internal functions end in "_": tor's "tor_abort_".)
     r"(?i)^(?:[a-z0-9]+_)*(?:fatal|abort|assert|assertion|panic|die|croak|bug|unreachable)(?:_[a-z0-9]+)*_?$"
-    # And in C++'s CamelCase: Carbon's CheckFailImpl, abseil's LogMessageFatal, ReportFatalError.
-    r"|^(?-i:(?:[A-Z][a-z0-9]*)*?(?:CheckFail(?:ed|ure)?|Assert(?:ion)?(?:Fail(?:ed|ure)?)?|Fatal(?:Error)?|Abort|"
-    r"Panic|Die|Unreachable)(?:Impl)?)$"
+    # And in C++'s CamelCase: Carbon's CheckFailImpl, abseil's LogMessageFatal, ReportFatalError, DuckDB's
+    # DuckDBAssertInternal, Redis's _serverPanic, and the destructor of a fatal message that reports it
+    # (include-what-you-use's ~FatalMessageEmitter).
+    r"|^(?-i:~?_*(?:[a-z][a-z0-9]*)?(?:[A-Z][a-z0-9]*)*?(?:CheckFail(?:ed|ure)?|Assert(?:ion)?(?:Fail(?:ed|ure)?)?|"
+    r"Fatal(?:Error)?|Abort|Panic|Die|Unreachable)(?:Impl|Internal|Message|Emitter|Handler)*)$"
 )
+
+
+# A reporting class's method that fails (Dart's DynamicAssertionHelper::Fail), and an exception's constructor
+# (DuckDB's InternalException::InternalException): where a failure is raised or reported, not where it happened.
+_REPORTING_CLASS = re.compile(r"^\w*(?:Assert|Fatal|CheckFail)\w*$")
+_REPORTING_METHODS = frozenset({"Fail", "Failed", "Report", "Raise", "Throw"})
+
+
+def _reports(parts: list[str]) -> bool:
+    """Whether a native name's parts (``["dart", "DynamicAssertionHelper", "Fail"]``) are a reporting helper's."""
+    last = parts[-1] or ""
+    if _REPORTING_HELPER.match(last):
+        return True
+    if len(parts) < 2:
+        return False
+    owner = parts[-2]
+    return (last in _REPORTING_METHODS and bool(_REPORTING_CLASS.match(owner))) or (
+        last == owner and last.endswith(("Exception", "Error"))
+    )
 
 
 def is_ignored(frame: Frame, language: str, extra: tuple[re.Pattern, ...] = (), name: str | None = None) -> bool:
@@ -460,7 +481,7 @@ def is_ignored(frame: Frame, language: str, extra: tuple[re.Pattern, ...] = (), 
             return True
         if language in ("native", "rust") and _CORE_IMPL.search(frame.function[:MAX_NAME]):
             return True
-        if language in ("native", "rust", "go") and _REPORTING_HELPER.match(re.split(r"::|\.", name)[-1] or ""):
+        if language in ("native", "rust", "go") and _reports(re.split(r"::|\.", name)):
             return True
         if frame.module and _IGNORED_MODULES.search(frame.module):
             return True

@@ -314,7 +314,9 @@ from crashes.traces.text import mask_message
 # process title ("/usr/bin/redis-server 127.0.0.1:6379(decrRefCount+0xe)[0x…]") are read; gdb's frame
 # form as a program's handler pads it ("#3  0x559e…      in  f() at src/a.c:429") is gdb's, and a frame
 # libbacktrace named "???() at ???:0" names nothing; jemalloc's je_* functions are no frames; MSVC's
-# C1001 is read (the compiler's file and line and the user's file, within the target).
+# C1001 is read (the compiler's file and line and the user's file, within the target); a program's own
+# reporting in C++'s names is no frame (~FatalMessageEmitter, DuckDBAssertInternal, _serverPanic, an
+# assertion helper's Fail, an exception's constructor).
 VERSION = 19
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -104,3 +104,25 @@ def test_a_handlers_padded_frames_are_read_as_gdbs():
     signed = sign(text)
     assert signed.trace_format == "gdb"
     assert signed.frames == ("flb_sds_printf", "debug_event_mask", "tail_fs_event")
+
+
+@pytest.mark.parametrize(
+    "reporter",
+    [
+        # include-what-you-use#1162, Dart's VM (dart-lang/sdk#27019), DuckDB's asserts and its internal
+        # exception's constructor, Redis's panic (redis/redis#11166): where a failure is reported (v19).
+        "clang::include_what_you_use::FatalMessageEmitter::~FatalMessageEmitter",
+        "dart::DynamicAssertionHelper::Fail",
+        "duckdb::DuckDBAssertInternal",
+        "duckdb::InternalException::InternalException",
+        "_serverPanic",
+    ],
+)
+def test_a_programs_own_failure_reporting_is_no_frame(reporter):
+    text = (
+        "Program received signal SIGABRT, Aborted.\n"
+        f"#0  0x0000555555569a00 in {reporter} (this=0x1) at src/report.cc:10\n"
+        "#1  0x0000555555569a4c in seek_handler (widget=0x555555a63400) at gmpv_control_box.c:60\n"
+        "#2  0x0000555555569b00 in update_state (data=0x1) at gmpv_player.c:12\n"
+    )
+    assert sign(text).frames[:2] == ("seek_handler", "update_state")
