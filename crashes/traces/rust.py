@@ -68,7 +68,10 @@ _EYRE_LOCATION = re.compile(
     r"^\s*Location:\s+(?P<file>(?:[A-Za-z]:)?[^\s:`]{1,300}):(?P<line>\d+)(?::\d+)?\s*(?:`{1,3}\s*)?$"
 )
 _EYRE_INDENTED = re.compile(r"^\s{2,8}(?P<message>\S.*?)\s*$")
-_EYRE_IN = re.compile(r"^\s*in (?P<file>(?:[A-Za-z]:)?[^\s:`]{1,300}):(?P<line>\d+)(?::\d+)?\s*(?:`{1,3}\s*)?$")
+# ("in src/app.rs:774", or as color-eyre's panic section prints it: "in src/buffer.rs, line 229".)
+_EYRE_IN = re.compile(
+    r"^\s*in (?P<file>(?:[A-Za-z]:)?[^\s:`,]{1,300})(?::|, line )(?P<line>\d+)(?::\d+)?\s*(?:`{1,3}\s*)?$"
+)
 # How far below the banner its fields may be (a message of several lines in between).
 _EYRE_LINES = 8
 # rustc's own thread; since Rust 1.89 with its id: "thread 'rustc' (81234) panicked at".

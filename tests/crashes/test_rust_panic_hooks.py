@@ -102,3 +102,19 @@ def test_a_panics_or_an_ices_location_a_terminal_cut_is_joined_back():
     # A whole old-form panic is not joined to a frame's number below it.
     old = "thread 'main' panicked at 'boom', src/main.rs:5:3\n1: 0x55 - main\n"
     assert sign(old).frames[0] == "site src/main.rs:5"
+
+
+def test_color_eyres_panic_section_with_its_line_after_a_comma_is_read():
+    # sxyazi/yazi#475 (v19): "in …/ratatui-0.25.0/src/buffer.rs, line 229" below the indented message.
+    text = (
+        "The application panicked (crashed).\n"
+        "  index out of bounds: the len is 19459 but the index is 19673\n"
+        "in /home/max/.cargo/registry/src/index.crates.io-6f17d22bba15001f/ratatui-0.25.0/src/buffer.rs, line 229\n"
+        "thread: main\n"
+    )
+    as_std = (
+        "thread 'main' panicked at /home/u/.cargo/registry/src/index.crates.io-6f17d22bba15001f/ratatui-0.25.0/src/"
+        "buffer.rs:229:9:\nindex out of bounds: the len is 3 but the index is 7\n"
+    )
+    assert sign(text).frames == ("site ratatui/src/buffer.rs:229",)
+    assert sign(text).digest == sign(as_std).digest
