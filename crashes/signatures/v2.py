@@ -317,7 +317,8 @@ from crashes.traces.text import mask_message
 # C1001 is read (the compiler's file and line and the user's file, within the target); a program's own
 # reporting in C++'s names is no frame (~FatalMessageEmitter, DuckDBAssertInternal, _serverPanic, an
 # assertion helper's Fail, an exception's constructor); color-eyre's panic section naming its line after
-# a comma ("in src/buffer.rs, line 229") is read.
+# a comma ("in src/buffer.rs, line 229") is read, and so is miette's ("× Main thread panicked.", "├─▶ at
+# FILE:L:C", "╰─▶ MESSAGE": nushell's, espflash's).
 VERSION = 19
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

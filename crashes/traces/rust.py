@@ -74,6 +74,12 @@ _EYRE_IN = re.compile(
 )
 # How far below the banner its fields may be (a message of several lines in between).
 _EYRE_LINES = 8
+# miette's panic hook (espflash's, many CLIs'): "Error:   × Main thread panicked.", then
+# "  ├─▶ at src/x.rs:171:80" and "  ╰─▶ called `Result::unwrap()` on an `Err` value: …".
+_MIETTE_BANNER = re.compile(r"× (?:Main thread|Thread '[^'\n]{0,200}') panicked\.?\s*$")
+_MIETTE_AT = re.compile(r"^\s*[├│]─+▶ at (?P<file>(?:[A-Za-z]:)?[^\s:]{1,300}):(?P<line>\d+)(?::\d+)?\s*$")
+_MIETTE_MESSAGE = re.compile(r"^\s*[╰├]─+▶ (?P<message>\S.*?)\s*$")
+_MIETTE_LINES = 4
 # rustc's own thread; since Rust 1.89 with its id: "thread 'rustc' (81234) panicked at".
 _RUSTC_THREAD = re.compile(r"thread 'rustc' (?:\(\d{1,20}\) )?panicked")
 _ICE = re.compile(r"^\s*(?:error|ERROR): internal compiler error: (?P<message>.+)$")
@@ -139,6 +145,21 @@ def _panic_hook(lines: list[str]) -> tuple[str, int, str] | None:
     return next((found for line in lines if _HOOK_PAYLOAD in line and (found := _panic_hook_print(line))), None)
 
 
+def _miette_panic(lines: list[str]) -> tuple[str, int, str] | None:
+    """(file, line, message) of miette's panic report: its banner, "├─▶ at FILE:L:C", then "╰─▶ MESSAGE"."""
+    banner = next((i for i, line in enumerate(lines) if "panicked" in line and _MIETTE_BANNER.search(line)), None)
+    if banner is None:
+        return None
+    below = [line[:MAX_LINE] for line in lines[banner + 1 : banner + 1 + _MIETTE_LINES]]
+    at = next((found for line in below if (found := _MIETTE_AT.match(line))), None)
+    if at is None:
+        return None
+    said = next(
+        (found for line in below if not _MIETTE_AT.match(line) and (found := _MIETTE_MESSAGE.match(line))), None
+    )
+    return at["file"], int(at["line"]), said["message"] if said else ""
+
+
 def _eyre_panic(lines: list[str]) -> tuple[str, int | None, str] | None:
     """(file, line, message) of color-eyre's panic report: the first banner followed by its ``Message:``."""
     banner = next((index for index, line in enumerate(lines) if _EYRE_BANNER in line), None)
@@ -168,6 +189,8 @@ def recognize(text: str) -> bool:
     if _HOOK_PAYLOAD in text and _panic_hook(_joined_lines(text)[0]):
         return True
     if _EYRE_BANNER in text and _eyre_panic(_joined_lines(text)[0]):
+        return True
+    if "─▶ at " in text and _miette_panic(_joined_lines(text)[0]):
         return True
     if "anicked at" not in text and "internal compiler error" not in text:
         # Headless: a run of "N: crate::path" frames with "at /rustc/…" or "at src/…" lines, or
@@ -545,6 +568,8 @@ def parse(text: str) -> ParsedTrace:
     hooked = None if panic_file or _HOOK_PAYLOAD not in text else _panic_hook(lines)
     if not (panic_file or message or hooked) and _EYRE_BANNER in text:
         hooked = _eyre_panic(lines)
+    if not (panic_file or message or hooked) and "─▶ at " in text:
+        hooked = _miette_panic(lines)
     if hooked:
         panic_file, panic_line, message = hooked
     ice_messages = [m["message"].strip() for m in find_lines(text, _ICE, 8, "internal compiler error")]

@@ -118,3 +118,19 @@ def test_color_eyres_panic_section_with_its_line_after_a_comma_is_read():
     )
     assert sign(text).frames == ("site ratatui/src/buffer.rs:229",)
     assert sign(text).digest == sign(as_std).digest
+
+
+def test_miettes_panic_report_is_read_as_the_panic_std_prints():
+    # nushell/nushell#13118 (miette's hook: "× Main thread panicked.", "├─▶ at FILE:L:C", "╰─▶ MESSAGE"), v19.
+    signed = sign_record("nushell/nushell#13118")
+    assert signed.frames[0] == "site nu-protocol/src/engine/engine_state.rs:1050"
+    assert signed.crash_type == "internal error: missing span"
+    # esp-rs/espflash#938's form: behind "Error:" and a log's lines, in a dependency from Cargo's registry.
+    text = (
+        "[2025-08-10T14:41:39Z INFO ] Using flash stub\n"
+        "Error:   × Main thread panicked.\n"
+        "  ├─▶ at /home/d/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/serialport-4.7.2/src/posix/tty.rs:499:9\n"
+        "  ╰─▶ assertion failed: termios2.c_ospeed == termios2.c_ispeed\n"
+        "  help: set the `RUST_BACKTRACE=1` environment variable to display a backtrace.\n"
+    )
+    assert sign(text).frames == ("site serialport/src/posix/tty.rs:499",)
