@@ -318,7 +318,8 @@ from crashes.traces.text import mask_message
 # reporting in C++'s names is no frame (~FatalMessageEmitter, DuckDBAssertInternal, _serverPanic, an
 # assertion helper's Fail, an exception's constructor); color-eyre's panic section naming its line after
 # a comma ("in src/buffer.rs, line 229") is read, and so is miette's ("× Main thread panicked.", "├─▶ at
-# FILE:L:C", "╰─▶ MESSAGE": nushell's, espflash's).
+# FILE:L:C", "╰─▶ MESSAGE": nushell's, espflash's); a GCC ICE on a signal with no frame of GCC's own is
+# keyed by the user's function it was compiling ("In member function '…'"), within the target.
 VERSION = 19
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
@@ -395,6 +396,8 @@ _DEFAULT_RULE = Rule()
 # each frontend hands it, and one assertion reached from two projects' frontends is each
 # project's bug, triaged by each (and, across languages, never one bucket).
 _SHARED_CODE_FORMATS = frozenset({"rustc-ice", "gcc-ice", "go-ice"})
+# How a parser names the user's input in a key's context ("input opennurbs_lookup.cpp", "input main").
+INPUT = "input "
 # Formats printing several stacks of which one is the crash's, and saying which.
 _WHOLE_STACK_FORMATS = frozenset({"apple-crash"})
 
@@ -515,14 +518,16 @@ def _from_trace(kind, parsed: ParsedTrace, crash_type, target, top_n, ignore) ->
         # though it moves between versions (then the fuzzy stage weighs the frames). Kept with
         # frames too, so that one report with a backtrace and one without still share the site.
         site = f"{site}:{parsed.site_line}"
-    identified = bool(site or hashed) or (not rule.typed and not is_generic(crash))
+    identified = bool(site or hashed or parsed.context) or (not rule.typed and not is_generic(crash))
     if not identified:
         return None
     key_frames = ((f"site {site}",) if site else ()) + tuple(parsed.context) + hashed
     caller = None if site else dependency_caller(candidates, parsed.language, ignore, target)
     if caller and caller not in hashed:
         key_frames += (f"caller {caller}",)
-    scope = "" if parsed.format in _SHARED_CODE_FORMATS else target
+    # A compiler's crash keyed by the user's input it was compiling (no frame of its own) is the target's.
+    by_input = any(part.startswith(INPUT) for part in parsed.context)
+    scope = "" if parsed.format in _SHARED_CODE_FORMATS and not by_input else target
     return Signature(
         version=VERSION,
         digest=_digest(kind, parsed.format, scope, crash, *key_frames),

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import re
 
+from crashes.frames import is_ignored
 from crashes.model import Frame, ParsedTrace
 from crashes.traces.extract import MIN_WRAP_WIDTH
+from crashes.traces.llvm import function_name
 from crashes.traces.text import CUT_LINES, MAX_LINE, find_lines, join_cut_lines, mask_message
 
 FORMAT = "gcc-ice"
@@ -204,6 +206,13 @@ def parse(text: str) -> ParsedTrace:
         )
     stage = find_lines(text, _PASS, 1, "during ")
     message = error + (f" (during {stage[0]['pass']})" if stage else "")
+    context = ()
+    if not site and not any(not is_ignored(frame, "native") for frame in frames):
+        # A signal ("Segmentation fault") with no frame of GCC's own (a release build's backtrace is libc's):
+        # the user's function GCC was compiling says which crash it is, as GCC's frames would; it is the
+        # user's input, so the key is the target's (signatures.v2: INPUT).
+        compiled = _compiled_function(lines, index)
+        context = (f"input {compiled}",) if compiled else ()
     return ParsedTrace(
         format=FORMAT,
         crash_type=crash_type,
@@ -211,7 +220,23 @@ def parse(text: str) -> ParsedTrace:
         frames=tuple(frames),
         language="native",
         site=site,
+        context=context,
     )
+
+
+# GCC's "In function 'f':" (or "In member function 'void ns::C::f(T)':", in typographic quotes too) above
+# the ICE's line, naming the function it was compiling.
+_IN_FUNCTION = re.compile(r"\bIn (?:member |static member )?function [‘'](?P<function>[^’'\n]{1,500})[’']:\s*$")
+_FUNCTION_ABOVE = 6
+
+
+def _compiled_function(lines: list[str], ice: int) -> str:
+    """The function GCC was compiling when the ICE at ``lines[ice]`` struck, or ""."""
+    for line in reversed(lines[max(0, ice - _FUNCTION_ABOVE) : ice]):
+        found = _IN_FUNCTION.search(line[:MAX_LINE]) if "function " in line else None
+        if found:
+            return function_name(found["function"])
+    return ""
 
 
 def _cut_before_the_ice(lines: list[str], text: str) -> ParsedTrace:

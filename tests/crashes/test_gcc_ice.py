@@ -98,3 +98,25 @@ def test_an_il_checkers_ice_is_keyed_by_what_it_found_and_the_pass_that_left_it(
     # An ICE that says where it failed keeps that as its identity, whatever error came above it.
     located = _verifier("type mismatch in binary expression", "in expand_expr_real_1, at expr.cc:10862", "expand")
     assert gcc.parse(located).crash_type == "internal compiler error: in expand_expr_real_1, at expr.cc"
+
+
+# dolphin-emu/dolphin#9412 (https://github.com/dolphin-emu/dolphin/issues/9412), as posted: a release GCC's
+# segfault, whose only frame is the C library's.
+_SEGFAULT = (
+    "../Source/Core/Common/Arm64Emitter.cpp: In member function "
+    "‘void Arm64Gen::ARM64XEmitter::MOVI2RImpl(Arm64Gen::ARM64Reg, T)’:\n"
+    "../Source/Core/Common/Arm64Emitter.cpp:2039:5: internal compiler error: Segmentation fault\n"
+    "     MOVZ,\n     ^~~~\n"
+    "0x7f99269d23 __libc_start_main\n\t../csu/libc-start.c:308\n"
+)
+
+
+def test_a_segfault_without_gccs_own_frames_is_keyed_by_the_function_it_was_compiling():
+    # v19: the user's function is the input, so the key is the target's (a bucket of its own before).
+    signed = signatures.compute(kind="crash", trace_text=_SEGFAULT, target="dolphin")
+    assert signed.frames == ("input Arm64Gen::ARM64XEmitter::MOVI2RImpl",)
+    moved = _SEGFAULT.replace("2039:5", "2051:5").replace("0x7f99269d23", "0x7f88001122")
+    assert signatures.compute(kind="crash", trace_text=moved, target="dolphin").digest == signed.digest
+    other = _SEGFAULT.replace("MOVI2RImpl", "ADDI2R")
+    assert signatures.compute(kind="crash", trace_text=other, target="dolphin").digest != signed.digest
+    assert signatures.compute(kind="crash", trace_text=_SEGFAULT, target="other").digest != signed.digest
