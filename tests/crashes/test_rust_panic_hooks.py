@@ -129,7 +129,8 @@ def test_miettes_panic_report_is_read_as_the_panic_std_prints():
     text = (
         "[2025-08-10T14:41:39Z INFO ] Using flash stub\n"
         "Error:   × Main thread panicked.\n"
-        "  ├─▶ at /home/d/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/serialport-4.7.2/src/posix/tty.rs:499:9\n"
+        "  ├─▶ at /home/d/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/serialport-4.7.2/src/posix/"
+        "tty.rs:499:9\n"
         "  ╰─▶ assertion failed: termios2.c_ospeed == termios2.c_ispeed\n"
         "  help: set the `RUST_BACKTRACE=1` environment variable to display a backtrace.\n"
     )

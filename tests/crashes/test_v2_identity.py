@@ -2212,7 +2212,8 @@ def test_a_c_assertion_with_its_expression_quoted_still_names_a_bug():
 
 def test_cores_indexing_implemented_for_a_type_is_no_frame():
     # nushell/nushell#12969: "<usize as core::slice::index::SliceIndex<[T]>>::index" read "usize::index".
-    assert _sign("nushell/nushell#12969").frames[0] == "nu_parser::parser::parse_builtin_commands"
+    # (Its miette report's site comes first since v19.)
+    assert _sign("nushell/nushell#12969").frames[1] == "nu_parser::parser::parse_builtin_commands"
 
 
 def test_an_llvm_crash_is_keyed_within_its_target():
