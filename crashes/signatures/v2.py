@@ -319,7 +319,9 @@ from crashes.traces.text import mask_message
 # assertion helper's Fail, an exception's constructor); color-eyre's panic section naming its line after
 # a comma ("in src/buffer.rs, line 229") is read, and so is miette's ("× Main thread panicked.", "├─▶ at
 # FILE:L:C", "╰─▶ MESSAGE": nushell's, espflash's); a GCC ICE on a signal with no frame of GCC's own is
-# keyed by the user's function it was compiling ("In member function '…'"), within the target.
+# keyed by the user's function it was compiling ("In member function '…'"), within the target; older V8's
+# names ("listeners.(anonymous function).forEach.listener") are JavaScript's, never .NET's, and Node's own
+# modules named bare ("events.js", "ELECTRON_ASAR.js") are no frames.
 VERSION = 19
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

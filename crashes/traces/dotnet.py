@@ -105,6 +105,10 @@ def _frame(line: str) -> Frame | None:
         return None
     if _SCRIPT_LOCATION.match(body[opening + 1 : closing]):
         return None  # "at parseThing (/app/index.js:42:11)": a JavaScript engine's frame, never .NET's
+    if body.endswith(")") and _SCRIPT_LOCATION.match(body[body.rfind("(") + 1 : -1]):
+        # Older V8's "at listeners.(anonymous function).forEach.listener (/app/safe-emitter.js:47:58)":
+        # the script's location closes the line, whatever parentheses the name holds.
+        return None
     location = _LOCATION.search(body[closing:])
     return Frame(
         function=body[: closing + 1],

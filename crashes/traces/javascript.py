@@ -26,7 +26,9 @@ FORMAT = "javascript"
 # Node's last frame before the error's own fields: "    at f (file:1:2) {". (Or at column 0, where a paste
 # lost the indentation: a location with its line and column in a script's file is still asked for.)
 _V8 = re.compile(
-    r"^\s*at (?:async )?(?:(?P<function>[^()\n]{1,500}?) \((?P<location>[^()\n]{1,1000})\)|(?P<bare>\S{1,1000}))"
+    # (Older V8 names a function "listeners.(anonymous function).forEach.listener".)
+    r"^\s*at (?:async )?(?:(?P<function>(?:[^()\n]|\(anonymous function\)){1,500}?) \((?P<location>[^()\n]{1,1000})\)"
+    r"|(?P<bare>\S{1,1000}))"
     r"(?: \{)?\s*$"
 )
 # "f@https://x/app.js:1:2", "@https://x/app.js:1:2" (an anonymous function), Safari's "global code@…" and
@@ -37,9 +39,12 @@ _POSITION = re.compile(r":\d{1,9}(?::\d{1,9})?$")
 # (a Rust backtrace's "at /rustc/…/x.rs:12:5").
 _SCRIPT = re.compile(r"\.(?:[cm]?js|jsx|[cm]?ts|tsx|vue|svelte|coffee)$|^(?:https?|file|webpack|blob):|^node:")
 # Where the engine runs its own code: Node's, a promise combinator's "index 0", native functions.
-# (And Electron's own modules, inside its electron.asar: a menu's click, an IPC dispatch.)
+# (And Electron's own modules, inside its electron.asar: a menu's click, an IPC dispatch. Before Node 16 its
+# own modules were named bare, without "node:": "events.js:182:13", "ELECTRON_ASAR.js"; a program's file
+# always has a folder.)
 _ENGINE = re.compile(
-    r"^(?:node:|internal/|native$|<anonymous>$|index \d{1,6}$|\[native code\]$|eval$)|[\\/]electron\.asar[\\/]"
+    r"^(?:node:|internal/|native$|<anonymous>$|index \d{1,6}$|\[native code\]$|eval$|[\w-]{1,40}\.js$)"
+    r"|[\\/]electron\.asar[\\/]"
 )
 _ERROR = re.compile(
     r"^(?:error: )?(?:Uncaught (?:\(in promise\) )?)?(?P<type>[A-Z][\w$]{0,100}(?:Error|Exception)|Error)"

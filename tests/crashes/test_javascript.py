@@ -97,3 +97,26 @@ def test_an_electron_apps_stack_in_a_folder_with_blanks_is_javascripts():
     signed = sign(text)
     assert (signed.trace_format, signed.crash_type) == ("javascript", "TypeError")
     assert signed.frames == ("webContents", "actions")
+
+
+def test_older_nodes_frames_are_read_and_its_own_modules_are_no_frames():
+    # jsx-eslint/eslint-plugin-react#1471 (ESLint 4 on Node 8) and Nexus-Mods/Vortex#1466 (Electron's Node), v19:
+    # "listeners.(anonymous function).forEach.listener" is V8's name, never .NET's parameters; Node's own
+    # modules, named bare before Node 16 ("events.js:182:13", "ELECTRON_ASAR.js"), are no frames.
+    text = (
+        "TypeError: Cannot read property 'type' of undefined\n"
+        "    at checkValidPropObject (/app/node_modules/eslint-plugin-react/lib/rules/no-typos.js:76:15)\n"
+        "    at listeners.(anonymous function).forEach.listener (/app/node_modules/eslint/lib/util/"
+        "safe-emitter.js:47:58)\n"
+        "    at Array.forEach (<anonymous>)\n"
+        "    at Object.module.(anonymous function) [as openSync] (ELECTRON_ASAR.js:166:20)\n"
+        "    at emitTwo (events.js:106:13)\n"
+        "    at Object.emit (/app/node_modules/eslint/lib/util/safe-emitter.js:47:38)\n"
+    )
+    signed = sign(text)
+    assert signed.trace_format == "javascript"
+    assert signed.frames == (
+        "checkValidPropObject",
+        "listeners.(anonymous function).forEach.listener",
+        "Object.emit",
+    )
