@@ -185,6 +185,10 @@ _IGNORED_FUNCTIONS["go"] = re.compile(r"^(runtime\.|runtime/|testing\.|panic$|re
 # Native frames compiled from the C library or the compiler's runtime sources.
 _IGNORED_NATIVE_FILES = re.compile(
     r"(^|/)glibc[-/]|(^|/)sysdeps/|/libgcc/|/compiler-rt/lib/|/libsanitizer/|(^|/)Fuzzer\w*\.cpp$|"
+    # The C library's headers inlined into the program: its fortify wrappers ("read
+    # /usr/include/x86_64-linux-gnu/bits/unistd.h:44"), and the compiler's intrinsics. (Not any header under
+    # /usr/include: gdb names a program's function by the C++ header a call was inlined from.)
+    r"^/usr/include/(?:[\w-]+-linux-gnu\w*/)?bits/|/lib/gcc/[^/]+/[^/]+/include/|"
     # glibc's sources as Debian's debug info names them ("_nl_load_domain ./intl/loadmsgcat.c" is
     # how assert() symbolizes in an LLVM stack dump there).
     r"^\./(?:nptl|signal|stdlib|intl|assert|csu|posix|misc|string|libio|malloc)/|"

@@ -37,6 +37,8 @@ STOCK_LINES = re.compile(
     r"killed signal terminated program|"
     r"no warranty; not even for merchantability|not even for merchantability or fitness|"
     r"^\s*\$ |^\s*[\w.-]+@[\w.-]+[:~]|^\s*\(gdb\)|core dumped|"
+    # gdb starting the program, named with its input ("Starting program: /x/reader crash-001.overflow").
+    r"^starting program: |"
     # A debugger saying a signal stopped the program (gdb's "Thread 1 "obs" received signal SIGSEGV,
     # Segmentation fault.", a core's "Program terminated with signal SIGSEGV"): any crash of it says so.
     r"\b(?:received|terminated with) signal SIG[A-Z]+|"

@@ -321,7 +321,10 @@ from crashes.traces.text import mask_message
 # FILE:L:C", "╰─▶ MESSAGE": nushell's, espflash's); a GCC ICE on a signal with no frame of GCC's own is
 # keyed by the user's function it was compiling ("In member function '…'"), within the target; older V8's
 # names ("listeners.(anonymous function).forEach.listener") are JavaScript's, never .NET's, and Node's own
-# modules named bare ("events.js", "ELECTRON_ASAR.js") are no frames.
+# modules named bare ("events.js", "ELECTRON_ASAR.js") are no frames; ClusterFuzz's crash summary ("Crash
+# Type:", "Crash State:") is read as the sanitizer report it stands for; frame numbers escaped against
+# Markdown ("\\#0") are frame numbers; glibc's inlined fortify wrappers (bits/unistd.h) are no frames; gdb's
+# "Starting program: …" names no bug.
 VERSION = 19
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -21,6 +21,7 @@ from crashes.traces import (
     breakpad,
     bun_report,
     cleo,
+    clusterfuzz,
     crystal,
     debugger_stack,
     dotnet,
@@ -57,7 +58,8 @@ from crashes.traces import (
 )
 
 # Ordered: the first format that recognizes a text parses it, so the most
-# specific come first. A sanitizer report often sits inside libFuzzer output
+# specific come first. (ClusterFuzz's summary after the sanitizer's report it may quote: the report's
+# frames say more.) A sanitizer report often sits inside libFuzzer output
 # and names the real error; so does Valgrind's first error in whatever the
 # program printed as it died; atheris prints a Python traceback inside
 # libFuzzer output (and cleo, for Poetry, renders one its own way); rustc's
@@ -82,10 +84,10 @@ from crashes.traces import (
 # report may quote below it (the throw's site says more than the abort's stack). Z3's File:/Line: fields
 # last: a tool's log may print such fields around another format's trace.
 REGISTRY = (
-    sanitizer, valgrind, qgis, rpython, python, pytest_report, cleo, libfuzzer, rust, go, go_errors, go_telemetry,
-    bun_report, zig, hotspot, kotlin_native, jvm, dotnet, roslyn, debugger_stack, crystal, ruby, javascript, julia,
-    gcc, msvc, lldb, llvm, android_tombstone, breakpad, apple_ips, apple, glibc_backtrace, ocaml, haskell,
-    boost_exception, gdb, faulthandler, z3,
+    sanitizer, clusterfuzz, valgrind, qgis, rpython, python, pytest_report, cleo, libfuzzer, rust, go, go_errors,
+    go_telemetry, bun_report, zig, hotspot, kotlin_native, jvm, dotnet, roslyn, debugger_stack, crystal, ruby,
+    javascript, julia, gcc, msvc, lldb, llvm, android_tombstone, breakpad, apple_ips, apple, glibc_backtrace, ocaml,
+    haskell, boost_exception, gdb, faulthandler, z3,
 )  # fmt: skip
 
 __all__ = ["Frame", "ParsedTrace", "REGISTRY", "parse"]

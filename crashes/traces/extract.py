@@ -208,6 +208,7 @@ def clean(text: str) -> Cleaned:
         _unquote,
         _strip_inline_code,
         _strip_emphasis,
+        _unescape_frame_numbers,
         *_LOG_HEADS,
         _strip_list_markers,
         _dedent,
@@ -239,6 +240,19 @@ def clean(text: str) -> Cleaned:
         if repair and repair not in repairs:
             repairs.append(repair)
     return Cleaned(text, tuple(repairs))
+
+
+# A frame's number written "\#0" (or "\# 1") where a reporter escaped Markdown's heading mark by hand.
+_ESCAPED_FRAME_NUMBER = re.compile(r"^([ \t>]{0,12})\\# ?(\d{1,4}\s)", re.M)
+_ESCAPED_FRAMES = 2
+
+
+def _unescape_frame_numbers(text: str) -> tuple[str, str]:
+    """``\\#0 0x57… in f`` -> ``#0 0x57… in f``, where two lines or more are so written."""
+    if "\\#" not in text:
+        return text, ""
+    unescaped, count = _ESCAPED_FRAME_NUMBER.subn(r"\1#\2", text)
+    return (unescaped, "Markdown escapes of frame numbers removed") if count >= _ESCAPED_FRAMES else (text, "")
 
 
 def _middle_cut(text: str) -> str:

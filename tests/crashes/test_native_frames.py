@@ -126,3 +126,31 @@ def test_a_programs_own_failure_reporting_is_no_frame(reporter):
         "#2  0x0000555555569b00 in update_state (data=0x1) at gmpv_player.c:12\n"
     )
     assert sign(text).frames[:2] == ("seek_handler", "update_state")
+
+
+def test_the_c_librarys_inlined_fortify_wrappers_are_no_frames():
+    # mpruett/audiofile#48 (v19): "read /usr/include/x86_64-linux-gnu/bits/unistd.h:44", glibc's wrapper of
+    # read(2) inlined into the caller; a C++ header a program's own function was inlined from is its own.
+    text = (
+        "==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x6 at pc 0x1 bp 0x2 sp 0x3\n"
+        "WRITE of size 4096 at 0x6 thread T0\n"
+        "    #0 0x4a7f2f in __interceptor_read (/audiofile/sfconvert+0x4a7f2f)\n"
+        "    #1 0x43d865 in read /usr/include/x86_64-linux-gnu/bits/unistd.h:44\n"
+        "    #2 0x43d865 in FilePOSIX::read(void*, unsigned long) /audiofile/libaudiofile/File.cpp:221\n"
+        "    #3 0x436d05 in PCM::runPull() /usr/include/c++/12/optional:1007\n"
+    )
+    assert sign(text).frames == ("FilePOSIX::read", "PCM::runPull")
+
+
+def test_markdown_escaped_frame_numbers_are_frame_numbers():
+    # yaml/libyaml#225 (v19): "    \#0 0x576847 in …" and "\# 1 …", escaped by hand against Markdown's heading.
+    text = (
+        "==12==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x60 at pc 0x1 bp 0x2 sp 0x3\n"
+        "READ of size 4 at 0x60 thread T0\n"
+        "    \\#0 0x576847 in yaml_emitter_emit_flow_mapping_key /src/libyaml/src/emitter.c:810:27\n"
+        "    \\# 1 0x56b0a8 in yaml_emitter_emit /src/libyaml/src/emitter.c:300:15\n"
+        "    \\#2 0x56b0a9 in yaml_emitter_dump_node /src/libyaml/src/dumper.c:300:15\n"
+    )
+    signed = sign(text)
+    assert signed.frames == ("yaml_emitter_emit_flow_mapping_key", "yaml_emitter_emit", "yaml_emitter_dump_node")
+    assert sign(text.replace("\\# ", "#").replace("\\#", "#")).digest == signed.digest
