@@ -324,7 +324,8 @@ from crashes.traces.text import mask_message
 # modules named bare ("events.js", "ELECTRON_ASAR.js") are no frames; ClusterFuzz's crash summary ("Crash
 # Type:", "Crash State:") is read as the sanitizer report it stands for; frame numbers escaped against
 # Markdown ("\\#0") are frame numbers; glibc's inlined fortify wrappers (bits/unistd.h) are no frames; gdb's
-# "Starting program: …" names no bug.
+# "Starting program: …" names no bug; a Java throwable's class whose name ends in neither Exception nor Error
+# is read from the line right above its stack.
 VERSION = 19
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -145,6 +145,10 @@ def _full_stack(blocks: list[_Block]) -> list[Frame]:
     return stack
 
 
+# A throwable's class printed as Throwable.toString() does, in a package: "a.b.Name" or "a.b.Name: message".
+_NAMED_CLASS = re.compile(r"^(?P<type>(?:[a-z_$][\w$]{0,100}\.){1,20}[A-Z][\w$]{0,200})(?:: ?(?P<message>.{0,1000}))?$")
+
+
 def _through_causes(blocks: list[_Block], first: int) -> list[_Block]:
     """``blocks`` up to the last "Caused by:" of the run from ``blocks[first]`` on: one chain, not an
     exception printed after it."""
@@ -159,12 +163,19 @@ def parse(text: str) -> ParsedTrace:
     blocks: list[_Block] = []
     header: tuple[str, str] | None = None
     skipping_suppressed = False
+    previous = ""
     for line in text.split("\n"):
-        line = line[:MAX_LINE]
+        line, above = line[:MAX_LINE], previous
+        previous = line
         frame = _FRAME.match(line) if "at " in line else None
         if frame:
             if skipping_suppressed:
                 continue
+            if header is None and not _FRAME.match(above):
+                # A class the line right above the stack names, whatever its name ends in
+                # ("org.elixir_lang.sdk.MissingErlangSdk: Erlang SDK is missing").
+                named = _NAMED_CLASS.match(above.strip())
+                header = (named["type"], (named["message"] or "").strip()) if named else None
             if not blocks or (header is not None and blocks[-1].frames):
                 blocks.append(_Block(*(header or ("", ""))))
                 header = None

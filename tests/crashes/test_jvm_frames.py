@@ -103,3 +103,15 @@ def test_the_kotlin_root_cause_in_a_console_padded_to_its_width_is_read():
     signed = sign(text)
     assert signed.crash_type == "java.lang.IllegalArgumentException"
     assert signed.frames == ("site org.jetbrains.kotlin.backend.common.lower.LateinitLowering.visitCall",)
+
+
+def test_a_throwable_whose_name_ends_otherwise_is_read_by_its_place_above_the_stack():
+    # KronicDeth/intellij-elixir's MissingErlangSdk (v19): a Throwable's class needs no "Exception" in its
+    # name; the line right above the stack is its toString().
+    text = (
+        "org.elixir_lang.sdk.MissingErlangSdk: Erlang SDK is missing\n"
+        "\tat org.elixir_lang.sdk.elixir.Type.ensureErlangSdk(Type.kt:120)\n"
+        "\tat org.elixir_lang.Elixir.commandLine(Elixir.kt:40)\n"
+    )
+    signed = sign(text)
+    assert (signed.crash_type, signed.message) == ("org.elixir_lang.sdk.MissingErlangSdk", "Erlang SDK is missing")
