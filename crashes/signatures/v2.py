@@ -325,7 +325,8 @@ from crashes.traces.text import mask_message
 # Type:", "Crash State:") is read as the sanitizer report it stands for; frame numbers escaped against
 # Markdown ("\\#0") are frame numbers; glibc's inlined fortify wrappers (bits/unistd.h) are no frames; gdb's
 # "Starting program: …" names no bug; a Java throwable's class whose name ends in neither Exception nor Error
-# is read from the line right above its stack.
+# is read from the line right above its stack; gdb's C++ frame printed with its signature and then its
+# arguments ("in Ns::C::f() const (this=0x0) at x.cpp:1188") is read.
 VERSION = 19
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -36,7 +36,7 @@ _FRAME = re.compile(
     # (A program's own handler printing through libbacktrace pads it and glues the parentheses to the name:
     # "#3  0x559e…      in  f() at src/a.c:429".)
     r"^#\s?(?P<index>\d+)\s+(?:0x[0-9a-fA-F]+\s{1,12}in\s{1,4})?"
-    r"(?P<function>[^\s(]+(?:\([^()\n]{0,500}\)(?: const)?(?: \[clone [^\]\n]{1,100}\])*(?= \(\)))?)"
+    r"(?P<function>[^\s(]+(?:\([^()\n]{0,500}\)(?: const)?(?: \[clone [^\]\n]{1,100}\])*(?= \(\)| \((?:this|\w+)=))?)"
     r"(?: \((?P<args>.*?)\)|\(\)(?= at ))"
     # (Newer gdb says "at /lib64/libc.so.6" for a library without debug information, as older said "from".)
     r"(?: at (?P<file>\S+?):(?P<line>\d+)| (?:from|at) (?P<module>\S+))?\s*$"

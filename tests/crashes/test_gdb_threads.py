@@ -177,3 +177,21 @@ def test_a_stop_in_an_anonymous_namespace_with_its_place_on_the_next_line():
     assert signature.frames == ("TypeCheckExpr::Resolve",)
     parsed = traces.parse(record_trace("Rust-GCC/gccrs#382"))
     assert parsed.frames[0].file.endswith("rust-hir-type-check-expr.h") and parsed.frames[0].line == 45
+
+
+def test_a_cpp_frame_printed_with_its_signature_and_its_arguments_is_read():
+    # qutebrowser/qutebrowser#3619 (v19): gdb prints a C++ function with its parameter types and const, then
+    # its arguments: "in Ns::C::f() const (this=0x0) at …/web_contents_adapter.cpp:1188".
+    text = (
+        'Thread 1 "qutebrowser" received signal SIGSEGV, Segmentation fault.\n'
+        "#0  0x00007fffe3c3a2b0 in QtWebEngineCore::WebContentsAdapter::webContents() const (this=0x0) at "
+        "/build/qtwebengine/src/core/web_contents_adapter.cpp:1188\n"
+        "#1  0x00007fffe3c3b000 in QtWebEngineCore::WebContentsAdapter::load(QUrl const&) (this=0x5555, url=...) at "
+        "/build/qtwebengine/src/core/web_contents_adapter.cpp:600\n"
+    )
+    signed = sign(text)
+    assert signed.trace_format == "gdb"
+    assert signed.frames == (
+        "QtWebEngineCore::WebContentsAdapter::webContents",
+        "QtWebEngineCore::WebContentsAdapter::load",
+    )
