@@ -232,7 +232,7 @@ _GO_VENDOR = re.compile(r"^.*/vendor/")
 
 
 # "__mh_execute_header": what a stripped macOS binary's every address symbolises to.
-_NAMELESS = {"", "??", "???", "<unknown>", "<unknown function>", "__mh_execute_header"}
+_NAMELESS = {"", "??", "???", "<unknown>", "<unknown function>", "<unresolved>", "__mh_execute_header"}
 # Names every program has: only the target says which program's they are.
 _AMBIGUOUS = {"main", "main.main", "<module>", "__main__", "run", "start", "_start", "main.init", "WinMain", "wmain"}
 

@@ -39,6 +39,9 @@ STOCK_LINES = re.compile(
     r"^\s*\$ |^\s*[\w.-]+@[\w.-]+[:~]|^\s*\(gdb\)|core dumped|"
     # gdb starting the program, named with its input ("Starting program: /x/reader crash-001.overflow").
     r"^starting program: |"
+    # systemd on any service that died ("medusa.service: Failed with result 'exit-code'.", "Main process
+    # exited, code=dumped, status=11/SEGV", "Failed to start Medusa."): the service's own lines say why.
+    r"\.service: (?:failed with result|main process exited|control process exited)|^failed to start |"
     # A debugger saying a signal stopped the program (gdb's "Thread 1 "obs" received signal SIGSEGV,
     # Segmentation fault.", a core's "Program terminated with signal SIGSEGV"): any crash of it says so.
     r"\b(?:received|terminated with) signal SIG[A-Z]+|"

@@ -308,11 +308,10 @@ from crashes.traces.text import mask_message
 # and web frameworks' request dispatch (Django's handlers and middleware, Flask's dispatch, Starlette's and
 # FastAPI's routing, uvicorn's, gunicorn's and anyio's workers) is no frame; a JavaScript stack pasted
 # without its indentation ("at f (/app/x.ts:42:17)" at column 0) is read as V8's, and one whose files'
-# paths hold blanks ("/Applications/Mark Text.app/…") is never .NET's; Electron's own modules
-# (electron.asar) are no frames; the Kotlin compiler's root cause in a console padded to its width
-# (the frame on the line after "was thrown at:") is read; backtrace_symbols lines whose module is a
-# process title ("/usr/bin/redis-server 127.0.0.1:6379(decrRefCount+0xe)[0x…]") are read; gdb's frame
-# form as a program's handler pads it ("#3  0x559e…      in  f() at src/a.c:429") is gdb's, and a frame
+# paths hold blanks ("/Applications/Mark Text.app/…") is never .NET's; the Kotlin compiler's root cause in
+# a console padded to its width (the frame on the line after "was thrown at:") is read; backtrace_symbols
+# lines whose module is a process title ("/usr/bin/redis-server 127.0.0.1:6379(decrRefCount+0xe)[0x…]")
+# are read; gdb's frame form as a program's handler pads it ("#3  0x559e…      in  f() at src/a.c:429") is gdb's, and a frame
 # libbacktrace named "???() at ???:0" names nothing; jemalloc's je_* functions are no frames; MSVC's
 # C1001 is read (the compiler's file and line and the user's file, within the target); a program's own
 # reporting in C++'s names is no frame (~FatalMessageEmitter, DuckDBAssertInternal, _serverPanic, an
@@ -326,7 +325,9 @@ from crashes.traces.text import mask_message
 # Markdown ("\\#0") are frame numbers; glibc's inlined fortify wrappers (bits/unistd.h) are no frames; gdb's
 # "Starting program: …" names no bug; a Java throwable's class whose name ends in neither Exception nor Error
 # is read from the line right above its stack; gdb's C++ frame printed with its signature and then its
-# arguments ("in Ns::C::f() const (this=0x0) at x.cpp:1188") is read.
+# arguments ("in Ns::C::f() const (this=0x0) at x.cpp:1188") is read; human-panic's report ("Panic
+# occurred in file '…' at line N", its cause field) is read as the panic std prints, and its backtrace's
+# "<unresolved>" frames name nothing; systemd's lines on a service that died name no bug.
 VERSION = 19
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -39,12 +39,11 @@ _POSITION = re.compile(r":\d{1,9}(?::\d{1,9})?$")
 # (a Rust backtrace's "at /rustc/…/x.rs:12:5").
 _SCRIPT = re.compile(r"\.(?:[cm]?js|jsx|[cm]?ts|tsx|vue|svelte|coffee)$|^(?:https?|file|webpack|blob):|^node:")
 # Where the engine runs its own code: Node's, a promise combinator's "index 0", native functions.
-# (And Electron's own modules, inside its electron.asar: a menu's click, an IPC dispatch. Before Node 16 its
-# own modules were named bare, without "node:": "events.js:182:13", "ELECTRON_ASAR.js"; a program's file
-# always has a folder.)
+# (Before Node 16 its own modules were named bare, without "node:": "events.js:182:13", "ELECTRON_ASAR.js";
+# a program's file always has a folder. Not Electron's modules in its electron.asar: its remote objects'
+# registry is where many Electron apps' crashes are thrown, and the same there whatever app reached it.)
 _ENGINE = re.compile(
     r"^(?:node:|internal/|native$|<anonymous>$|index \d{1,6}$|\[native code\]$|eval$|[\w-]{1,40}\.js$)"
-    r"|[\\/]electron\.asar[\\/]"
 )
 _ERROR = re.compile(
     r"^(?:error: )?(?:Uncaught (?:\(in promise\) )?)?(?P<type>[A-Z][\w$]{0,100}(?:Error|Exception)|Error)"

@@ -80,6 +80,10 @@ _MIETTE_BANNER = re.compile(r"× (?:Main thread|Thread '[^'\n]{0,200}') panicked
 _MIETTE_AT = re.compile(r"^\s*[├│]─+▶ at (?P<file>(?:[A-Za-z]:)?[^\s:]{1,300}):(?P<line>\d+)(?::\d+)?\s*$")
 _MIETTE_MESSAGE = re.compile(r"^\s*[╰├]─+▶ (?P<message>\S.*?)\s*$")
 _MIETTE_LINES = 4
+# human-panic's report (many Rust CLIs' "Well, this is embarrassing." file, pasted into an issue):
+# "Panic occurred in file '/…/rustic_core-0.7.2/src/vfs.rs' at line 540" and 'cause = "called `Option::…"'.
+_HUMAN_PANIC_AT = re.compile(r"Panic occurred in file '(?P<file>[^'\n]{1,300})' at line (?P<line>\d{1,9})")
+_HUMAN_PANIC_CAUSE = re.compile(r"""^\s*cause = (?P<quote>["'])(?P<message>.{0,2000}?)(?P=quote)\s*$""")
 # rustc's own thread; since Rust 1.89 with its id: "thread 'rustc' (81234) panicked at".
 _RUSTC_THREAD = re.compile(r"thread 'rustc' (?:\(\d{1,20}\) )?panicked")
 _ICE = re.compile(r"^\s*(?:error|ERROR): internal compiler error: (?P<message>.+)$")
@@ -160,6 +164,15 @@ def _miette_panic(lines: list[str]) -> tuple[str, int, str] | None:
     return at["file"], int(at["line"]), said["message"] if said else ""
 
 
+def _human_panic(lines: list[str]) -> tuple[str, int, str] | None:
+    """(file, line, message) of human-panic's report: its "Panic occurred in file" and its cause field."""
+    at = next((found for line in lines if "Panic occurred" in line and (found := _HUMAN_PANIC_AT.search(line))), None)
+    if at is None:
+        return None
+    cause = next((found for line in lines if "cause = " in line and (found := _HUMAN_PANIC_CAUSE.match(line))), None)
+    return at["file"], int(at["line"]), cause["message"] if cause else ""
+
+
 def _eyre_panic(lines: list[str]) -> tuple[str, int | None, str] | None:
     """(file, line, message) of color-eyre's panic report: the first banner followed by its ``Message:``."""
     banner = next((index for index, line in enumerate(lines) if _EYRE_BANNER in line), None)
@@ -191,6 +204,8 @@ def recognize(text: str) -> bool:
     if _EYRE_BANNER in text and _eyre_panic(_joined_lines(text)[0]):
         return True
     if "─▶ at " in text and _miette_panic(_joined_lines(text)[0]):
+        return True
+    if "Panic occurred in file" in text and _human_panic(_joined_lines(text)[0]):
         return True
     if "anicked at" not in text and "internal compiler error" not in text:
         # Headless: a run of "N: crate::path" frames with "at /rustc/…" or "at src/…" lines, or
@@ -570,6 +585,8 @@ def parse(text: str) -> ParsedTrace:
         hooked = _eyre_panic(lines)
     if not (panic_file or message or hooked) and "─▶ at " in text:
         hooked = _miette_panic(lines)
+    if not (panic_file or message or hooked) and "Panic occurred in file" in text:
+        hooked = _human_panic(lines)
     if hooked:
         panic_file, panic_line, message = hooked
     ice_messages = [m["message"].strip() for m in find_lines(text, _ICE, 8, "internal compiler error")]

@@ -81,8 +81,7 @@ def test_frames_pasted_without_their_indentation_are_read():
 
 
 def test_an_electron_apps_stack_in_a_folder_with_blanks_is_javascripts():
-    # marktext/marktext#961 (v19): "/Applications/Mark Text.app/…" read as .NET's parameters before;
-    # Electron's own modules (electron.asar's menu and IPC dispatch) are the engine's, no frames.
+    # marktext/marktext#961 (v19): "/Applications/Mark Text.app/…" read as .NET's parameters before.
     text = (
         "TypeError: Cannot read property 'webContents' of undefined\n"
         "    at webContents (/Applications/Mark Text.app/Contents/Resources/app.asar/dist/electron/webpack:/src/main/"
@@ -96,7 +95,7 @@ def test_an_electron_apps_stack_in_a_folder_with_blanks_is_javascripts():
     )
     signed = sign(text)
     assert (signed.trace_format, signed.crash_type) == ("javascript", "TypeError")
-    assert signed.frames == ("webContents", "actions")
+    assert signed.frames == ("webContents", "actions", "MenuItem.click")
 
 
 def test_older_nodes_frames_are_read_and_its_own_modules_are_no_frames():

@@ -80,6 +80,9 @@ def test_an_applications_own_words_like_the_clients_still_name_its_failure(line)
         "signal 11 (SIGSEGV), code 1 (SEGV_MAPERR), fault addr 0x0000000000000000",
         # gdb starting the program with its input's name (tsfn/libdoc#2: "…_N.overflow").
         "Starting program: /home/u/libdoc/reader libdoc_reader_process_file_1.overflow",
+        # systemd on a service that died (pymedusa/Medusa#9485's journald paste).
+        "Jan 02 10:11:12 host systemd[1]: medusa.service: Failed with result 'exit-code'.",
+        "medusa.service: Main process exited, code=dumped, status=11/SEGV",
     ],
 )
 def test_a_runtimes_own_banners_name_no_bug(line):
