@@ -311,8 +311,8 @@ from crashes.traces.text import mask_message
 # paths hold blanks ("/Applications/Mark Text.app/…") is never .NET's; the Kotlin compiler's root cause in
 # a console padded to its width (the frame on the line after "was thrown at:") is read; backtrace_symbols
 # lines whose module is a process title ("/usr/bin/redis-server 127.0.0.1:6379(decrRefCount+0xe)[0x…]")
-# are read; gdb's frame form as a program's handler pads it ("#3  0x559e…      in  f() at src/a.c:429") is gdb's, and a frame
-# libbacktrace named "???() at ???:0" names nothing; jemalloc's je_* functions are no frames; MSVC's
+# are read; gdb's frame form as a program's handler pads it ("#3  0x559e…      in  f() at src/a.c:429") is
+# gdb's, and a frame libbacktrace named "???() at ???:0" names nothing; jemalloc's je_* functions are no frames; MSVC's
 # C1001 is read (the compiler's file and line and the user's file, within the target); a program's own
 # reporting in C++'s names is no frame (~FatalMessageEmitter, DuckDBAssertInternal, _serverPanic, an
 # assertion helper's Fail, an exception's constructor); color-eyre's panic section naming its line after
