@@ -39,6 +39,9 @@ STOCK_LINES = re.compile(
     r"^\s*\$ |^\s*[\w.-]+@[\w.-]+[:~]|^\s*\(gdb\)|core dumped|"
     # gdb starting the program, named with its input ("Starting program: /x/reader crash-001.overflow").
     r"^starting program: |"
+    # Numba's compiler on any failure of a pipeline stage ("Failed in nopython mode pipeline (step: nopython
+    # mode backend)"): the line below it says what failed.
+    r"failed in \w+ mode pipeline \(step: |"
     # systemd on any service that died ("medusa.service: Failed with result 'exit-code'.", "Main process
     # exited, code=dumped, status=11/SEGV", "Failed to start Medusa."): the service's own lines say why.
     r"\.service: (?:failed with result|main process exited|control process exited)|^failed to start |"

@@ -327,7 +327,9 @@ from crashes.traces.text import mask_message
 # is read from the line right above its stack; gdb's C++ frame printed with its signature and then its
 # arguments ("in Ns::C::f() const (this=0x0) at x.cpp:1188") is read; human-panic's report ("Panic
 # occurred in file '…' at line N", its cause field) is read as the panic std prints, and its backtrace's
-# "<unresolved>" frames name nothing; systemd's lines on a service that died name no bug.
+# "<unresolved>" frames name nothing; systemd's lines on a service that died name no bug, nor does Numba's
+# "Failed in nopython mode pipeline (step: …)"; pytest's "INTERNALERROR>" behind a time of day is a log
+# prefix; a Go panic line behind a terminal's "^C" is read.
 VERSION = 19
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

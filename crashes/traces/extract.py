@@ -72,8 +72,9 @@ _LOG_PREFIX_TAIL = (
     r"(?:\[\d{1,10}\])?:[ \t]?"
     # Docker Compose's service column: "web_1  | ", "api-1  | " (a name, never a line number: "12 | ").
     r"|[A-Za-z][\w.-]{0,63}[ \t]*\|(?:[ \t]|$)"
-    # pytest's own crash ("INTERNALERROR> " before each line of the traceback it caught).
-    r"|INTERNALERROR> ?"
+    # pytest's own crash ("INTERNALERROR> " before each line of the traceback it caught, behind a CI
+    # runner's time of day too: "[14:00:43]INTERNALERROR> ").
+    r"|(?:\[\d\d:\d\d:\d\d\] ?)?INTERNALERROR> ?"
     # The seconds since a build started, on each line of an Open Build Service log ("[  154s] "), and the
     # kernel's since boot in dmesg ("[  123.456789] ").
     r"|\[[ \t]{0,8}\d{1,7}(?:s|\.\d{6})\][ \t]"

@@ -22,8 +22,10 @@ FORMAT = "go"
 # A signal the runtime took outside Go code prints its name alone ("SIGSEGV: segmentation violation",
 # then "PC=0x… m=9 sigcode=128"): that line is the message. Not SIGQUIT's: that dump of every
 # goroutine was asked for, no crash.
+# (A terminal echoes the interrupt that made a program panic right before it: "^Cpanic: send on closed channel".)
 _PANIC = re.compile(
-    r"^\s*(?:panic: |fatal error: |(?=SIG(?:SEGV|BUS|FPE|ILL|ABRT|TRAP|SYS|EMT|STKFLT|PIPE): [a-z][a-z -]{1,60}$))"
+    r"^\s*(?:\^C)?(?:panic: |fatal error: |"
+    r"(?=SIG(?:SEGV|BUS|FPE|ILL|ABRT|TRAP|SYS|EMT|STKFLT|PIPE): [a-z][a-z -]{1,60}$))"
     r"(?P<message>.+)$"
 )
 _ICE = re.compile(

@@ -72,6 +72,9 @@ def test_pytests_internal_error_prefix_is_a_log_prefix():
     )
     prefixed = "".join(f"INTERNALERROR> {line}\n" for line in traceback.splitlines())
     assert _sign(prefixed).digest == _sign(traceback).digest
+    # Behind a CI runner's time of day (pytest-dev/pytest#7576, v19): "[14:00:43]INTERNALERROR>".
+    timed = "".join(f"[14:00:43]INTERNALERROR> {line}\n" for line in traceback.splitlines())
+    assert _sign(timed).digest == _sign(traceback).digest
 
 
 _ACTIVITY = (

@@ -138,3 +138,14 @@ def test_a_source_line_on_its_function_lines_end_is_its_own():
     )
     printed = _CADDY.replace(" " * 108, "\n\t")
     assert signatures.compute(kind="crash", trace_text=printed, target="caddy").digest == signed.digest
+
+
+def test_a_panic_line_behind_the_terminals_echo_of_an_interrupt_is_read():
+    # pulumi/pulumi#1706 (v19): "^Cpanic: send on closed channel", the interrupt that made it panic echoed.
+    text = (
+        "^Cpanic: send on closed channel\n\ngoroutine 1 [running]:\n"
+        "github.com/pulumi/pulumi/cmd.cancellationScopeSource.NewScope.func1()\n"
+        "\t/home/u/go/src/github.com/pulumi/pulumi/cmd/util.go:212 +0x4e\n"
+    )
+    signed = signatures.compute(kind="crash", trace_text=text, target="pulumi")
+    assert (signed.trace_format, signed.crash_type) == ("go", "send on closed channel")

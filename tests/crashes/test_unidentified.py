@@ -83,6 +83,8 @@ def test_an_applications_own_words_like_the_clients_still_name_its_failure(line)
         # systemd on a service that died (pymedusa/Medusa#9485's journald paste).
         "Jan 02 10:11:12 host systemd[1]: medusa.service: Failed with result 'exit-code'.",
         "medusa.service: Main process exited, code=dumped, status=11/SEGV",
+        # Numba's compiler on any stage that failed (numba/numba#6595).
+        "LoweringError: Failed in nopython mode pipeline (step: nopython mode backend)",
     ],
 )
 def test_a_runtimes_own_banners_name_no_bug(line):
