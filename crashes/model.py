@@ -21,6 +21,11 @@ class Frame:
     module: str = ""
 
 
+# How a parser names, in a trace's context, the user's input a compiler crashed on ("input main.cpp", "input
+# ns::f"): a key holding it is the target's, whatever format shares its keys across targets.
+INPUT = "input "
+
+
 @dataclass(frozen=True)
 class ParsedTrace:
     """A crash as a format describes it.

@@ -41,7 +41,7 @@ from dataclasses import dataclass, replace
 
 from crashes import traces
 from crashes.frames import MAX_FRAMES, STACK_OVERFLOW, dependency_caller, normalize_path, significant_frames
-from crashes.model import ParsedTrace, Signature
+from crashes.model import INPUT, ParsedTrace, Signature
 from crashes.origins import title_function
 from crashes.signatures.unparsed import generic_frames, identity_line, is_generic, names_something, unwrap_payload
 from crashes.traces.extract import clean
@@ -406,8 +406,6 @@ _DEFAULT_RULE = Rule()
 # each frontend hands it, and one assertion reached from two projects' frontends is each
 # project's bug, triaged by each (and, across languages, never one bucket).
 _SHARED_CODE_FORMATS = frozenset({"rustc-ice", "gcc-ice", "go-ice"})
-# How a parser names the user's input in a key's context ("input opennurbs_lookup.cpp", "input main").
-INPUT = "input "
 # Formats printing several stacks of which one is the crash's, and saying which.
 _WHOLE_STACK_FORMATS = frozenset({"apple-crash"})
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from crashes.frames import is_ignored
-from crashes.model import Frame, ParsedTrace
+from crashes.model import INPUT, Frame, ParsedTrace
 from crashes.traces.extract import MIN_WRAP_WIDTH
 from crashes.traces.llvm import function_name
 from crashes.traces.text import CUT_LINES, MAX_LINE, find_lines, join_cut_lines, mask_message
@@ -210,9 +210,9 @@ def parse(text: str) -> ParsedTrace:
     if not site and not any(not is_ignored(frame, "native") for frame in frames):
         # A signal ("Segmentation fault") with no frame of GCC's own (a release build's backtrace is libc's):
         # the user's function GCC was compiling says which crash it is, as GCC's frames would; it is the
-        # user's input, so the key is the target's (signatures.v2: INPUT).
+        # user's input, so the key is the target's.
         compiled = _compiled_function(lines, index)
-        context = (f"input {compiled}",) if compiled else ()
+        context = (INPUT + compiled,) if compiled else ()
     return ParsedTrace(
         format=FORMAT,
         crash_type=crash_type,

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from crashes.model import ParsedTrace
+from crashes.model import INPUT, ParsedTrace
 from crashes.traces.text import lines_of
 
 FORMAT = "msvc-ice"
@@ -51,5 +51,5 @@ def parse(text: str) -> ParsedTrace:
         crash_type="internal compiler error C1001",
         language="native",
         site=f"{site}:{site_line}" if site else "",
-        context=(f"input {source['file']}",) if source else (),
+        context=(INPUT + source["file"],) if source else (),
     )
