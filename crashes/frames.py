@@ -85,7 +85,10 @@ _IGNORED_FUNCTIONS = {
         # The compiler's drivers (the JVM back end's codegen factory, the command line, the daemon, the
         # incremental runner): every compilation runs inside them.
         r"org\.jetbrains\.kotlin\.(?:backend\.jvm\.JvmIrCodegenFactory\.|cli\.|daemon\.|incremental\.|"
-        r"compilerRunner\.))"
+        r"compilerRunner\.|gradle\.)|"
+        # The front end's expression-typing dispatch and its timers, through which every expression is typed
+        # ("Exception while analyzing expression" reports pass them whatever the bug).
+        r"org\.jetbrains\.kotlin\.(?:types\.expressions\.ExpressionTypingVisitorDispatcher|util\.PerformanceCounter)\.)"
     ),
     # (And Unity's engine, under a game's scripts: crashes.traces.unity.)
     "dotnet": re.compile(

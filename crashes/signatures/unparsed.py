@@ -416,6 +416,10 @@ def _candidates(lines: list[str]) -> Iterator[tuple[int, str]]:
             continue
         if _GENERIC_FRAME.match(stripped) or _NUMBERED_FRAME.match(stripped):
             continue
+        if _FIRST_PERSON.search(stripped) and not _CODE_TOKEN.search(stripped):
+            # The reporter's own sentence ("I'm not sure why I'm getting this error", "We recently updated
+            # to Go 1.20 and see this error:"): it tells how they met the crash, in their words, not what failed.
+            continue
         if _BARE_TYPE.match(masked):
             # An exception's type whose message was stock ("org.gradle.api.tasks.TaskExecutionException:
             # Execution failed for task …" once that goes): a kind of failure, as a bare "KeyError" is.
@@ -424,6 +428,11 @@ def _candidates(lines: list[str]) -> Iterator[tuple[int, str]]:
         yield index, masked.rstrip(" .!") + _ir_instruction(lines[index + 1 : index + 3])
 
 
+_FIRST_PERSON = re.compile(r"(?i)(?<![\w'])(?:i|i'm|i've|i'd|we|we're|we've|my|our|me|us)(?![\w'])")
+# What a tool's line holds and a sentence does not: a call, a path, a qualified name, an identifier.
+_CODE_TOKEN = re.compile(
+    r"\(\)|::|[\w.]/[\w.]|[A-Za-z_]\.[A-Za-z_]|\w_\w|`[^`]+`|'[^'\s]+'|\"[^\"]+\"|[<>{}\[\]=]|[A-Za-z_]\d|\d[A-Za-z_]"
+)
 _BARE_TYPE = re.compile(r"^(?:[\w$]+\.)*[\w$]*(?:Exception|Error):?$")
 
 

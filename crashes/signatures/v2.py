@@ -329,7 +329,9 @@ from crashes.traces.text import mask_message
 # occurred in file '…' at line N", its cause field) is read as the panic std prints, and its backtrace's
 # "<unresolved>" frames name nothing; systemd's lines on a service that died name no bug, nor does Numba's
 # "Failed in nopython mode pipeline (step: …)"; pytest's "INTERNALERROR>" behind a time of day is a log
-# prefix; a Go panic line behind a terminal's "^C" is read.
+# prefix; a Go panic line behind a terminal's "^C" is read; a reporter's own sentence ("I'm not sure why I'm
+# getting this error", first person and no code in it) names no bug; the Kotlin front end's expression
+# dispatch and timer, and the Kotlin Gradle plugin, are no frames.
 VERSION = 19
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

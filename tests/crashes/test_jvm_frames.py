@@ -115,3 +115,22 @@ def test_a_throwable_whose_name_ends_otherwise_is_read_by_its_place_above_the_st
     )
     signed = sign(text)
     assert (signed.crash_type, signed.message) == ("org.elixir_lang.sdk.MissingErlangSdk", "Erlang SDK is missing")
+
+
+def test_the_kotlin_front_ends_expression_dispatch_and_gradles_plugin_are_no_frames():
+    # kotest/kotest-intellij-plugin#242's form (v19): "Exception while analyzing expression" through the
+    # front end's dispatcher and its timer, which every typed expression passes; the Kotlin Gradle plugin's
+    # frames (sqldelight#4344's KotlinNativeLink) drive every compilation.
+    text = (
+        "java.lang.IllegalStateException: Unresolved reference in a lambda\n"
+        "\tat org.jetbrains.kotlin.types.expressions.ExpressionTypingVisitorDispatcher.logOrThrowException("
+        "ExpressionTypingVisitorDispatcher.java:246)\n"
+        "\tat org.jetbrains.kotlin.util.PerformanceCounter.time(PerformanceCounter.kt:91)\n"
+        "\tat io.kotest.plugin.intellij.psi.CallsKt.extractStringArgument(calls.kt:55)\n"
+        "\tat org.jetbrains.kotlin.gradle.tasks.KotlinNativeLink.compile(KotlinNativeTasks.kt:1016)\n"
+        "\tat io.kotest.plugin.intellij.styles.FunSpecStyle.test(FunSpecStyle.kt:40)\n"
+    )
+    assert sign(text).frames == (
+        "io.kotest.plugin.intellij.psi.CallsKt.extractStringArgument",
+        "io.kotest.plugin.intellij.styles.FunSpecStyle.test",
+    )

@@ -182,3 +182,29 @@ def test_what_the_parser_read_as_the_crash_comes_before_a_sentence_above_it(abov
     )
     assert below.message == "LLVM ERROR: underestimated function size"
     assert below.digest == alone.digest
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # The reporter's own words around a paste (v19: dmarkham/enumer#76, alvaroloes/enumer#69,
+        # rickb777/go-sumtype#17): how they met the crash, not what failed.
+        "I'm not sure why I'm getting this error",
+        "We recently updated to Go 1.20 and see this error:",
+        "when generating the compilation I'm getting this error",
+    ],
+)
+def test_a_reporters_own_sentence_names_no_bug(line):
+    assert unparsed.identity_line(line) == ""
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Stored value type does not match pointer operand type!",
+        "error: we could not find `foo` in scope",
+        "my_module failed: cannot open file",
+    ],
+)
+def test_a_tools_line_with_a_pronoun_in_it_still_names_its_failure(line):
+    assert unparsed.identity_line(line) != ""
