@@ -196,9 +196,15 @@ _IGNORECASE_LETTERS = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s"
 
 
 def _reports_failure(line: str) -> bool:
-    """True when ``line`` holds a word that says it reports a failure (``_FAILURE``)."""
+    """True when ``line`` holds a word that says it reports a failure (``_FAILURE``), not in an option."""
     folded = (line if line.isascii() else line.translate(_IGNORECASE_LETTERS)).lower()
-    return any(word in folded for word in _FAILURE_WORDS) and _FAILURE.search(line) is not None
+    if not any(word in folded for word in _FAILURE_WORDS):
+        return False
+    # A command's options say what it was asked, not what failed: "mypy . --show-error-context".
+    return _FAILURE.search(_OPTION.sub("", line) if "--" in line else line) is not None
+
+
+_OPTION = re.compile(r"(?<!\S)--[\w][\w-]{0,60}(?:=\S{0,200})?")
 
 
 # Messages that name a kind of crash, not a bug: alone they must not bucket.

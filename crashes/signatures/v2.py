@@ -331,7 +331,8 @@ from crashes.traces.text import mask_message
 # "Failed in nopython mode pipeline (step: …)"; pytest's "INTERNALERROR>" behind a time of day is a log
 # prefix; a Go panic line behind a terminal's "^C" is read; a reporter's own sentence ("I'm not sure why I'm
 # getting this error", first person and no code in it) names no bug; the Kotlin front end's expression
-# dispatch and timer, and the Kotlin Gradle plugin, are no frames.
+# dispatch and timer, and the Kotlin Gradle plugin, are no frames; a failure word inside a command's option
+# ("--show-error-context") reports no failure.
 VERSION = 19
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -208,3 +208,10 @@ def test_a_reporters_own_sentence_names_no_bug(line):
 )
 def test_a_tools_line_with_a_pronoun_in_it_still_names_its_failure(line):
     assert unparsed.identity_line(line) != ""
+
+
+def test_a_commands_options_report_no_failure():
+    # pydantic/pydantic#6992 and python/mypy#18237 (v19): "poetry run mypy . --show-error-context …", the
+    # command that crashed, keyed by the word "error" in its option.
+    assert unparsed.identity_line("poetry run mypy . --show-error-context --show-traceback") == ""
+    assert unparsed.identity_line("error: --foo failed while parsing the manifest") != ""
