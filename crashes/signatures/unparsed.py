@@ -42,6 +42,10 @@ STOCK_LINES = re.compile(
     # Numba's compiler on any failure of a pipeline stage ("Failed in nopython mode pipeline (step: nopython
     # mode backend)"): the line below it says what failed.
     r"failed in \w+ mode pipeline \(step: |"
+    # Node's garbage collector's log above its out-of-memory crash ("<--- Last few GCs --->", "[2571992:0x55…]
+    # 114083 ms: Mark-Compact 4099.5 (4107.9) -> …", "allocation failure; scavenge might not succeed"): the
+    # "FATAL ERROR: … JavaScript heap out of memory" line below it says what failed.
+    r"^<--- (?:last few gcs|js stacktrace) --->|^\[\d+:(?:0x)?[0-9a-f]+\]\s+\d+ ms: |scavenge might not succeed|"
     # systemd on any service that died ("medusa.service: Failed with result 'exit-code'.", "Main process
     # exited, code=dumped, status=11/SEGV", "Failed to start Medusa."): the service's own lines say why.
     r"\.service: (?:failed with result|main process exited|control process exited)|^failed to start |"
@@ -525,8 +529,11 @@ def _ir_instruction(following: list[str]) -> str:
 
 # Frame lines of formats no parser knows (Zig, Crystal, GHC, Nim, a gdb
 # backtrace without its "#0"): "0xADDR in FUNC", "at FUNC (", "FUNC +OFFSET".
+# (A C++ function's return type before its name is no name: "0x104862c34 void heap::base::Stack::f<…>".)
 _GENERIC_FRAME = re.compile(
-    r"^\s*(?:\[?0x[0-9a-fA-F]+\]?\s+(?:in\s+)?(?P<a>[*\w:.<>~$]{3,200})"
+    r"^\s*(?:\[?0x[0-9a-fA-F]+\]?\s+(?:in\s+)?"
+    r"(?:(?:void|bool|int|char|auto|unsigned|long|short|double|float|static|virtual|const|inline) ){0,3}"
+    r"(?P<a>[*\w:.<>~$]{3,200})"
     r"|0x[0-9a-fA-F]+ in (?P<b>[\w:.<>~$]{3,200})"
     r"|at (?P<c>[\w:.<>~$]{3,200}) ?\("
     r"|(?P<d>[*\w:.<>~$]{3,200}) \+\d+\s*$"

@@ -332,7 +332,9 @@ from crashes.traces.text import mask_message
 # prefix; a Go panic line behind a terminal's "^C" is read; a reporter's own sentence ("I'm not sure why I'm
 # getting this error", first person and no code in it) names no bug; the Kotlin front end's expression
 # dispatch and timer, and the Kotlin Gradle plugin, are no frames; a failure word inside a command's option
-# ("--show-error-context") reports no failure.
+# ("--show-error-context") reports no failure; Node's garbage collector's log above its out-of-memory crash
+# names no bug, and Node's and V8's own C++ frames (node::, v8::) are no frames; a C++ return type
+# before a frame's name in an unparsed stack is no name.
 VERSION = 19
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

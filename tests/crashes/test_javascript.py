@@ -119,3 +119,27 @@ def test_older_nodes_frames_are_read_and_its_own_modules_are_no_frames():
         "listeners.(anonymous function).forEach.listener",
         "Object.emit",
     )
+
+
+def test_nodes_out_of_memory_is_keyed_by_its_fatal_error_not_its_collectors_log():
+    # google-gemini/gemini-cli#2993 and #14445 (maintainers' duplicates, macOS and Windows, v19): the garbage
+    # collector's log above "FATAL ERROR: …" and V8's own native frames below it are the runtime's.
+    def oom(gc_head: str, frames: str) -> str:
+        return (
+            "<--- Last few GCs --->\n\n"
+            f"[{gc_head}]   113591 ms: Mark-Compact 3996.9 (4128.5) -> 3958.9 (4132.5) MB, 610.08 / 0.00 ms "
+            "(average mu = 0.175, current mu = 0.197) allocation failure; scavenge might not succeed\n\n"
+            "<--- JS stacktrace --->\n\n"
+            "FATAL ERROR: Ineffective mark-compacts near heap limit Allocation failed - JavaScript heap out of memory\n"
+            f"----- Native stack trace -----\n\n{frames}"
+        )
+
+    mac = oom(
+        "98868:0x130008000",
+        " 1: 0x10443f1e4 node::OOMErrorHandler(char const*, v8::OOMDetails const&) [/usr/local/bin/node]\n"
+        " 5: 0x104862c34 void heap::base::Stack::SetMarkerAndCallbackImpl<v8::internal::Heap::CollectGarbage>() "
+        "[/usr/local/bin/node]\n",
+    )
+    windows = oom("6904:0000029E16A50000", " 1: 00007FF71AD3B106 node::OnFatalError+1318\n")
+    assert sign(mac, "gemini-cli").digest == sign(windows, "gemini-cli").digest
+    assert sign(mac, "gemini-cli").message.startswith("FATAL ERROR: Ineffective mark-compacts")
