@@ -157,6 +157,9 @@ _IGNORED_FUNCTIONS = {
         r"g_cclosure_marshal_\w+$|g_main_context_\w+$|g_main_loop_run$|ffi_call\w*$|"
         r"wl_signal_emit\w*$|wl_closure_invoke$|wl_display_dispatch\w*$|wl_event_loop_dispatch$|"
         r"__kmp_\w+$|GOMP_\w+$|gomp_\w+$|"
+        # React Native's bridge reporting a JavaScript error as a native crash (RCTFatal, the exceptions
+        # manager, the module method that carried it): every unhandled JS error passes through them.
+        r"RCTExceptionsManager\.|RCTModuleMethod\.|RCTCxxBridge\.|RCTNativeModule\.|facebook::react::|"
         # Node's and V8's own code below a JavaScript program's crash (a heap exhausted: "node::OOMErrorHandler",
         # "v8::internal::Heap::CollectGarbage"): the runtime's, whatever the program did.
         r"node::|v8::|heap::base::|"

@@ -334,7 +334,11 @@ from crashes.traces.text import mask_message
 # dispatch and timer, and the Kotlin Gradle plugin, are no frames; a failure word inside a command's option
 # ("--show-error-context") reports no failure; Node's garbage collector's log above its out-of-memory crash
 # names no bug, and Node's and V8's own C++ frames (node::, v8::) are no frames; a C++ return type
-# before a frame's name in an unparsed stack is no name.
+# before a frame's name in an unparsed stack is no name; an uncaught Objective-C exception's stack pasted
+# without its crash report (Foundation's "*** First throw call stack:", Crashlytics' "Fatal Exception: X")
+# is read as the report's; React Native's bridge reporting a JavaScript error is no frame; the Linux kernel's
+# oops, BUG, WARNING and KASAN reports are read (the kind and the function, then the call trace's reliable
+# frames past the kernel's own reporting).
 VERSION = 19
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
@@ -397,6 +401,8 @@ RULES = {
     "haskell": Rule(frames=2, frames_with_site=1, typed=False),
     # An assertion text without its function or a frame is often a helper's (cast<>): not enough alone.
     "llvm": Rule(frames=2, frames_with_site=1, typed=True),
+    # The kernel's reports, as syzbot names them: the kind and the function, then the call trace's frames.
+    "linux-kernel": Rule(frames=2, frames_with_site=1, typed=True),
     # MSVC's ICE: the compiler's file and line, and the user's file (crashes.traces.msvc).
     "msvc-ice": Rule(frames=0, frames_with_site=0, typed=True),
     # The analyzer or generator that threw, its exception's class and its top frame.

@@ -38,6 +38,7 @@ from crashes.traces import (
     javascript,
     julia,
     jvm,
+    kernel,
     kotlin_native,
     libfuzzer,
     lldb,
@@ -79,15 +80,16 @@ from crashes.traces import (
 # that format's crash. A Roslyn analyzer's or generator's failure after .NET's stack: printed with the stack,
 # the crash is the stack's, as it is printed without the compiler's line. MSVC's C1001 beside GCC's ICEs
 # (its compiler file is never another format's). Android's tombstone frames
-# ("#00 pc …") are no other format's, read before Breakpad's.
+# ("#00 pc …") are no other format's, read before Breakpad's. The kernel's reports early: their heads are
+# their own ("BUG: KASAN: …", "WARNING: CPU: 1 PID: 42 at …"), and other parsers read their frames badly.
 # Boost's report of an exception it caught is read before gdb's frames, which a
 # report may quote below it (the throw's site says more than the abort's stack). Z3's File:/Line: fields
 # last: a tool's log may print such fields around another format's trace.
 REGISTRY = (
-    sanitizer, clusterfuzz, valgrind, qgis, rpython, python, pytest_report, cleo, libfuzzer, rust, go, go_errors,
-    go_telemetry, bun_report, zig, hotspot, kotlin_native, jvm, dotnet, roslyn, debugger_stack, crystal, ruby,
-    javascript, julia, gcc, msvc, lldb, llvm, android_tombstone, breakpad, apple_ips, apple, glibc_backtrace, ocaml,
-    haskell, boost_exception, gdb, faulthandler, z3,
+    sanitizer, clusterfuzz, valgrind, kernel, qgis, rpython, python, pytest_report, cleo, libfuzzer, rust, go,
+    go_errors, go_telemetry, bun_report, zig, hotspot, kotlin_native, jvm, dotnet, roslyn, debugger_stack, crystal,
+    ruby, javascript, julia, gcc, msvc, lldb, llvm, android_tombstone, breakpad, apple_ips, apple, glibc_backtrace,
+    ocaml, haskell, boost_exception, gdb, faulthandler, z3,
 )  # fmt: skip
 
 __all__ = ["Frame", "ParsedTrace", "REGISTRY", "parse"]

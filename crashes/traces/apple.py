@@ -42,8 +42,19 @@ _UNCAUGHT = re.compile(r"uncaught exception '(?P<name>\w{1,100})'")
 _EXCEPTION = re.compile(r"^Exception Type:\s+(?P<exception>EXC_\w{1,40})(?:\s+\((?P<reason>[^()\n]{1,100})\))?")
 
 
+# An uncaught exception's stack pasted without a crash report around it: Foundation's console output ("***
+# First throw call stack:" and its frames in parentheses), Crashlytics' ("Fatal Exception: RLMException"),
+# a report's "Last Exception Backtrace:" alone. Its frames are a crash report's; Apple's own libraries say so.
+_HEADLESS_MARKS = ("First throw call stack", "Fatal Exception: ", "Last Exception Backtrace", "libobjc.A.dylib")
+_FATAL_EXCEPTION = re.compile(r"^\s*Fatal Exception: (?P<name>[\w.]{1,100})")
+_HEADLESS_FRAMES = 2
+
+
 def recognize(text: str) -> bool:
-    """True for a crash report: a thread's stack under its ``Thread N`` header, or a header cut before them."""
+    """True for a crash report: a thread's stack under its ``Thread N`` header, or a header cut before them;
+    or an uncaught exception's stack in Apple's frame form, pasted alone."""
+    if any(mark in text for mark in _HEADLESS_MARKS) and len(_first_run(text.split("\n"))) >= _HEADLESS_FRAMES:
+        return True
     if "Thread" not in text and "Exception Type:" not in text:
         return False
     exception = bool(find_lines(text, _EXCEPTION, 1, "Exception Type:"))
@@ -51,6 +62,14 @@ def recognize(text: str) -> bool:
         return True  # a Mach exception (EXC_…) is macOS's own, even in a paste of that line alone
     headers = find_lines(text, _THREAD, 64, "Thread ") if "0x" in text else []
     return any(header["crashed"] for header in headers)
+
+
+def _first_run(lines: list[str]) -> tuple[Frame, ...]:
+    """The first run of frame lines in Apple's form (Foundation's list in parentheses, its tabs)."""
+    for index, line in enumerate(lines):
+        if "0x" in line and _frame(line) is not None:
+            return _stack([ln for ln in lines[index:] if ln.strip() not in ("(", ")")], 0)
+    return ()
 
 
 def _frame(line: str) -> Frame | None:
@@ -107,11 +126,18 @@ def parse(text: str) -> ParsedTrace:
     )
     raised_stack = _stack(lines, raised + 1) if raised is not None else ()
     frames = raised_stack or (_stack(lines, start + 1) if start is not None else ())
+    if not frames and start is None and named is None:
+        # No thread printed, none named crashed: an exception's stack pasted alone (not a report cut
+        # before its crashed thread, whose other threads' stacks are no crash's).
+        frames = _first_run(lines)
     exception = find_lines(text, _EXCEPTION, 1, "Exception Type:")
     uncaught = _UNCAUGHT.search(text) if "uncaught exception '" in text else None
     crash_type = message = ""
+    fatal = find_lines(text, _FATAL_EXCEPTION, 1, "Fatal Exception: ") if not uncaught else []
     if uncaught:
         crash_type = uncaught["name"]
+    elif fatal:
+        crash_type = fatal[0]["name"]
     elif exception:
         reason = (exception[0]["reason"] or "").strip()
         if reason.startswith("SIG"):

@@ -153,3 +153,38 @@ def test_a_paste_of_the_exception_lines_alone_is_read():
     text = _corpus("keepassxreboot/keepassxc#4478")
     assert "Thread" not in text
     assert _sign(text).digest == _sign(_corpus("keepassxreboot/keepassxc#4484")).digest
+
+
+def test_an_uncaught_exceptions_stack_pasted_alone_is_read_as_the_reports():
+    # sequelpro/sequelpro#3154 and lwouis/alt-tab-macos#5232 (v19): Foundation's "*** First throw call stack:"
+    # in parentheses, below a log line; Apple's libraries (CoreFoundation, libobjc) are no frames.
+    text = (
+        "2026-01-21 22:42:50.585 AltTab[4953:34377] [AppCenterCrashes] WARNING: Cannot find image for 0x186589924\n"
+        "*** Terminating app due to uncaught exception 'NSInvalidArgumentException', reason: "
+        "'-[AltTab.LiquidGlassEffectView setStyle:]: unrecognized selector sent to instance 0xb48b0e400'\n"
+        "*** First throw call stack:\n(\n"
+        "\t0   CoreFoundation                      0x0000000186a30860 __exceptionPreprocess + 176\n"
+        "\t1   libobjc.A.dylib                     0x00000001865163e8 objc_exception_throw + 88\n"
+        "\t4   CoreFoundation                      0x00000001869c9a50 _CF_forwarding_prep_0 + 96\n"
+        "\t5   Sequel Pro                          0x00000001000576e6 -[SPTablesList updateTables:] + 1291\n"
+        "\t6   Sequel Pro                          0x0000000100045e0b -[SPDatabaseDocument _selectDatabaseAndItem:] "
+        "+ 437\n"
+        ")\n"
+    )
+    signed = _sign(text)
+    assert (signed.trace_format, signed.crash_type) == ("apple-crash", "NSInvalidArgumentException")
+    assert signed.frames[:2] == ("SPTablesList.updateTables", "SPDatabaseDocument._selectDatabaseAndItem")
+
+
+def test_react_natives_bridge_reporting_a_javascript_error_is_no_frame():
+    # react-native#18467 and #23196 (v19): RCTFatal's plumbing, the same for every unhandled JavaScript error.
+    text = (
+        "Fatal Exception: RCTFatalException: Unhandled JS Exception: undefined is not an object\n"
+        "0  CoreFoundation                 0x1a67325ac __exceptionPreprocess\n"
+        "1  libobjc.A.dylib                0x1ba82042c objc_exception_throw\n"
+        "2  MyApp                          0x102477bb0 RCTFatal + 568 (RCTAssert.m:147)\n"
+        "3  MyApp                          0x102477bc0 -[RCTExceptionsManager reportFatalException:stack:exceptionId:] "
+        "+ 12\n"
+        "4  MyApp                          0x102477bd0 -[RCTModuleMethod invokeWithBridge:module:arguments:] + 20\n"
+    )
+    assert _sign(text).frames == ()
