@@ -50,6 +50,8 @@ PIECES = (
     "\tat a.b.C.d(C.java:1)\nCaused by: java.lang.X: y\n",
     "/a/b.cpp(12): Throw in function void f()\nDynamic exception type: boost::wrapexcept<x>\n",
     "      #00 pc 00000000001a4f2c  /lib/libx.so (f(int)+12) (BuildId: ab)\n",
+    "BUG: KASAN: use-after-free in f+0x5d0/0x750\nCall Trace:\n f+0x93/0x160 [m]\n",
+    "Crash Type: Heap-buffer-overflow READ 4\nCrash State:\n  f\n",
     "Error: panicked at src/a.rs:1:1:\n    at a::b::h0123456789abcdef (wasm://wasm/0a:wasm-function[1]:0x1)\n",
     "   at A.B.C(List`1 a,\n",
     # What the joiners of cut lines start from.
@@ -318,6 +320,7 @@ def shapes(size: int) -> dict[str, str]:
         # v19: Boost's throw lines, every one a head whose type line never comes, and paths without their file.
         "Boost throws without a type": _grow("a.cpp(1): Throw in function void f()\nx\n", size),
         "Boost throw lines of path pieces": _grow("a/" * 400 + " Throw in function " + "b.c " * 100 + "\n", size),
+        "kernel heads never ending": _grow("WARNING: CPU: 1 PID: 2 at " + "a/" * 300 + " BUG: " * 50 + "\n", size),
         "tombstone frames of nested parentheses": _grow("  #01 pc 0001a5010  /l.so " + "(" * 500 + "\n", size),
         "wasm frames never closed": _grow("    at a::b (wasm://" + "x" * 400 + "\nf@:wasm-function[" + "\n", size),
     }
