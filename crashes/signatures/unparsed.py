@@ -397,6 +397,9 @@ def _candidates(lines: list[str]) -> Iterator[tuple[int, str]]:
     refused: set[str] = set()  # a line printed again (a log, a hostile paste) is read once
     for index, line in enumerate(lines):
         stripped = _INLINE_CODE.sub("", _LEADING_MARKUP.sub("", line[:_LINE_READ].strip()))
+        # A logger's date and time opening the line (Go's log: "2020/03/28 23:34:18 internal error: …"), where
+        # too few lines carry one for it to be taken off as a prefix: the time of a run, never its failure.
+        stripped = _LEADING_TIMESTAMP.sub("", stripped) if stripped[:1].isdigit() else stripped
         if not stripped or stripped in refused or not _reports_failure(stripped):
             continue
         refused.add(stripped)
@@ -438,6 +441,7 @@ def _candidates(lines: list[str]) -> Iterator[tuple[int, str]]:
         yield index, masked.rstrip(" .!") + _ir_instruction(lines[index + 1 : index + 3])
 
 
+_LEADING_TIMESTAMP = re.compile(r"^\d{4}[/-]\d\d[/-]\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?\s+")
 _FIRST_PERSON = re.compile(r"(?i)(?<![\w'])(?:i|i'm|i've|i'd|we|we're|we've|my|our|me|us)(?![\w'])")
 # What a tool's line holds and a sentence does not: a call, a path, a qualified name, an identifier.
 _CODE_TOKEN = re.compile(

@@ -215,3 +215,11 @@ def test_a_commands_options_report_no_failure():
     # command that crashed, keyed by the word "error" in its option.
     assert unparsed.identity_line("poetry run mypy . --show-error-context --show-traceback") == ""
     assert unparsed.identity_line("error: --foo failed while parsing the manifest") != ""
+
+
+def test_a_loggers_date_and_time_opening_a_line_is_no_part_of_its_identity():
+    # marwan-at-work/mod#9 and dtgorski/typex#7 (v19): Go's log line "2020/03/28 23:34:18 internal error: …",
+    # its date read as a path before.
+    line = 'internal error: package "fmt" without types was imported from "github.com/jonbodner/taxes"'
+    assert unparsed.identity_line(f"2020/03/28 23:34:18 {line}") == unparsed.identity_line(line)
+    assert unparsed.identity_line(f"2023-09-15T17:26:29Z {line}") == unparsed.identity_line(line)
