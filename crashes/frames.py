@@ -445,12 +445,14 @@ _CORE_IMPL = re.compile(r" as core::(?:slice::index::SliceIndex|iter::)")
 # my_abort): where a crash is reported, not where it happened.
 _REPORTING_HELPER = re.compile(
     # (C's internal functions end in "_": tor's "tor_abort_".)
-    r"(?i)^(?:[a-z0-9]+_)*(?:fatal|abort|assert|assertion|panic|die|croak|bug|unreachable)(?:_[a-z0-9]+)*_?$"
+    # (And Go's assertion helpers, printf-style: pulumi's contract.Assertf, contract.failfast.)
+    r"(?i)^(?:[a-z0-9]+_)*(?:fatal|abort|assert|assertion|panic|die|croak|bug|unreachable|failfast)(?:_[a-z0-9]+)*_?$"
+    r"|^(?:assert|fatal|panic)f$"
     # And in C++'s CamelCase: Carbon's CheckFailImpl, abseil's LogMessageFatal, ReportFatalError, DuckDB's
     # DuckDBAssertInternal, Redis's _serverPanic, and the destructor of a fatal message that reports it
     # (include-what-you-use's ~FatalMessageEmitter).
     r"|^(?-i:~?_*(?:[a-z][a-z0-9]*)?(?:[A-Z][a-z0-9]*)*?(?:CheckFail(?:ed|ure)?|Assert(?:ion)?(?:Fail(?:ed|ure)?)?|"
-    r"Fatal(?:Error)?|Abort|Panic|Die|Unreachable)(?:Impl|Internal|Message|Emitter|Handler)*)$"
+    r"Fatal(?:Error)?|Abort|Panic|Die|Unreachable)(?:Impl|Internal|Message|Emitter|Handler)*f?)$"
 )
 
 

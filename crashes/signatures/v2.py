@@ -339,7 +339,8 @@ from crashes.traces.text import mask_message
 # is read as the report's; React Native's bridge reporting a JavaScript error is no frame; the Linux kernel's
 # oops, BUG, WARNING and KASAN reports are read (the kind and the function, then the call trace's reliable
 # frames past the kernel's own reporting); a logger's date and time opening an identity line (Go's
-# "2020/03/28 23:34:18 ") is no part of it.
+# "2020/03/28 23:34:18 ") is no part of it; Go's printf-style assertion helpers (contract.Assertf,
+# failfast, Fatalf, Panicf) are reporting helpers.
 VERSION = 19
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -149,3 +149,19 @@ def test_a_panic_line_behind_the_terminals_echo_of_an_interrupt_is_read():
     )
     signed = signatures.compute(kind="crash", trace_text=text, target="pulumi")
     assert (signed.trace_format, signed.crash_type) == ("go", "send on closed channel")
+
+
+def test_gos_printf_style_assertion_helpers_are_no_frames():
+    # pulumi/pulumi#10405, #5016 and #6649 (v19): contract.Assertf, contract.failfast, the helpers every
+    # precondition failure of the program passes through.
+    text = (
+        "panic: fatal: An assertion has failed: expected a resource\n\ngoroutine 1 [running]:\n"
+        "github.com/pulumi/pulumi/sdk/v3/go/common/util/contract.failfast(...)\n"
+        "\t/home/u/pulumi/sdk/go/common/util/contract/failfast.go:23\n"
+        "github.com/pulumi/pulumi/sdk/v3/go/common/util/contract.Assertf(0x0, {0x1, 0x2}, {0x0, 0x0, 0x0})\n"
+        "\t/home/u/pulumi/sdk/go/common/util/contract/assert.go:35 +0x1b8\n"
+        "github.com/pulumi/pulumi/pkg/v3/resource/deploy.(*stepGenerator).GenerateSteps(0xc0001)\n"
+        "\t/home/u/pulumi/pkg/resource/deploy/step_generator.go:188 +0x95\n"
+    )
+    signed = signatures.compute(kind="crash", trace_text=text, target="pulumi")
+    assert signed.frames[0] == "github.com/pulumi/pulumi/pkg/v3/resource/deploy.stepGenerator.GenerateSteps"
