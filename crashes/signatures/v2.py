@@ -340,7 +340,9 @@ from crashes.traces.text import mask_message
 # oops, BUG, WARNING and KASAN reports are read (the kind and the function, then the call trace's reliable
 # frames past the kernel's own reporting); a logger's date and time opening an identity line (Go's
 # "2020/03/28 23:34:18 ") is no part of it; Go's printf-style assertion helpers (contract.Assertf,
-# failfast, Fatalf, Panicf) are reporting helpers.
+# failfast, Fatalf, Panicf) are reporting helpers; Lua's errors and stack tracebacks are read (Neovim's
+# plugins': the message without Lua's location, the functions by their file's last two parts, C functions
+# and Neovim's runtime skipped).
 VERSION = 19
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
@@ -389,7 +391,7 @@ RULES = {
         ),
         _TOP_THREE,
     ),  # fmt: skip
-    **dict.fromkeys(("zig", "crystal", "bun-report"), _TOP_THREE_UNTYPED),
+    **dict.fromkeys(("zig", "crystal", "bun-report", "lua"), _TOP_THREE_UNTYPED),
     "rust": Rule(frames=2, frames_with_site=1, typed=False),
     # OCaml's exception names the failure ("Failure(\"List.skipn\")"), unless it is a stock one (Not_found).
     "ocaml": Rule(frames=3, frames_with_site=1, typed=False),

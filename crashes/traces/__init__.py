@@ -43,6 +43,7 @@ from crashes.traces import (
     libfuzzer,
     lldb,
     llvm,
+    lua,
     msvc,
     ocaml,
     pytest_report,
@@ -88,7 +89,7 @@ from crashes.traces import (
 REGISTRY = (
     sanitizer, clusterfuzz, valgrind, kernel, qgis, rpython, python, pytest_report, cleo, libfuzzer, rust, go,
     go_errors, go_telemetry, bun_report, zig, hotspot, kotlin_native, jvm, dotnet, roslyn, debugger_stack, crystal,
-    ruby, javascript, julia, gcc, msvc, lldb, llvm, android_tombstone, breakpad, apple_ips, apple, glibc_backtrace,
+    ruby, javascript, julia, lua, gcc, msvc, lldb, llvm, android_tombstone, breakpad, apple_ips, apple, glibc_backtrace,
     ocaml, haskell, boost_exception, gdb, faulthandler, z3,
 )  # fmt: skip
 
