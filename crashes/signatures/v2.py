@@ -342,7 +342,10 @@ from crashes.traces.text import mask_message
 # "2020/03/28 23:34:18 ") is no part of it; Go's printf-style assertion helpers (contract.Assertf,
 # failfast, Fatalf, Panicf) are reporting helpers; Lua's errors and stack tracebacks are read (Neovim's
 # plugins': the message without Lua's location, the functions by their file's last two parts, C functions
-# and Neovim's runtime skipped).
+# and Neovim's runtime skipped); PHP's uncaught exceptions with their "Stack trace:" are read (the class by its
+# own name, the functions without paths, lines or arguments), and a namespace written with backslashes
+# ("OC\\Files\\Utils\\Scanner") is no path; Biome's crash report ("Source Location:", "Message:") is read
+# as the panic std prints.
 VERSION = 19
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
@@ -387,6 +390,7 @@ RULES = {
             "android-tombstone",
             "debugger-stack",
             "ruby",
+            "php",
             "javascript",
         ),
         _TOP_THREE,

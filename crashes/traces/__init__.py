@@ -46,6 +46,7 @@ from crashes.traces import (
     lua,
     msvc,
     ocaml,
+    php,
     pytest_report,
     python,
     qgis,
@@ -89,8 +90,8 @@ from crashes.traces import (
 REGISTRY = (
     sanitizer, clusterfuzz, valgrind, kernel, qgis, rpython, python, pytest_report, cleo, libfuzzer, rust, go,
     go_errors, go_telemetry, bun_report, zig, hotspot, kotlin_native, jvm, dotnet, roslyn, debugger_stack, crystal,
-    ruby, javascript, julia, lua, gcc, msvc, lldb, llvm, android_tombstone, breakpad, apple_ips, apple, glibc_backtrace,
-    ocaml, haskell, boost_exception, gdb, faulthandler, z3,
+    ruby, php, javascript, julia, lua, gcc, msvc, lldb, llvm, android_tombstone, breakpad, apple_ips, apple,
+    glibc_backtrace, ocaml, haskell, boost_exception, gdb, faulthandler, z3,
 )  # fmt: skip
 
 __all__ = ["Frame", "ParsedTrace", "REGISTRY", "parse"]

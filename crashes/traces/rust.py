@@ -83,6 +83,9 @@ _MIETTE_LINES = 4
 # human-panic's report (many Rust CLIs' "Well, this is embarrassing." file, pasted into an issue):
 # "Panic occurred in file '/…/rustic_core-0.7.2/src/vfs.rs' at line 540" and 'cause = "called `Option::…"'.
 _HUMAN_PANIC_AT = re.compile(r"Panic occurred in file '(?P<file>[^'\n]{1,300})' at line (?P<line>\d{1,9})")
+# Biome's (Rome's) crash report: "Source Location: crates/biome_service/src/settings.rs:78:14", "Thread Name: …",
+# "Message: You must have at least one workspace.".
+_SOURCE_LOCATION = re.compile(r"^\s*Source Location:\s+(?P<file>[^\s:]{1,300}\.rs):(?P<line>\d{1,9})(?::\d{1,9})?\s*$")
 _HUMAN_PANIC_CAUSE = re.compile(r"""^\s*cause = (?P<quote>["'])(?P<message>.{0,2000}?)(?P=quote)\s*$""")
 # rustc's own thread; since Rust 1.89 with its id: "thread 'rustc' (81234) panicked at".
 _RUSTC_THREAD = re.compile(r"thread 'rustc' (?:\(\d{1,20}\) )?panicked")
@@ -164,6 +167,16 @@ def _miette_panic(lines: list[str]) -> tuple[str, int, str] | None:
     return at["file"], int(at["line"]), said["message"] if said else ""
 
 
+def _source_location_panic(lines: list[str]) -> tuple[str, int, str] | None:
+    """(file, line, message) of a "Source Location:" report and the "Message:" a few lines below it."""
+    at = next((i for i, line in enumerate(lines) if "Source Location:" in line and _SOURCE_LOCATION.match(line)), None)
+    if at is None:
+        return None
+    found = _SOURCE_LOCATION.match(lines[at])
+    said = next((m for line in lines[at + 1 : at + 4] if (m := _EYRE_MESSAGE.match(line[:MAX_LINE]))), None)
+    return found["file"], int(found["line"]), said["message"] if said else ""
+
+
 def _human_panic(lines: list[str]) -> tuple[str, int, str] | None:
     """(file, line, message) of human-panic's report: its "Panic occurred in file" and its cause field."""
     at = next((found for line in lines if "Panic occurred" in line and (found := _HUMAN_PANIC_AT.search(line))), None)
@@ -206,6 +219,8 @@ def recognize(text: str) -> bool:
     if "─▶ at " in text and _miette_panic(_joined_lines(text)[0]):
         return True
     if "Panic occurred in file" in text and _human_panic(_joined_lines(text)[0]):
+        return True
+    if "Source Location:" in text and _source_location_panic(_joined_lines(text)[0]):
         return True
     if "anicked at" not in text and "internal compiler error" not in text:
         # Headless: a run of "N: crate::path" frames with "at /rustc/…" or "at src/…" lines, or
@@ -587,6 +602,8 @@ def parse(text: str) -> ParsedTrace:
         hooked = _miette_panic(lines)
     if not (panic_file or message or hooked) and "Panic occurred in file" in text:
         hooked = _human_panic(lines)
+    if not (panic_file or message or hooked) and "Source Location:" in text:
+        hooked = _source_location_panic(lines)
     if hooked:
         panic_file, panic_line, message = hooked
     ice_messages = [m["message"].strip() for m in find_lines(text, _ICE, 8, "internal compiler error")]

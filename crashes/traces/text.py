@@ -52,7 +52,11 @@ _PATH_HEAD = re.compile(r"(?<![\w.+@-])[\w.+@-]{1,100}\x00path\x00")
 
 
 def _mask_path(match: re.Match) -> str:
-    return _FILE_MARK if _FILE_END.search(match.group()) else "<path>"
+    found = match.group()
+    if "/" not in found and ":" not in found and not _FILE_END.search(found):
+        # Backslashes alone, no drive and no file: a PHP namespace ("OC\\Files\\Utils\\Scanner"), not a path.
+        return found
+    return _FILE_MARK if _FILE_END.search(found) else "<path>"
 
 
 # A value with or without its fraction ("SystemTimeError(7140s)", "(6795364578.871345152s)"); not the 0 of a masked 0x?.

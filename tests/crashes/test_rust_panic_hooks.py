@@ -135,3 +135,14 @@ def test_miettes_panic_report_is_read_as_the_panic_std_prints():
         "  help: set the `RUST_BACKTRACE=1` environment variable to display a backtrace.\n"
     )
     assert sign(text).frames == ("site serialport/src/posix/tty.rs:499",)
+
+
+def test_biomes_crash_report_is_read_as_the_panic_std_prints():
+    # biomejs/biome#6540, a duplicate of #6382 (v19): "Source Location: FILE:L:C", "Thread Name:", "Message:".
+    text = (
+        "```block\nSource Location: crates/biome_service/src/settings.rs:78:14\n"
+        "Thread Name: tokio-runtime-worker\nMessage: You must have at least one workspace.\n```\n"
+    )
+    signed = sign(text, "biome")
+    assert signed.frames == ("site biome_service/src/settings.rs:78",)
+    assert signed.crash_type == "You must have at least one workspace."
