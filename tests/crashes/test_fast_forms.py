@@ -37,7 +37,15 @@ def reference_mask(message: str, limit: int = 200, quoted: bool = True) -> str:
     if quoted:  # v6's file names, taken as they are (no faster form)
         message = text._FILE_NAME.sub("<path>", message)
     file_mark = "\x00path\x00"
-    message = _PATH.sub(lambda m: file_mark if re.search(r"\.[A-Za-z]\w{0,7}[\\/]?$", m.group()) else "<path>", message)
+
+    def path(m: re.Match) -> str:
+        found = m.group()
+        is_file = re.search(r"\.[A-Za-z]\w{0,7}[\\/]?$", found)
+        if "/" not in found and ":" not in found and not is_file:
+            return found  # v19: backslashes alone, no drive, no file: a namespace
+        return file_mark if is_file else "<path>"
+
+    message = _PATH.sub(path, message)
     if file_mark in message:
         message = _PATH_HEAD.sub("<path>", message).replace(file_mark, "<path>")
     message = text._NUMBER.sub("N", message)
