@@ -53,6 +53,8 @@ PIECES = (
     "BUG: KASAN: use-after-free in f+0x5d0/0x750\nCall Trace:\n f+0x93/0x160 [m]\n",
     "Crash Type: Heap-buffer-overflow READ 4\nCrash State:\n  f\n",
     "stack traceback:\n\t/a/ui.lua:16: in function <a/ui.lua:13>\n",
+    "** (FunctionClauseError) no function clause matching in A.f/1\n    (a 0.1.0) lib/a.ex:3: A.f(%{})\n",
+    "Stack trace:\n#0 /a/b.php(12): A\\B->c()\n",
     "Error: panicked at src/a.rs:1:1:\n    at a::b::h0123456789abcdef (wasm://wasm/0a:wasm-function[1]:0x1)\n",
     "   at A.B.C(List`1 a,\n",
     # What the joiners of cut lines start from.

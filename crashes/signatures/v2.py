@@ -345,7 +345,8 @@ from crashes.traces.text import mask_message
 # and Neovim's runtime skipped); PHP's uncaught exceptions with their "Stack trace:" are read (the class by its
 # own name, the functions without paths, lines or arguments), and a namespace written with backslashes
 # ("OC\\Files\\Utils\\Scanner") is no path; Biome's crash report ("Source Location:", "Message:") is read
-# as the panic std prints.
+# as the panic std prints; Elixir's exceptions are read (the module, the function a FunctionClauseError
+# names, the frames by module and name past Elixir's and OTP's own applications).
 VERSION = 19
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
@@ -391,6 +392,7 @@ RULES = {
             "debugger-stack",
             "ruby",
             "php",
+            "elixir",
             "javascript",
         ),
         _TOP_THREE,

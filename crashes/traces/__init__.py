@@ -25,6 +25,7 @@ from crashes.traces import (
     crystal,
     debugger_stack,
     dotnet,
+    elixir,
     extract,
     faulthandler,
     gcc,
@@ -90,7 +91,7 @@ from crashes.traces import (
 REGISTRY = (
     sanitizer, clusterfuzz, valgrind, kernel, qgis, rpython, python, pytest_report, cleo, libfuzzer, rust, go,
     go_errors, go_telemetry, bun_report, zig, hotspot, kotlin_native, jvm, dotnet, roslyn, debugger_stack, crystal,
-    ruby, php, javascript, julia, lua, gcc, msvc, lldb, llvm, android_tombstone, breakpad, apple_ips, apple,
+    ruby, php, elixir, javascript, julia, lua, gcc, msvc, lldb, llvm, android_tombstone, breakpad, apple_ips, apple,
     glibc_backtrace, ocaml, haskell, boost_exception, gdb, faulthandler, z3,
 )  # fmt: skip
 
