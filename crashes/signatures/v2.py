@@ -346,7 +346,8 @@ from crashes.traces.text import mask_message
 # own name, the functions without paths, lines or arguments), and a namespace written with backslashes
 # ("OC\\Files\\Utils\\Scanner") is no path; Biome's crash report ("Source Location:", "Message:") is read
 # as the panic std prints; Elixir's exceptions are read (the module, the function a FunctionClauseError
-# names, the frames by module and name past Elixir's and OTP's own applications).
+# names, the frames by module and name past Elixir's and OTP's own applications); OCaml's exception printed
+# quoted by js_of_ocaml ("exception \"Assert_failure x.ml:106:9\"") or as Base's s-expression is named.
 VERSION = 19
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -26,9 +26,11 @@ from crashes.traces.text import MAX_LINE, file_name, lines_of, mask_message
 FORMAT = "ocaml"
 # The runtime's last words, also quoted inside a sentence ("the compiler crashes with: “Fatal error: exception …”").
 # Printexc spells two of them out ("Stack overflow", "Out of memory").
+# (Printed quoted by js_of_ocaml's runtime, "exception \"Assert_failure mo_idl/x.ml:106:9\"", and in Base's
+# s-expression, "exception (Not_found_s \"List.find_exn: not found\")".)
 _FATAL = re.compile(
-    r"Fatal error: exception (?P<exception>Stack overflow|Out of memory|"
-    r"[A-Z][\w.']{0,200}(?:\s?\([^\n]{0,300}?\))?)(?=[\s”\"'`]|$)"
+    r"Fatal error: exception [\"(]?(?P<exception>Stack overflow|Out of memory|"
+    r"[A-Z][\w.']{0,200}(?:\s?\([^\n]{0,300}?\))?)(?=[\s”\"'`)]|$)"
 )
 # Rocq's anomaly as Rocq prints it: `Anomaly "…"` (after "Error:" or alone), "Anomaly" alone with its quoted
 # message on the next line, older Coq's `Anomaly: Uncaught exception Not_found. Please report.`; quoted in a
@@ -56,6 +58,10 @@ _PLACE = re.compile(
 )
 _ASSERT_FAILURE = re.compile(
     r"^(?P<kind>Assert|Match)_failure\s?\(\"(?P<file>[^\"]{1,300})\", (?P<line>\d{1,9}), \d{1,9}\)"
+)
+# The same, as js_of_ocaml's runtime prints it: "exception \"Assert_failure mo_idl/idl_to_mo.ml:106:9\"".
+_QUOTED_FAILURE = re.compile(
+    r"Fatal error: exception \"(?P<kind>Assert|Match)_failure (?P<file>[^\s\":]{1,300}):(?P<line>\d{1,9}):\d{1,9}\""
 )
 # The standard library's files (named bare, or in its own directory), and Rocq's extension of it.
 _STDLIB = re.compile(
@@ -111,9 +117,11 @@ def parse(text: str) -> ParsedTrace:
     crash_type = {"Stack overflow": "Stack_overflow", "Out of memory": "Out_of_memory"}.get(crash_type, crash_type)
     site = ""
     failed = _ASSERT_FAILURE.match(crash_type)
-    if failed:
-        site = f"{file_name(failed['file'])}:{failed['line']}"
-        crash_type = "Assertion failed" if failed["kind"] == "Assert" else "Pattern matching failed"
+    quoted = _QUOTED_FAILURE.search(text) if fatal and not failed and crash_type.endswith("_failure") else None
+    if failed or quoted:
+        found = failed or quoted
+        site = f"{file_name(found['file'])}:{found['line']}"
+        crash_type = "Assertion failed" if found["kind"] == "Assert" else "Pattern matching failed"
     frames: list[Frame] = []
     for line in lines:
         frame, place = _frame(line), _place(line)

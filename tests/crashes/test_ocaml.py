@@ -80,3 +80,18 @@ def test_what_is_no_anomaly_or_crash_of_ocamls():
     )
     # Printexc spells out two of the runtime's exceptions: one exception either way.
     assert traces.parse("Fatal error: exception Stack overflow\n").crash_type == "Stack_overflow"
+
+
+def test_an_exception_printed_quoted_or_as_an_s_expression_is_named():
+    # caffeinelabs/motoko#2599 (js_of_ocaml's quoted form) and nuscr/nuscr#99 (Base's s-expression), v19.
+    quoted = sign(
+        'Fatal error: exception "Assert_failure mo_idl/idl_to_mo.ml:106:9"\n'
+        'Raised at file "mo_idl/idl_to_mo.ml", line 106, characters 9-21\n'
+        'Called from file "pipeline/pipeline.ml", line 345, characters 14-61\n'
+    )
+    assert (quoted.crash_type, quoted.frames[0]) == ("Assertion failed", "site idl_to_mo.ml:106")
+    base = sign(
+        'Fatal error: exception (Not_found_s "List.find_exn: not found")\n'
+        'Raised at file "src/list.ml", line 251, characters 12-27\nCalled from file "lib/lib.ml", line 95, characters 4-131\n'
+    )
+    assert base.crash_type.startswith("Not_found_s")
