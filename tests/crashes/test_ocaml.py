@@ -92,6 +92,7 @@ def test_an_exception_printed_quoted_or_as_an_s_expression_is_named():
     assert (quoted.crash_type, quoted.frames[0]) == ("Assertion failed", "site idl_to_mo.ml:106")
     base = sign(
         'Fatal error: exception (Not_found_s "List.find_exn: not found")\n'
-        'Raised at file "src/list.ml", line 251, characters 12-27\nCalled from file "lib/lib.ml", line 95, characters 4-131\n'
+        'Raised at file "src/list.ml", line 251, characters 12-27\n'
+        'Called from file "lib/lib.ml", line 95, characters 4-131\n'
     )
     assert base.crash_type.startswith("Not_found_s")
