@@ -49,6 +49,9 @@ STOCK_LINES = re.compile(
     # systemd on any service that died ("medusa.service: Failed with result 'exit-code'.", "Main process
     # exited, code=dumped, status=11/SEGV", "Failed to start Medusa."): the service's own lines say why.
     r"\.service: (?:failed with result|main process exited|control process exited)|^failed to start |"
+    # WinDbg's explanation of a bug check, the same for every crash with its code ("This is a very common
+    # BugCheck. Usually the exception address pinpoints…", "Invalid system memory was referenced.").
+    r"this is a very common bugcheck|invalid system memory was referenced|usually the exception address pinpoints|"
     # A debugger saying a signal stopped the program (gdb's "Thread 1 "obs" received signal SIGSEGV,
     # Segmentation fault.", a core's "Program terminated with signal SIGSEGV"): any crash of it says so.
     r"\b(?:received|terminated with) signal SIG[A-Z]+|"

@@ -347,7 +347,8 @@ from crashes.traces.text import mask_message
 # ("OC\\Files\\Utils\\Scanner") is no path; Biome's crash report ("Source Location:", "Message:") is read
 # as the panic std prints; Elixir's exceptions are read (the module, the function a FunctionClauseError
 # names, the frames by module and name past Elixir's and OTP's own applications); OCaml's exception printed
-# quoted by js_of_ocaml ("exception \"Assert_failure x.ml:106:9\"") or as Base's s-expression is named.
+# quoted by js_of_ocaml ("exception \"Assert_failure x.ml:106:9\"") or as Base's s-expression is named;
+# WinDbg's explanation of a bug check names no bug.
 VERSION = 19
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

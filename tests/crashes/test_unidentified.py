@@ -85,6 +85,9 @@ def test_an_applications_own_words_like_the_clients_still_name_its_failure(line)
         "medusa.service: Main process exited, code=dumped, status=11/SEGV",
         # Numba's compiler on any stage that failed (numba/numba#6595).
         "LoweringError: Failed in nopython mode pipeline (step: nopython mode backend)",
+        # WinDbg's explanation of a bug check (dokan-dev/dokany#1088, #27).
+        "This is a very common BugCheck.  Usually the exception address pinpoints",
+        "Invalid system memory was referenced.  This cannot be protected by try-except.",
     ],
 )
 def test_a_runtimes_own_banners_name_no_bug(line):
