@@ -348,7 +348,10 @@ from crashes.traces.text import mask_message
 # as the panic std prints; Elixir's exceptions are read (the module, the function a FunctionClauseError
 # names, the frames by module and name past Elixir's and OTP's own applications); OCaml's exception printed
 # quoted by js_of_ocaml ("exception \"Assert_failure x.ml:106:9\"") or as Base's s-expression is named;
-# WinDbg's explanation of a bug check names no bug.
+# WinDbg's explanation of a bug check names no bug; Heroku's dyno after a log's time ("app[web.1]: ") and
+# Firefox's mach build log's elapsed time ("76:12.69 ") are log prefixes; a new-form Rust panic line with its
+# message on the same line (a logger's), behind a logger's field ("info=panicked at …"), and qdrant's
+# "Panic occurred in file x.rs at line N: MSG" are read.
 VERSION = 19
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

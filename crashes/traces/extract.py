@@ -57,6 +57,8 @@ _QUOTE = re.compile(r"^[ \t]{0,3}>[ \t]?", re.M)
 _LOG_PREFIX_HEAD = (
     r"\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?\]?[ \t]{1,4}"
     r"(?:\[?(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|CRITICAL)\]?[ \t]{1,4})?"
+    # (Heroku's dyno after its time: "2021-05-12T04:04:09.696866+00:00 app[web.1]: ".)
+    r"(?:[\w-]{1,40}\[[\w.-]{1,40}\]:[ \t]?)?"
     r"|\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}[ \t]{1,4}\d{1,6}[ \t]{1,4}\d{1,6} [VDIWEF] [\w.$-]{0,64}:[ \t]?"
     r"|[VDIWEF]/[\w.$-]{1,64}\([ \t]{0,6}\d{1,6}\):[ \t]?"
 )
@@ -78,6 +80,8 @@ _LOG_PREFIX_TAIL = (
     # The seconds since a build started, on each line of an Open Build Service log ("[  154s] "), and the
     # kernel's since boot in dmesg ("[  123.456789] ").
     r"|\[[ \t]{0,8}\d{1,7}(?:s|\.\d{6})\][ \t]"
+    # Firefox's mach build log's minutes and seconds since it started ("76:12.69 ").
+    r"|\d{1,4}:\d\d\.\d\d "
     # `flutter run -v`'s time since its last line ("[ +126 ms] ", "[   +1 ms] ", blank: "[        ] "), and
     # Docker BuildKit's step and seconds ("#14 81.12 ").
     r"|\[(?:[ \t]{0,6}\+\d{1,7} ms|[ \t]{4,12})\][ \t]|#\d{1,4} \d{1,6}\.\d{1,3} "

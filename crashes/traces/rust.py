@@ -26,9 +26,10 @@ FORMAT = "rust"
 # Since Rust 1.89 the thread's id follows its name: "thread 'main' (6913397) panicked at …".
 THREAD = r"thread '(?P<thread>[^'\n]{0,200})' (?:\(\d{1,20}\) )?"
 _PANIC_NEW = re.compile(
-    # A custom panic hook (ruff's, cargo's) prints it without the thread.
+    # A custom panic hook (ruff's, cargo's) prints it without the thread; a logger prints the message on the
+    # same line ("panicked at src/x.rs:586:29: called `Option::unwrap()` on a `None` value").
     r"^\s*`?(?:" + THREAD + r")?panicked at (?P<file>(?:[A-Za-z]:)?[^\s:'][^\s:]{0,300}):"
-    r"(?P<line>\d+):\d+:?\s*$"
+    r"(?P<line>\d+):\d+:?(?:\s*$| ?(?P<inline>\S.{0,2000}?)\s*$)"
 )
 _PANIC_OLD = re.compile(
     # The blank after the comma may be gone: a line cut there, its trailing blank stripped.
@@ -82,7 +83,11 @@ _MIETTE_MESSAGE = re.compile(r"^\s*[╰├]─+▶ (?P<message>\S.*?)\s*$")
 _MIETTE_LINES = 4
 # human-panic's report (many Rust CLIs' "Well, this is embarrassing." file, pasted into an issue):
 # "Panic occurred in file '/…/rustic_core-0.7.2/src/vfs.rs' at line 540" and 'cause = "called `Option::…"'.
-_HUMAN_PANIC_AT = re.compile(r"Panic occurred in file '(?P<file>[^'\n]{1,300})' at line (?P<line>\d{1,9})")
+# (qdrant's hook prints the file unquoted and the message after it: "Panic occurred in file lib/x.rs at line 139:
+# MSG".)
+_HUMAN_PANIC_AT = re.compile(
+    r"Panic occurred in file '?(?P<file>[^'\s]{1,300})'? at line (?P<line>\d{1,9})(?::\s?(?P<inline>\S.{0,2000}))?"
+)
 # Biome's (Rome's) crash report: "Source Location: crates/biome_service/src/settings.rs:78:14", "Thread Name: …",
 # "Message: You must have at least one workspace.".
 _SOURCE_LOCATION = re.compile(r"^\s*Source Location:\s+(?P<file>[^\s:]{1,300}\.rs):(?P<line>\d{1,9})(?::\d{1,9})?\s*$")
@@ -183,7 +188,7 @@ def _human_panic(lines: list[str]) -> tuple[str, int, str] | None:
     if at is None:
         return None
     cause = next((found for line in lines if "cause = " in line and (found := _HUMAN_PANIC_CAUSE.match(line))), None)
-    return at["file"], int(at["line"]), cause["message"] if cause else ""
+    return at["file"], int(at["line"]), cause["message"] if cause else (at["inline"] or "").strip()
 
 
 def _eyre_panic(lines: list[str]) -> tuple[str, int | None, str] | None:
@@ -371,8 +376,9 @@ def _from_thread(line: str) -> str:
     head = line[:at]
     if head.lstrip(" `").startswith("thread '") or not head.strip(" `"):
         return line
-    if _JS_ERROR_HEAD.match(head):
-        # A panic in WebAssembly, as a browser's console shows the Error its panic hook threw.
+    if _JS_ERROR_HEAD.match(head) or head.endswith("="):
+        # A panic in WebAssembly, as a browser's console shows the Error its panic hook threw; or a logger's
+        # field holding the panic line ("ERROR meilisearch: info=panicked at …").
         return line[at:]
     thread = head.rfind("thread '")
     if 0 < thread <= _HEAD_MOST:
@@ -583,7 +589,7 @@ def parse(text: str) -> ParsedTrace:
         new, after = _new_panic(lines, index)
         if new:
             panic_file, panic_line = new["file"], int(new["line"])
-            message = lines[after].strip() if after < len(lines) else ""
+            message = new["inline"] or (lines[after].strip() if after < len(lines) else "")
             if _AFTER_THE_MESSAGE.match(message):
                 message = ""  # the message was cut off (or the panic printed none): that line is what follows it
             break

@@ -300,6 +300,10 @@ def test_a_log_record_never_goes_on_a_line_a_terminal_cut():
         "#14 81.12 ",
         "[ +126 ms] ",
         "[        ] ",
+        # Heroku's dyno after its time (lexicalunit/spellbot#487), Firefox's mach build log
+        # (loongson-overlay#35).
+        "2021-05-12T04:04:09.696866+00:00 app[web.1]: ",
+        "76:12.69 ",
     ],
 )
 def test_a_build_tools_line_head_is_a_log_prefix(record_id, prefix):

@@ -146,3 +146,29 @@ def test_biomes_crash_report_is_read_as_the_panic_std_prints():
     signed = sign(text, "biome")
     assert signed.frames == ("site biome_service/src/settings.rs:78",)
     assert signed.crash_type == "You must have at least one workspace."
+
+
+def test_a_panic_logged_on_one_line_with_its_message_is_read():
+    # meilisearch/meilisearch#5228 and tauri-apps/tauri#11120 (v19): a logger's field holding the new-form
+    # panic line with its message on the same line.
+    logged = (
+        "2024-12-27T10:00:00Z ERROR meilisearch: info=panicked at crates/milli/src/update/new/indexer/mod.rs:586:29: "
+        "called `Option::unwrap()` on a `None` value\n"
+    )
+    as_std = (
+        "thread 'indexing-thread' panicked at crates/milli/src/update/new/indexer/mod.rs:586:29:\n"
+        "called `Option::unwrap()` on a `None` value\n"
+    )
+    assert sign(logged).frames == ("site milli/src/update/new/indexer/mod.rs:586",)
+    assert sign(logged).digest == sign(as_std).digest
+
+
+def test_qdrants_panic_report_with_its_file_unquoted_is_read():
+    # qdrant/qdrant#4131 (v19): "Panic occurred in file lib/…/segment_builder.rs at line 139: MESSAGE".
+    text = (
+        "ERROR qdrant::startup: Panic backtrace:\n"
+        "ERROR qdrant::startup: Panic occurred in file lib/segment/src/segment_constructor/segment_builder.rs at "
+        "line 139: Failed to update index: out of memory\n"
+    )
+    signed = sign(text)
+    assert signed.frames == ("site segment/src/segment_constructor/segment_builder.rs:139",)
