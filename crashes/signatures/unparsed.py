@@ -402,7 +402,9 @@ def _candidates(lines: list[str]) -> Iterator[tuple[int, str]]:
         stripped = _INLINE_CODE.sub("", _LEADING_MARKUP.sub("", line[:_LINE_READ].strip()))
         # A logger's date and time opening the line (Go's log: "2020/03/28 23:34:18 internal error: …"), where
         # too few lines carry one for it to be taken off as a prefix: the time of a run, never its failure.
-        stripped = _LEADING_TIMESTAMP.sub("", stripped) if stripped[:1].isdigit() else stripped
+        stripped = (
+            _LEADING_TIMESTAMP.sub("", stripped) if stripped[:1].isdigit() or stripped[:1] in "IWEF" else stripped
+        )
         if not stripped or stripped in refused or not _reports_failure(stripped):
             continue
         refused.add(stripped)
@@ -444,7 +446,11 @@ def _candidates(lines: list[str]) -> Iterator[tuple[int, str]]:
         yield index, masked.rstrip(" .!") + _ir_instruction(lines[index + 1 : index + 3])
 
 
-_LEADING_TIMESTAMP = re.compile(r"^\d{4}[/-]\d\d[/-]\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?\s+")
+# (And klog's head, Kubernetes': "E0624 09:37:13.276141   26151 runtime.go:78] ".)
+_LEADING_TIMESTAMP = re.compile(
+    r"^(?:\d{4}[/-]\d\d[/-]\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?\s+"
+    r"|[IWEF]\d{4} \d\d:\d\d:\d\d\.\d{1,9}\s+\d{1,9} [\w.-]{1,100}:\d{1,9}\] )"
+)
 _FIRST_PERSON = re.compile(r"(?i)(?<![\w'])(?:i|i'm|i've|i'd|we|we're|we've|my|our|me|us)(?![\w'])")
 # What a tool's line holds and a sentence does not: a call, a path, a qualified name, an identifier.
 _CODE_TOKEN = re.compile(

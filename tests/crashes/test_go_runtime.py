@@ -165,3 +165,22 @@ def test_gos_printf_style_assertion_helpers_are_no_frames():
     )
     signed = signatures.compute(kind="crash", trace_text=text, target="pulumi")
     assert signed.frames[0] == "github.com/pulumi/pulumi/pkg/v3/resource/deploy.stepGenerator.GenerateSteps"
+
+
+def test_net_https_log_of_a_recovered_panic_is_read_as_the_panic():
+    # grafana/loki#1599 (v19): "http: panic serving IP:PORT: MESSAGE" behind Go's log time; the client's
+    # address is no part of the crash.
+    def served(address: str) -> str:
+        return (
+            f"2019/12/10 10:00:00 http: panic serving {address}: runtime error: index out of range [3] with length 3\n"
+            "goroutine 66 [running]:\nnet/http.(*conn).serve.func1(0xc0001)\n"
+            "\t/usr/local/go/src/net/http/server.go:1767 +0x139\npanic(0x8e6b40, 0xc000212000)\n"
+            "\t/usr/local/go/src/runtime/panic.go:679 +0x1b2\n"
+            "github.com/grafana/loki/pkg/querier.(*Querier).Tail(0xc00001)\n"
+            "\t/src/loki/pkg/querier/querier.go:240 +0x3d1\n"
+        )
+
+    signed = signatures.compute(kind="crash", trace_text=served("10.0.0.1:52314"), target="loki")
+    assert signed.crash_type.startswith("runtime error: index out of range")
+    again = signatures.compute(kind="crash", trace_text=served("[::1]:40000"), target="loki")
+    assert again.digest == signed.digest

@@ -226,3 +226,7 @@ def test_a_loggers_date_and_time_opening_a_line_is_no_part_of_its_identity():
     line = 'internal error: package "fmt" without types was imported from "github.com/jonbodner/taxes"'
     assert unparsed.identity_line(f"2020/03/28 23:34:18 {line}") == unparsed.identity_line(line)
     assert unparsed.identity_line(f"2023-09-15T17:26:29Z {line}") == unparsed.identity_line(line)
+    # klog's head (k3s-io/k3s#5762): its level, date, time, thread and file.
+    assert unparsed.identity_line(f"E0624 09:37:13.276141   26151 runtime.go:78] {line}") == unparsed.identity_line(
+        line
+    )
