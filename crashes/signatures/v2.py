@@ -352,7 +352,8 @@ from crashes.traces.text import mask_message
 # Firefox's mach build log's elapsed time ("76:12.69 ") are log prefixes; a new-form Rust panic line with its
 # message on the same line (a logger's), behind a logger's field ("info=panicked at …"), and qdrant's
 # "Panic occurred in file x.rs at line N: MSG" are read; klog's line head opening an identity line is no part
-# of it; net/http's "http: panic serving IP:PORT: MSG" is the panic's line.
+# of it; net/http's "http: panic serving IP:PORT: MSG" is the panic's line; an LLVM dump with no site and no
+# named frame (a release build's) is keyed by the innermost pass its pretty stack trace names.
 VERSION = 19
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -370,6 +370,12 @@ def parse(text: str) -> ParsedTrace:
     else:
         crash_type = "SEGV"
         message = ""
+    context = ()
+    if not site and not any(frame.function for frame in frames):
+        # A release build's dump names no function: the innermost pass its stack names ("4.	Running pass
+        # 'X86 DAG->DAG Instruction Selection' on function '@foo'"), without the user's function, says where.
+        passes = find_lines(text, _RUNNING_PASS, 8, "Running pass '") if "Running pass '" in text else []
+        context = (f"pass {passes[-1]['name']}",) if passes else ()
     return ParsedTrace(
         format=FORMAT,
         crash_type=crash_type,
@@ -377,5 +383,9 @@ def parse(text: str) -> ParsedTrace:
         frames=frames,
         language="native",
         site=site,
+        context=context,
         repairs=(f"{joined} cut assertion lines joined",) if joined else (),
     )
+
+
+_RUNNING_PASS = re.compile(r"^\s*\d{1,3}\.\s+Running pass '(?P<name>[^'\n]{1,200})'")

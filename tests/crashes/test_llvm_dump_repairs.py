@@ -118,3 +118,23 @@ def test_a_frames_location_a_terminal_put_on_the_next_line_is_the_frames():
     whole = sign(text)
     assert len(whole.frames) >= 3
     assert sign(hard_wrap(text, 120)).digest == whole.digest
+
+
+def test_a_release_builds_dump_is_keyed_by_the_innermost_pass_it_names():
+    # A distribution's clang without symbols (v19): no frame names a function, the pretty stack trace's
+    # innermost "Running pass" says where (the user's function named after it is no part of the key).
+    def dump(function: str, crashed_pass: str) -> str:
+        return (
+            "PLEASE submit a bug report to https://github.com/llvm/llvm-project/issues/ and include the crash "
+            "backtrace.\nStack dump:\n0.\tProgram arguments: /usr/bin/clang-15 -cc1 -O2 x.c\n"
+            "1.\t<eof> parser at end of file\n2.\tCode generation\n"
+            "3.\tRunning pass 'Function Pass Manager' on module 'x.c'.\n"
+            f"4.\tRunning pass '{crashed_pass}' on function '@{function}'\n"
+            " #0 0x00007f1c2b8a1d31 (/usr/lib/llvm-15/lib/libLLVM-15.so.1+0xe6ad31)\n"
+            " #1 0x00007f1c2b89fa7e (/usr/lib/llvm-15/lib/libLLVM-15.so.1+0xe68a7e)\n"
+        )
+
+    isel = sign(dump("main", "X86 DAG->DAG Instruction Selection"), "clang")
+    assert "pass X86 DAG->DAG Instruction Selection" in isel.frames
+    assert sign(dump("other", "X86 DAG->DAG Instruction Selection"), "clang").digest == isel.digest
+    assert sign(dump("main", "Greedy Register Allocator"), "clang").digest != isel.digest
