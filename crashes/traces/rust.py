@@ -17,6 +17,7 @@ real message is the ICE line before them, or the delayed bug's location.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from crashes.model import Frame, ParsedTrace
 from crashes.traces.extract import MIN_WRAP_WIDTH
@@ -174,10 +175,12 @@ def _miette_panic(lines: list[str]) -> tuple[str, int, str] | None:
 
 def _source_location_panic(lines: list[str]) -> tuple[str, int, str] | None:
     """(file, line, message) of a "Source Location:" report and the "Message:" a few lines below it."""
-    at = next((i for i, line in enumerate(lines) if "Source Location:" in line and _SOURCE_LOCATION.match(line)), None)
-    if at is None:
+    at, found = next(
+        ((i, m) for i, line in enumerate(lines) if "Source Location:" in line and (m := _SOURCE_LOCATION.match(line))),
+        (None, None),
+    )
+    if found is None:
         return None
-    found = _SOURCE_LOCATION.match(lines[at])
     said = next((m for line in lines[at + 1 : at + 4] if (m := _EYRE_MESSAGE.match(line[:MAX_LINE]))), None)
     return found["file"], int(found["line"]), said["message"] if said else ""
 
@@ -215,17 +218,27 @@ def _eyre_panic(lines: list[str]) -> tuple[str, int | None, str] | None:
     return ("", None, message[0]) if said is not None else None
 
 
+# Panic hooks' own reports (color-eyre's, miette's, human-panic's, Biome's), each found by a literal it holds:
+# the first that reads one gives the panic's file, line and message. A {:?} print of the hook's argument
+# (_panic_hook) is read before them, and in parse also where std's panic line left no file.
+_HOOK_REPORTS = (
+    (_EYRE_BANNER, _eyre_panic),
+    ("─▶ at ", _miette_panic),
+    ("Panic occurred in file", _human_panic),
+    ("Source Location:", _source_location_panic),
+)
+
+
+def _hook_report(text: str, lines: Sequence[str]) -> tuple[str, int | None, str] | None:
+    """The first panic hook's report in ``text`` (its ``lines`` joined where cut), or None."""
+    return next((found for needle, read in _HOOK_REPORTS if needle in text and (found := read(lines))), None)
+
+
 def recognize(text: str) -> bool:
     """True for a Rust panic, a rustc ICE, or a Rust backtrace whose head was cut off."""
     if _HOOK_PAYLOAD in text and _panic_hook(_joined_lines(text)[0]):
         return True
-    if _EYRE_BANNER in text and _eyre_panic(_joined_lines(text)[0]):
-        return True
-    if "─▶ at " in text and _miette_panic(_joined_lines(text)[0]):
-        return True
-    if "Panic occurred in file" in text and _human_panic(_joined_lines(text)[0]):
-        return True
-    if "Source Location:" in text and _source_location_panic(_joined_lines(text)[0]):
+    if _hook_report(text, _joined_lines(text)[0]):
         return True
     if "anicked at" not in text and "internal compiler error" not in text:
         # Headless: a run of "N: crate::path" frames with "at /rustc/…" or "at src/…" lines, or
@@ -602,14 +615,8 @@ def parse(text: str) -> ParsedTrace:
             message = bare["message"].strip()
             break
     hooked = None if panic_file or _HOOK_PAYLOAD not in text else _panic_hook(lines)
-    if not (panic_file or message or hooked) and _EYRE_BANNER in text:
-        hooked = _eyre_panic(lines)
-    if not (panic_file or message or hooked) and "─▶ at " in text:
-        hooked = _miette_panic(lines)
-    if not (panic_file or message or hooked) and "Panic occurred in file" in text:
-        hooked = _human_panic(lines)
-    if not (panic_file or message or hooked) and "Source Location:" in text:
-        hooked = _source_location_panic(lines)
+    if not (panic_file or message or hooked):
+        hooked = _hook_report(text, lines)
     if hooked:
         panic_file, panic_line, message = hooked
     ice_messages = [m["message"].strip() for m in find_lines(text, _ICE, 8, "internal compiler error")]
