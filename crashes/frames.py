@@ -149,7 +149,10 @@ _IGNORED_FUNCTIONS = {
         # glibc's allocator (and jemalloc's je_*) reporting a heap it found corrupt ("malloc(): corrupted top
         # size"): where the corruption was noticed, by every caller of malloc.
         r"malloc_printerr$|malloc_consolidate$|_int_(?:malloc|free|realloc|memalign)$|sysmalloc$|"
-        r"unlink_chunk$|munmap_chunk$|tcache_\w+$|je_\w+$|"
+        r"unlink_chunk$|munmap_chunk$|tcache_\w+$|je_\w+$|arena_(?:dalloc|ralloc|malloc|palloc|salloc)\w*$|"
+        # and the allocation wrappers of GNU programs (libiberty's, Vim's and Neovim's xmalloc/xfree): their
+        # caller is the one that freed twice or asked for too much.
+        r"x(?:malloc|calloc|realloc|free|strdup|memdupz?)$|"
         # GLib's signal emission and main loop, libffi's calls and libwayland's (a GTK or Wayland program's
         # callbacks run inside them), and the OpenMP runtime's threads (a parallel region's body runs inside
         # them, named by the region, not the code).
@@ -190,7 +193,13 @@ _IGNORED_FUNCTIONS = {
     ),
 }
 _IGNORED_FUNCTIONS["rust"] = _IGNORED_FUNCTIONS["native"]
-_IGNORED_FUNCTIONS["go"] = re.compile(r"^(runtime\.|runtime/|testing\.|panic$|reflect\.|sync\.|internal/)")
+_IGNORED_FUNCTIONS["go"] = re.compile(
+    r"^(runtime\.|runtime/|testing\.|panic$|reflect\.|sync\.|internal/)"
+    # Loggers a program panics or exits through (the standard log's Panicf and Fatal, zap's, logrus's,
+    # klog's), and gopls's bug package that files its "bug" reports: where a failure is reported, not where.
+    r"|^log\.(?:Panic|Fatal)\w*$|^go\.uber\.org/zap(?:/zapcore)?\.|^github\.com/sirupsen/logrus\.|"
+    r"^k8s\.io/klog(?:/v2)?\.|^golang\.org/x/tools/gopls/internal/(?:util/)?bug\."
+)
 # Native frames compiled from the C library or the compiler's runtime sources.
 _IGNORED_NATIVE_FILES = re.compile(
     r"(^|/)glibc[-/]|(^|/)sysdeps/|/libgcc/|/compiler-rt/lib/|/libsanitizer/|(^|/)Fuzzer\w*\.cpp$|"

@@ -354,7 +354,15 @@ from crashes.traces.text import mask_message
 # "Panic occurred in file x.rs at line N: MSG" are read; klog's line head opening an identity line is no part
 # of it; net/http's "http: panic serving IP:PORT: MSG" is the panic's line; an LLVM dump with no site and no
 # named frame (a release build's) is keyed by the innermost pass its pretty stack trace names.
-VERSION = 19
+# v20: gdb's argument list printed wholly on the line below its frame is read with the frame, and an
+# assertion it names without its function is keyed by the frame below glibc's; glibc's allocator aborting on
+# a corrupted heap is named by its message (malloc_printerr's argument); gdb's notices on loading a program
+# or a core, its "<signal handler called>" frame and macOS's "crashed on child side of fork pre-exec" name
+# no bug; the thread `info threads` marks is the crash's; a backtrace_symbols module with a role ("redis-server
+# *:6379 [cluster]") is read; jemalloc's arena internals and xmalloc/xfree wrappers are no frames; Go's
+# loggers (log.Panicf, zap, logrus, klog) and gopls's bug package are reporting frames, and telemetry's frames
+# with their code offset ("bug.report:+35,+0x3dc") are read.
+VERSION = 20
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
 SIMILARITY_FRAMES = 8

@@ -56,6 +56,9 @@ _ASSERTION_ARG = re.compile(r'assertion=(?:assertion@entry=)?0x[0-9a-fA-F]+ "(?P
 _FUNCTION_ARG = re.compile(
     r'function=(?:function@entry=)?0x[0-9a-fA-F]+(?: <[^<>\n]{0,200}>)? "(?P<function>[^"\n]{1,500})"'
 )
+# glibc's allocator aborting on a corrupted heap: its message is malloc_printerr's argument
+# ("malloc_printerr (str=0x7fa4e829ac52 \"corrupted double-linked list\")"), what the program printed.
+_MALLOC_MESSAGE = re.compile(r'\bstr=(?:str@entry=)?0x[0-9a-fA-F]+ "(?P<message>[^"\\\n]{1,200})"')
 # gdb wraps a frame whose arguments run long onto indented lines.
 _MAX_WRAPPED = 6
 # A crash handler's frames sit above the frame gdb prints for the kernel's signal trampoline
@@ -66,7 +69,7 @@ _TRAMPOLINE = re.compile(r"^#\s?\d+\s+(?:0x[0-9a-fA-F]+\s{1,12}in\s{1,4})?<signa
 _KCRASH = "[KCrash Handler]"
 # "thread apply all bt": each thread's header; gdb names the thread it stopped in (a core's: the one that crashed).
 _THREAD = re.compile(r"^Thread (?P<number>\d+) \(")
-_CURRENT = re.compile(r"^\[Current thread is (?P<number>\d+) ")
+_CURRENT = re.compile(r"^\[Current thread is (?P<number>\d+) |^\*\s{1,8}(?P<marked>\d+)\s{1,8}Thread 0x")
 
 
 def recognize(text: str) -> bool:
@@ -154,6 +157,8 @@ def _joined(lines: list[str]) -> list[str]:
     joined: list[str] = []
     pending = 0
     for line in lines:
+        if pending == -1:
+            pending = _MAX_WRAPPED if line[:1] in (" ", "\t") and line.lstrip().startswith("(") else 0
         if pending and joined and line.strip() and not line.lstrip().startswith("#"):
             joined[-1] += (" " + line.strip()) if line[:1] in (" ", "\t") else line[:MAX_LINE]
             pending = pending - 1 if joined[-1].count("(") > joined[-1].count(")") else 0
@@ -164,6 +169,10 @@ def _joined(lines: list[str]) -> list[str]:
         joined.append(line)
         if line.startswith("#") and line.count("(") > line.count(")"):
             pending = _MAX_WRAPPED
+        elif line.startswith("#") and "(" not in line:
+            # A long argument list gdb printed wholly on the next line ("#4  0x… in __assert_fail_base",
+            # "    (fmt=0x… \"%s%s%s:%u: …\", assertion=…)"): joined when that line opens with its parenthesis.
+            pending = -1
     return joined
 
 
@@ -179,8 +188,9 @@ def _assertion(frames_text: list[str]) -> tuple[str, str]:
         if "__assert_fail" not in line:
             continue
         expr, function = _ASSERTION_ARG.search(line), _FUNCTION_ARG.search(line)
-        if expr and function:
-            return f"Assertion `{expr['expr']}' failed", function_name(function["function"])
+        if expr:
+            # (Without its function, a line cut short: the frame below names the asserting function.)
+            return f"Assertion `{expr['expr']}' failed", function_name(function["function"]) if function else ""
     return "", ""
 
 
@@ -250,7 +260,8 @@ def _crashed(threads: list[_Thread], lines: list[str]) -> list[Frame]:
     if marked is not None:
         return marked.frames
     if len(threads) > 1:
-        current = next((int(m["number"]) for m in map(_CURRENT.match, lines) if m), None)
+        # (Or `info threads`' star: "* 1    Thread 0x7ffff7fb9780 (LWP 11287) 0x… in au_cleanup ()".)
+        current = next((int(m["number"] or m["marked"]) for m in map(_CURRENT.match, lines) if m), None)
         named = next((thread for thread in threads if current is not None and thread.number == current), None)
         if named is not None:
             return named.frames
@@ -267,7 +278,22 @@ def parse(text: str) -> ParsedTrace:
         frames = [stopped] if stopped else []
     assertion, site = _assertion([line for line in lines[:64] if line.startswith("#")])
     if assertion:
+        if not site:
+            below = next((at for at, frame in enumerate(frames) if "__assert_fail" in frame.function), None)
+            site = frames[below + 1].function if below is not None and below + 1 < len(frames) else ""
         return ParsedTrace(format=FORMAT, crash_type=assertion, frames=tuple(frames), language="native", site=site)
+    corrupted = next(
+        (
+            found
+            for line in lines[:64]
+            if "malloc_printerr" in line
+            for found in [_MALLOC_MESSAGE.search(line)]
+            if found
+        ),
+        None,
+    )
+    if corrupted:
+        return ParsedTrace(format=FORMAT, crash_type=corrupted["message"], frames=tuple(frames), language="native")
     signal = _signal(text)
     if signal:
         crash_type = signal

@@ -36,7 +36,9 @@ FORMAT = "glibc-backtrace"
 # may follow it with the source line). One frame per line, read from its start: no backtracking.
 # (A program that sets its process title prints that as its module: "/usr/bin/redis-server 127.0.0.1:6379(…)".)
 _FRAME = re.compile(
-    r"^\s*(?P<module>[^\s()\[\]](?:[^()\[\]\n]{0,300}[^\s()\[\]])?)\((?P<function>[A-Za-z_$.][^\s()+]{0,500})?(?:[+-]0x[0-9a-fA-F]{1,16})?\)"
+    # (A process title may end in a role: Redis's "redis-server *:6379 [cluster](raxRemove+0x313)[0x497033]".)
+    r"^\s*(?P<module>[^\s()\[\]](?:[^()\[\]\n]{0,300}[^\s()\[\]])?(?: \[[\w-]{1,40}\])?)"
+    r"\((?P<function>[A-Za-z_$.][^\s()+]{0,500})?(?:[+-]0x[0-9a-fA-F]{1,16})?\)"
     r" ?\[0x[0-9a-fA-F]{1,16}\]"
 )
 # Frames it takes to tell a backtrace from a line that happens to look like one.

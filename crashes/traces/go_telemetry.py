@@ -30,7 +30,8 @@ from crashes.traces.text import MAX_LINE, per_text
 
 FORMAT = "go"
 _FRAME = re.compile(
-    r"^\s*(?:[-*]\s+)?\[?`?(?P<function>[\w./*()\[\]{}-]{1,300}):(?P<marker>[+=?])?-?\d{1,9}`?\]?"
+    # (Newer issues add the frame's offset in the function's code: "bug.report:+35,+0x3dc".)
+    r"^\s*(?:[-*]\s+)?\[?`?(?P<function>[\w./*()\[\]{}-]{1,300}):(?P<marker>[+=?])?-?\d{1,9}(?:,\+0x[0-9a-f]{1,16})?`?\]?"
     r"(?:\(\S{0,500}\))?\s*$"
 )
 # A file's line ("main.go:12", "app.log:3" in grep's output) is no function.
