@@ -358,7 +358,7 @@ from crashes.traces.text import mask_message
 # assertion it names without its function is keyed by the frame below glibc's; glibc's allocator aborting on
 # a corrupted heap is named by its message (malloc_printerr's argument); gdb's notices on loading a program
 # or a core, its "<signal handler called>" frame and macOS's "crashed on child side of fork pre-exec" name
-# no bug; the thread `info threads` marks is the crash's; a backtrace_symbols module with a role ("redis-server
+# no bug; a backtrace_symbols module with a role ("redis-server
 # *:6379 [cluster]") is read; jemalloc's arena internals and xmalloc/xfree wrappers are no frames; Go's
 # loggers (log.Panicf, zap, logrus, klog) and gopls's bug package are reporting frames, and telemetry's frames
 # with their code offset ("bug.report:+35,+0x3dc") are read.

@@ -69,7 +69,7 @@ _TRAMPOLINE = re.compile(r"^#\s?\d+\s+(?:0x[0-9a-fA-F]+\s{1,12}in\s{1,4})?<signa
 _KCRASH = "[KCrash Handler]"
 # "thread apply all bt": each thread's header; gdb names the thread it stopped in (a core's: the one that crashed).
 _THREAD = re.compile(r"^Thread (?P<number>\d+) \(")
-_CURRENT = re.compile(r"^\[Current thread is (?P<number>\d+) |^\*\s{1,8}(?P<marked>\d+)\s{1,8}Thread 0x")
+_CURRENT = re.compile(r"^\[Current thread is (?P<number>\d+) ")
 
 
 def recognize(text: str) -> bool:
@@ -260,8 +260,7 @@ def _crashed(threads: list[_Thread], lines: list[str]) -> list[Frame]:
     if marked is not None:
         return marked.frames
     if len(threads) > 1:
-        # (Or `info threads`' star: "* 1    Thread 0x7ffff7fb9780 (LWP 11287) 0x… in au_cleanup ()".)
-        current = next((int(m["number"] or m["marked"]) for m in map(_CURRENT.match, lines) if m), None)
+        current = next((int(m["number"]) for m in map(_CURRENT.match, lines) if m), None)
         named = next((thread for thread in threads if current is not None and thread.number == current), None)
         if named is not None:
             return named.frames
