@@ -236,7 +236,12 @@ _IGNORED_MODULES = re.compile(
 # Rust before 1.0 appended three more characters to the hash (``::he27ef2eb40e30753Plt``), and
 # early releases printed it as twenty decimal digits (``::h12013305559594873944``).
 _RUST_HASH = re.compile(r"::h[0-9a-f]{16}(?:[A-Za-z0-9]{3,4})?$|::\{\{closure\}\}|\{\{closure\}\}")
-_JVM_LAMBDA = re.compile(r"\$\$Lambda\$\d+/0x[0-9a-f]+|\$lambda-?\d*|\$lambda\$\d+|lambda\$(\w+)\$\d+|\$\d+")
+_JVM_LAMBDA = re.compile(
+    # (And Android's R8 and D8, which name a lambda by a hash of one build: "Deleter.$r8$lambda$B-Gi_zHjoCZ…",
+    # "PlaylistAppendDialog$$ExternalSyntheticLambda4.accept".)
+    r"\.?\$r8\$lambda\$[\w-]+|\$\$(?:External|Internal)Synthetic[A-Za-z]+\d*|-\$\$Lambda\$[\w$-]+|"
+    r"\$\$Lambda\$\d+/0x[0-9a-f]+|\$lambda-?\d*|\$lambda\$\d+|lambda\$(\w+)\$\d+|\$\d+"
+)
 _DOTNET_SUFFIX = re.compile(r"<(\w+)>[a-z]__\w+|\+<>c__DisplayClass\w+|\+<>c|`\d+|\[[^\]]*\]")
 _OBJC_METHOD = re.compile(r"^[-+]\[(?P<cls>[^\s\[\]]{1,300}) (?P<selector>[^\s\[\]]{1,300})\]$")
 _INNERMOST_ANGLES = re.compile(r"<[^<>]*>")

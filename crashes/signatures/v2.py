@@ -361,7 +361,14 @@ from crashes.traces.text import mask_message
 # no bug; a backtrace_symbols module with a role ("redis-server
 # *:6379 [cluster]") is read; jemalloc's arena internals and xmalloc/xfree wrappers are no frames; Go's
 # loggers (log.Panicf, zap, logrus, klog) and gopls's bug package are reporting frames, and telemetry's frames
-# with their code offset ("bug.report:+35,+0x3dc") are read.
+# with their code offset ("bug.report:+35,+0x3dc") are read; NLog's time and level opening an identity line
+# ("2022-06-01 11:31:00.1033|ERROR|") are no part of it, and Windows' event-log notice of a .NET crash names
+# no bug; a JVM exception's class name ends in its kind (an Android log tag "E/class …ErrorActivity:" is
+# none), and R8's and D8's lambda names lose their build's hash; a linkage error (ClassNotFoundException,
+# NoSuchMethodError, ModuleNotFoundError, TypeLoadException…) is keyed by the name it could not find; a
+# Python wrapper raised from the failure with no message of its own ("raise AstroidError from e") gives way
+# to its cause; tokio's JoinError of a panicked task is read as the panic; a crash handler's banner above a
+# goroutine ("!!!!! TERRAFORM CRASH !!!!!") is no message.
 VERSION = 20
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
@@ -549,6 +556,8 @@ def _from_trace(kind, parsed: ParsedTrace, crash_type, target, top_n, ignore) ->
     # The site is a frame already: only frames that differ from it follow.
     candidates = [f for f in parsed.frames if not (site and f.source == "panic site")]
     crash = (parsed.crash_type or crash_type).strip()
+    # (Hashed after the crash type, and compared with it by the fuzzy stage: another name is another bug.)
+    missing = _missing_name(crash, parsed.message)
     overflow = bool(STACK_OVERFLOW.search(crash))
     frames = significant_frames(
         candidates, parsed.language, max(wanted, SIMILARITY_FRAMES), ignore, target, overflow=overflow
@@ -574,7 +583,7 @@ def _from_trace(kind, parsed: ParsedTrace, crash_type, target, top_n, ignore) ->
     scope = "" if parsed.format in _SHARED_CODE_FORMATS and not by_input else target
     return Signature(
         version=VERSION,
-        digest=_digest(kind, parsed.format, scope, crash, *key_frames),
+        digest=_digest(kind, parsed.format, scope, crash, *((f"missing {missing}",) if missing else ()), *key_frames),
         kind=kind,
         crash_type=crash,
         frames=key_frames,
@@ -584,8 +593,31 @@ def _from_trace(kind, parsed: ParsedTrace, crash_type, target, top_n, ignore) ->
         similarity_frames=frames,
         repairs=parsed.repairs,
         fuzzy_message=_fuzzy_message(parsed.message),
-        fuzzy_crash_type=crash,
+        fuzzy_crash_type=f"{crash}: {missing}" if missing else crash,
     )
+
+
+# Errors of a program that could not find a piece of itself (a class, a method, a module, an assembly):
+# the name it looked for is the bug, and every such crash passes the same loader's frames.
+_LINKAGE_ERROR = re.compile(
+    r"(?:^|[.:])(?:ClassNotFoundException|NoClassDefFoundError|NoSuchMethodError|NoSuchFieldError|"
+    r"NoSuchMethodException|UnsatisfiedLinkError|AbstractMethodError|IncompatibleClassChangeError|"
+    r"ModuleNotFoundError|TypeLoadException|MissingMethodException|MissingFieldException)$"
+)
+# A JVM class named as the loader does ("kotlinx/coroutines/flow/FlowKt"), not a path.
+_INTERNAL_CLASS_NAME = re.compile(r"^[\w$]+(?:/[\w$]+)+$")
+
+
+def _missing_name(crash: str, message: str) -> str:
+    """What a linkage error says was missing, masked, or "" for any other crash."""
+    if not message or not _LINKAGE_ERROR.search(crash):
+        return ""
+    # (Android adds where the class it searched was loaded from: "(declaration of 'kotlin.time.Duration'
+    # appears in /data/app/~~RAEJ…==/com.example-jvqF…/base.apk!classes3.dex)", one install's path.)
+    first = message.strip().split("\n", 1)[0][:300].split(" (declaration of ", 1)[0]
+    if _INTERNAL_CLASS_NAME.match(first):
+        first = first.replace("/", ".")
+    return mask_message(first, 200, quoted=False)
 
 
 # A message pasted without its type must say this much more to be matched by.

@@ -37,6 +37,8 @@ _ICE = re.compile(
 # the header ("…nil pointer dereferencegoroutine 1431 [running]:").
 # Since Go 1.23 a traceback with GOTRACEBACK=system or crash names the goroutine's g and m
 # ("goroutine 276 gp=0xc00113f340 m=9 mp=0xc0002f7008 [running]:", "… m=nil [idle]:").
+# A line a crash handler frames its title with: a run of one mark at both ends.
+_BANNER = re.compile(r"^([!=#*~-])\1{4,}[^\n]{0,200}?\1{5,}$")
 _GOROUTINE = re.compile(
     r"^(?P<before>.{0,2000}?)goroutine \d+(?: gp=0x[0-9a-f]{1,16} m=(?:\d+|nil)(?: mp=0x[0-9a-f]{1,16})?)? "
     r"\[[^\]]{0,100}\]:\s*$"
@@ -322,6 +324,8 @@ def parse(text: str) -> ParsedTrace:
             header = _GOROUTINE.match(lines[goroutine][:MAX_LINE])
             joined = header["before"].strip() if header else ""
             above = next((line.strip() for line in reversed(lines[:goroutine]) if line.strip()), "")
+            # (Not a handler's banner: Terraform's "!!!!!!!!!!! TERRAFORM CRASH !!!!!!!!!!!" is every crash's.)
+            above = "" if _BANNER.match(above[:MAX_LINE]) else above
             message = (joined or above)[:MAX_LINE]
     if ice or headless_ice:
         # Past debug.Stack and the Fatalf helpers: the site the compiler gave up in.

@@ -49,6 +49,11 @@ _COMPILER_WRAPPERS = frozenset(
 )
 
 
+def _names_exception(name: str) -> bool:
+    """Whether a class's own name says it is a throwable ("DecryptException", "IOError", "Failure$1")."""
+    return name.rstrip("$0123456789").endswith(_EXCEPTION_WORDS)
+
+
 def _exception(line: str) -> tuple[str, str] | None:
     """The first JVM exception class named in ``line`` and the message after it.
 
@@ -60,7 +65,8 @@ def _exception(line: str) -> tuple[str, str] | None:
     for token in _TOKEN.finditer(line):
         name = token.group(0).rstrip(".")
         parts = name.split(".")
-        if len(parts) < 2 or not parts[-1][:1].isupper() or not any(word in parts[-1] for word in _EXCEPTION_WORDS):
+        # (Ending in the word: Android's "E/class org.schabi.newpipe.report.ErrorActivity: …" is a log tag.)
+        if len(parts) < 2 or not parts[-1][:1].isupper() or not _names_exception(parts[-1]):
             continue
         if token.start() and line[token.start() - 1] not in ' \t:"':
             continue

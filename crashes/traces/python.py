@@ -400,6 +400,15 @@ def parse(text: str) -> ParsedTrace:
     # exception line was cut off only counts when there is nothing else.
     complete = [trace for trace in traces if trace.crash_type]
     last = complete[-1] if complete else traces[-1]
+    if (
+        len(complete) > 1
+        and last is complete[-1]
+        and not last.message.strip()
+        and text.rfind(_CHAIN_SEPARATORS[1]) > text.rfind(_CHAIN_SEPARATORS[0])
+    ):
+        # "raise astroid.AstroidError from e": a wrapper that says nothing of its own, raised from the
+        # exception that failed (pylint ends every crash with that line): the cause is the crash.
+        last = complete[-2]
     if remote is not None and remote.crash_type:
         # A worker process's traceback, sent back and re-raised by the parent's pool.get() or
         # future.result(): the parent's frames are the pool's, the worker's say what failed.

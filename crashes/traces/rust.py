@@ -221,11 +221,25 @@ def _eyre_panic(lines: list[str]) -> tuple[str, int | None, str] | None:
 # Panic hooks' own reports (color-eyre's, miette's, human-panic's, Biome's), each found by a literal it holds:
 # the first that reads one gives the panic's file, line and message. A {:?} print of the hook's argument
 # (_panic_hook) is read before them, and in parse also where std's panic line left no file.
+# tokio's JoinError for a task that panicked, as an application passes it on ("task 123 panicked with
+# message \"assertion failed: …\""): the panic's message, its place not printed.
+_JOIN_ERROR = re.compile(
+    r"\btask (?:\d{1,20} |Id\(\d{1,20}\) )?panicked with message \"(?P<message>(?:[^\"\\]|\\.){1,1000})\""
+)
+
+
+def _join_error_panic(lines: list[str]) -> tuple[str, None, str] | None:
+    """("", None, message) of the first tokio JoinError of a panicked task."""
+    found = next((m for line in lines if "panicked with message" in line and (m := _JOIN_ERROR.search(line))), None)
+    return ("", None, found["message"].replace('\\"', '"')) if found else None
+
+
 _HOOK_REPORTS = (
     (_EYRE_BANNER, _eyre_panic),
     ("─▶ at ", _miette_panic),
     ("Panic occurred in file", _human_panic),
     ("Source Location:", _source_location_panic),
+    ("panicked with message", _join_error_panic),
 )
 
 

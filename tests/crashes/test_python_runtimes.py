@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from crashes import signatures
 from crashes.traces import faulthandler, parse
+from tests.traces import ROOT
 
 
 def _sign(text: str):
@@ -133,3 +134,21 @@ def test_an_exception_printed_above_its_frames_is_read_as_cpythons():
     # A traceback with its exception line below the frames is CPython's own, whatever line is above it.
     above = "ValueError: an earlier, handled one\n" + frames + "KeyError: 'x'\n"
     assert _sign(above).crash_type == "KeyError"
+
+
+# pylint/pylint#7613 (the checker's exception, as its reporter posted it) followed by the lines pylint prints
+# below every crash since 2.13, as pylint-dev/pylint#10003 posted them: AstroidError raised from what failed.
+_PYLINT_CHAIN = (ROOT / "v20" / "pylint_astroid_wrapper_7613_10003.txt").read_text()
+
+
+def test_a_wrapper_raised_from_the_failure_with_nothing_to_say_gives_way_to_its_cause():
+    parsed = parse(_PYLINT_CHAIN)
+    assert (parsed.crash_type, parsed.frames[0].function) == ("AttributeError", "visit_attribute")
+    # A wrapper with a message of its own still names the crash, and "During handling" is a new failure.
+    worded = _PYLINT_CHAIN.replace("astroid.exceptions.AstroidError\n", "astroid.exceptions.AstroidError: in x.py\n")
+    assert parse(worded).crash_type == "astroid.exceptions.AstroidError"
+    handling = _PYLINT_CHAIN.replace(
+        "The above exception was the direct cause of the following exception:",
+        "During handling of the above exception, another exception occurred:",
+    )
+    assert parse(handling).crash_type == "astroid.exceptions.AstroidError"

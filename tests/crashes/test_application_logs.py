@@ -1,0 +1,80 @@
+"""Application crashes as their logs and runtimes print them (signature v20), on real reports (tests/traces/v20).
+
+NLog's layout ("2022-06-01 11:31:00.1033|ERROR|AppUnhandledException|…") quoted with or without its
+date is one line (files-community/Files#8759, #9310). Windows' event log says "The process was terminated
+due to an unhandled exception" of every .NET crash (Flow-Launcher/Flow.Launcher#357). An Android log tag
+("E/class org.schabi.newpipe.report.ErrorActivity: …") is no exception (TeamNewPipe/NewPipeExtractor#251),
+and R8's lambdas are named by one build's hash (TeamNewPipe/NewPipe#10833). A class a launcher could not
+find is the bug (PrismLauncher/PrismLauncher#2245, #4826, #4929 against #4473). tokio's JoinError passes a
+task's panic on by its message (meilisearch/meilisearch#5547, a duplicate of #4247).
+"""
+
+from __future__ import annotations
+
+from crashes import similarity
+from tests.crashes.signing import sign, sign_record
+from tests.traces import ROOT, read_meta
+
+
+def _fixture(name: str) -> str:
+    path = ROOT / "v20" / f"{name}.txt"
+    assert read_meta(path)["source"].startswith("https://github.com/")
+    return path.read_text()
+
+
+def test_nlogs_time_and_level_are_no_part_of_the_line():
+    dated = sign(_fixture("nlog_dated_files_9310"), "files")
+    undated = sign(_fixture("nlog_time_only_files_8759"), "files")
+    assert dated.message == undated.message == "AppUnhandledException|The parameter is incorrect"
+    assert dated.digest == undated.digest
+
+
+def test_the_event_logs_notice_names_no_bug():
+    signed = sign(_fixture("event_viewer_flow_launcher_357"), "flow")
+    assert "process was terminated" not in signed.message
+    assert "OperationCanceledException" in signed.message
+
+
+def test_an_android_log_tag_is_no_exception():
+    signed = sign(_fixture("logcat_tag_error_activity_newpipe_251"), "newpipe")
+    assert signed.crash_type.endswith("YoutubeStreamExtractor$DecryptException")
+
+
+def test_r8s_lambda_names_carry_no_build_hash():
+    text = _fixture("r8_lambda_newpipe_10833")
+    assert "$r8$lambda$" in text and "$$ExternalSyntheticLambda" in text
+    signed = sign(text, "newpipe")
+    assert not any("$r8$" in frame or "ExternalSynthetic" in frame for frame in signed.similarity_frames)
+    rebuilt = sign(text.replace("$r8$lambda$zTWALft3TUabC8jelCR2F7daRCg", "$r8$lambda$Q1w2E3r4T5y6U7i8O9p0"), "newpipe")
+    assert rebuilt.digest == signed.digest
+
+
+def test_the_class_a_launcher_could_not_find_is_the_bug():
+    minecraft = [sign(_fixture(f"class_not_found_prism_{n}"), "prism") for n in (2245, 4826, 4929)]
+    forge = sign(_fixture("class_not_found_prism_4473"), "prism")
+    assert len({signed.digest for signed in minecraft}) == 1
+    assert forge.digest != minecraft[0].digest
+    # The fuzzy stage does not join them either: another name is another crash.
+    score = similarity.similarity(similarity.shape_of(forge), similarity.shape_of(minecraft[0])).score
+    assert score < similarity.THRESHOLD
+
+
+def test_androids_note_on_where_a_class_was_loaded_from_is_no_part_of_the_name():
+    # InsertKoinIO/koin#1188 and #1216: one NoSuchMethodError, the apps' install paths differ.
+    assert sign_record("InsertKoinIO/koin#1188").digest == sign_record("InsertKoinIO/koin#1216").digest
+
+
+def test_a_tasks_panic_passed_on_by_tokio_is_the_panic():
+    passed_on = sign(_fixture("tokio_join_error_meilisearch_5547"), "meilisearch")
+    panicked = sign(_fixture("assertion_panic_meilisearch_4247"), "meilisearch")
+    assert passed_on.crash_type == panicked.crash_type
+    score = similarity.similarity(similarity.shape_of(passed_on), similarity.shape_of(panicked)).score
+    assert score >= similarity.THRESHOLD
+
+
+def test_a_crash_handlers_banner_is_no_message():
+    # hashicorp/terraform#33977: "!!!!!!!!!!!!!!!!!!!!!!!!!!! TERRAFORM CRASH !!!!!!!!!!!!!!!!!!!!!!!!!!!!" right
+    # above the goroutine it printed.
+    signed = sign_record("hashicorp/terraform#33977/c1")
+    assert "TERRAFORM CRASH" not in signed.crash_type
+    assert signed.frames[0] == "github.com/zclconf/go-cty/cty.Value.assertUnmarked"
