@@ -368,7 +368,8 @@ from crashes.traces.text import mask_message
 # NoSuchMethodError, ModuleNotFoundError, TypeLoadException…) is keyed by the name it could not find; a
 # Python wrapper raised from the failure with no message of its own ("raise AstroidError from e") gives way
 # to its cause; tokio's JoinError of a panicked task is read as the panic; a crash handler's banner above a
-# goroutine ("!!!!! TERRAFORM CRASH !!!!!") is no message.
+# goroutine ("!!!!! TERRAFORM CRASH !!!!!") is no message; an editor's line numbers in front of every line
+# ("  1 panic: …") are taken off, and Jenkins' timestamper's time of day is a log prefix.
 VERSION = 20
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -80,8 +80,9 @@ _LOG_PREFIX_TAIL = (
     # The seconds since a build started, on each line of an Open Build Service log ("[  154s] "), and the
     # kernel's since boot in dmesg ("[  123.456789] ").
     r"|\[[ \t]{0,8}\d{1,7}(?:s|\.\d{6})\][ \t]"
-    # Firefox's mach build log's minutes and seconds since it started ("76:12.69 ").
-    r"|\d{1,4}:\d\d\.\d\d "
+    # Firefox's mach build log's minutes and seconds since it started ("76:12.69 "), and Jenkins' timestamper's
+    # time of day ("02:38:22  panic: …").
+    r"|\d{1,4}:\d\d\.\d\d |\d\d:\d\d:\d\d(?:\.\d{1,3})?[ \t]{1,4}"
     # `flutter run -v`'s time since its last line ("[ +126 ms] ", "[   +1 ms] ", blank: "[        ] "), and
     # Docker BuildKit's step and seconds ("#14 81.12 ").
     r"|\[(?:[ \t]{0,6}\+\d{1,7} ms|[ \t]{4,12})\][ \t]|#\d{1,4} \d{1,6}\.\d{1,3} "
@@ -214,6 +215,7 @@ def clean(text: str) -> Cleaned:
         _strip_inline_code,
         _strip_emphasis,
         _unescape_frame_numbers,
+        _strip_line_numbers,
         *_LOG_HEADS,
         _strip_list_markers,
         _dedent,
@@ -245,6 +247,34 @@ def clean(text: str) -> Cleaned:
         if repair and repair not in repairs:
             repairs.append(repair)
     return Cleaned(text, tuple(repairs))
+
+
+# An editor's or a pager's line numbers in front of every line (Vim's `:set number`, `less -N`, `cat -n`):
+# "  1 panic: …", "  3 goroutine 185 [running]:". Taken off where nearly every line carries the next number.
+_GUTTER = re.compile(r"^[ \t]{0,7}(\d{1,6})(?:[ \t]|$)")
+_GUTTER_LINES = 4
+_GUTTER_WIDTH = 3
+_GUTTER_READ = 20_000
+
+
+def _strip_line_numbers(text: str) -> tuple[str, str]:
+    lines = text.split("\n", _GUTTER_READ)
+    if len(lines) < _GUTTER_LINES or len(lines) > _GUTTER_READ:
+        return text, ""
+    found = [_GUTTER.match(line) for line in lines]
+    # Right-aligned in a column of one width, padded (Vim's is three wide at least): not a list of frames
+    # numbered from the left margin ("0   libsystem_kernel.dylib  0x1901ea5b0 __pthread_kill + 8").
+    widths = {match.end(1) for match in found if match}
+    if len(widths) != 1 or min(widths) < _GUTTER_WIDTH:
+        return text, ""
+    numbered = [int(match[1]) for match in found if match]
+    following = sum(1 for before, after in zip(numbered, numbered[1:], strict=False) if after == before + 1)
+    content = sum(1 for line in lines if line.strip())
+    # (Blank lines are numbered too; the last line of a paste may be its fence's or the newline's.)
+    if len(numbered) < _GUTTER_LINES or 10 * len(numbered) < 9 * content or 10 * following < 9 * (len(numbered) - 1):
+        return text, ""
+    kept = [line[match.end() :] if match else line for line, match in zip(lines, found, strict=True)]
+    return "\n".join(kept), "line numbers removed"
 
 
 # A frame's number written "\#0" (or "\# 1") where a reporter escaped Markdown's heading mark by hand.

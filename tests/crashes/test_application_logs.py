@@ -11,7 +11,7 @@ task's panic on by its message (meilisearch/meilisearch#5547, a duplicate of #42
 
 from __future__ import annotations
 
-from crashes import similarity
+from crashes import similarity, traces
 from tests.crashes.signing import sign, sign_record
 from tests.traces import ROOT, read_meta
 
@@ -78,3 +78,23 @@ def test_a_crash_handlers_banner_is_no_message():
     signed = sign_record("hashicorp/terraform#33977/c1")
     assert "TERRAFORM CRASH" not in signed.crash_type
     assert signed.frames[0] == "github.com/zclconf/go-cty/cty.Value.assertUnmarked"
+
+
+def test_an_editors_line_numbers_are_taken_off():
+    # etcd-io/etcd#13509: the panic pasted from Vim with `:set number` ("  1 panic: tocommit(216) is out of range").
+    text = _fixture("line_numbers_etcd_13509")
+    parsed = traces.parse(text)
+    assert parsed.format == "go" and parsed.crash_type.startswith("tocommit(N) is out of range")
+    assert parsed.frames[0].function.startswith("go.uber.org/zap/zapcore.")
+    assert "line numbers removed" in sign(text, "etcd").repairs
+
+
+def test_frames_numbered_from_the_margin_are_no_line_numbers():
+    # A macOS stack pasted from frame 0 ("0   libsystem_kernel.dylib  0x… __pthread_kill + 8"): its numbers stay.
+    assert "line numbers removed" not in sign_record("swiftlang/swift#85116").repairs
+
+
+def test_jenkins_timestamps_are_a_log_prefix():
+    # helm/helm#6023: "02:38:22  panic: runtime error: …" on every line of a Jenkins console.
+    signed = sign(_fixture("jenkins_timestamps_helm_6023"), "helm")
+    assert signed.trace_format == "go" and signed.frames[0] == "main.upgradeCmd.run"
