@@ -369,7 +369,9 @@ from crashes.traces.text import mask_message
 # Python wrapper raised from the failure with no message of its own ("raise AstroidError from e") gives way
 # to its cause; tokio's JoinError of a panicked task is read as the panic; a crash handler's banner above a
 # goroutine ("!!!!! TERRAFORM CRASH !!!!!") is no message; an editor's line numbers in front of every line
-# ("  1 panic: …") are taken off, and Jenkins' timestamper's time of day is a log prefix.
+# ("  1 panic: …") are taken off, and Jenkins' timestamper's time of day is a log prefix; a .NET type nested
+# in another ("cce+UnreachableException") is named, and a .NET paste that begins in an earlier trace's frames
+# is read from the exception below them.
 VERSION = 20
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -24,7 +24,8 @@ from crashes.model import Frame, ParsedTrace
 from crashes.traces.text import MAX_LINE
 
 FORMAT = "dotnet"
-_TOKEN = re.compile(r"[\w.`]+")
+# (A nested type is named after its outer one with a "+": Dafny's "cce+UnreachableException".)
+_TOKEN = re.compile(r"[\w.`+]+")
 # .NET's resource words for "at" (a frame's start), and for " in FILE:line N" (its location),
 # in the languages its runtime ships: de, fr, es, it, pt, ru/uk, pl, cs, nl, sv, da/nb, tr, zh, ja, ko.
 _AT_WORDS = r"(?:at|bei|à|en|em|in|в|w|v|bij|vid|ved|konum:|在|於|場所|위치:) "
@@ -59,8 +60,8 @@ def _exception_names(text: str) -> list[tuple[str, str]]:
             found.append(("Debug.Assert", ""))
             continue
         for token in _TOKEN.finditer(line):
-            name = token.group(0).rstrip(".")
-            parts = name.split(".")
+            name = token.group(0).rstrip(".").strip("+")
+            parts = re.split(r"[.+]", name)
             if not parts[-1][:1].isupper() or not name.endswith(("Exception", "Error")):
                 continue
             rest = line[token.end() :]
@@ -191,6 +192,15 @@ def _parse_lines(lines: list[str]) -> ParsedTrace:
     # Outer ---> inner ---> innermost: the last exception named before the
     # first frame is the innermost.
     exceptions = _exception_names("\n".join(lines[:first_frame]))
+    if not exceptions:
+        # Frames with no exception above them, then an exception and its own stack: the tail of an
+        # earlier trace the paste began in (dafny-lang/dafny#6126), before the crash's.
+        named = next(
+            (i for i in range(first_frame, len(lines)) if not _frame(lines[i]) and _exception_names(lines[i])), None
+        )
+        below = next((i for i in range(named + 1, len(lines)) if _frame(lines[i])), None) if named is not None else None
+        if below is not None:
+            first_frame, exceptions = below, _exception_names("\n".join(lines[named:below]))
     innermost = exceptions[-1] if exceptions else None
     frames = []
     for line in lines[first_frame:]:
