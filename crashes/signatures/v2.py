@@ -371,7 +371,7 @@ from crashes.traces.text import mask_message
 # goroutine ("!!!!! TERRAFORM CRASH !!!!!") is no message; an editor's line numbers in front of every line
 # ("  1 panic: …") are taken off, and Jenkins' timestamper's time of day is a log prefix; a .NET type nested
 # in another ("cce+UnreachableException") is named, and a .NET paste that begins in an earlier trace's frames
-# is read from the exception below them.
+# is read from the exception below them; a Roslyn analyzer's failure is keyed across targets.
 VERSION = 20
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
@@ -450,8 +450,9 @@ _DEFAULT_RULE = Rule()
 # reached by two targets' programs is one bug of that compiler. Not LLVM's: LLVM is a library
 # every language's compiler embeds (clang, rustc, Zig, Swift, Julia), its assertions guard what
 # each frontend hands it, and one assertion reached from two projects' frontends is each
-# project's bug, triaged by each (and, across languages, never one bucket).
-_SHARED_CODE_FORMATS = frozenset({"rustc-ice", "gcc-ice", "go-ice"})
+# project's bug, triaged by each (and, across languages, never one bucket). A Roslyn analyzer's failure
+# names the analyzer's code: one bug of the analyzer, whichever project's build met it.
+_SHARED_CODE_FORMATS = frozenset({"rustc-ice", "gcc-ice", "go-ice", "roslyn-analyzer"})
 # Formats printing several stacks of which one is the crash's, and saying which.
 _WHOLE_STACK_FORMATS = frozenset({"apple-crash"})
 

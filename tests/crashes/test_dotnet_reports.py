@@ -1,14 +1,15 @@
-""".NET crashes as Dafny's users paste them (signature v20), on real reports (tests/traces/v20).
+""".NET crashes as Dafny's and Roslyn's users paste them (signature v20), on real reports (tests/traces/v20).
 
 A nested type is named after its outer one with a "+" ("cce+UnreachableException", Dafny's unreachable
 code), quoted in the message ("Exception of type 'cce+UnreachableException' was thrown.") or heading its
 line (dafny-lang/dafny#5808, #2780). A paste that begins inside an earlier trace's frames has the crash's
-exception and stack below them (dafny-lang/dafny#6126).
+exception and stack below them (dafny-lang/dafny#6126). An analyzer's crash is a bug of the analyzer,
+whichever project's build met it (dotnet/roslyn#8700, dotnet/roslyn-analyzers#829).
 """
 
 from __future__ import annotations
 
-from crashes import traces
+from crashes import signatures, traces
 from tests.traces import ROOT, read_meta
 
 
@@ -33,3 +34,19 @@ def test_an_earlier_traces_tail_above_the_crash_is_not_its_stack():
     # where the crash's own stack reaches it, below Boogie's.
     names = [frame.function for frame in parsed.frames]
     assert names.index(next(name for name in names if "VerifyUnverifiedSymbol" in name)) > 5
+
+
+def test_an_analyzers_crash_is_the_analyzers_whichever_project_it_was_filed_in():
+    # dotnet/roslyn#8700 and dotnet/roslyn-analyzers#829, both duplicates of roslyn-analyzers#312: the same
+    # DeclarePublicAPIAnalyzer failure, met building two of Roslyn's projects.
+    one = signatures.compute(kind="crash", trace_text=_any("analyzer_in_roslyn_8700"), target="dotnet/roslyn")
+    other = signatures.compute(
+        kind="crash", trace_text=_any("analyzer_in_roslyn_analyzers_829"), target="dotnet/roslyn-analyzers"
+    )
+    assert one.trace_format == "roslyn-analyzer" and one.digest == other.digest
+
+
+def _any(name: str) -> str:
+    path = ROOT / "v20" / f"{name}.txt"
+    assert read_meta(path)["source"].startswith("https://github.com/dotnet/")
+    return path.read_text()
