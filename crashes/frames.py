@@ -76,6 +76,9 @@ _IGNORED_FUNCTIONS = {
         r"scala\.Predef\$?\.(?:assert|require|\?\?\?)|scala\.runtime\.Scala3RunTime\$?\.|dotty\.DottyPredef\$?\.|"
         # Android's main loop and activity launcher, and the zygote: every app's crash on the main thread.
         r"android\.os\.(?:Handler|Looper)\.|android\.app\.ActivityThread|android\.app\.servertransaction\.|"
+        # and Binder's calls into another process, which rethrow there what the service threw: the app's own
+        # call below them says which.
+        r"android\.os\.(?:Parcel|BinderProxy|Binder)\.|[\w.$]{1,300}\$Stub\$Proxy\.|"
         r"com\.android\.internal\.os\.|dalvik\.system\.|"
         # The Kotlin compiler reporting a backend failure, and its phase runner: every IR crash passes them.
         r"org\.jetbrains\.kotlin\.backend\.common\.(?:CodegenUtil\.reportBackendException|BackendException|phaser\.)|"

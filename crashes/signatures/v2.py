@@ -371,7 +371,8 @@ from crashes.traces.text import mask_message
 # goroutine ("!!!!! TERRAFORM CRASH !!!!!") is no message; an editor's line numbers in front of every line
 # ("  1 panic: …") are taken off, and Jenkins' timestamper's time of day is a log prefix; a .NET type nested
 # in another ("cce+UnreachableException") is named, and a .NET paste that begins in an earlier trace's frames
-# is read from the exception below them; a Roslyn analyzer's failure is keyed across targets.
+# is read from the exception below them; a Roslyn analyzer's failure is keyed across targets; Android's
+# Binder (Parcel.readException, an AIDL interface's $Stub$Proxy) rethrowing a service's exception is no frame.
 VERSION = 20
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -98,3 +98,11 @@ def test_jenkins_timestamps_are_a_log_prefix():
     # helm/helm#6023: "02:38:22  panic: runtime error: …" on every line of a Jenkins console.
     signed = sign(_fixture("jenkins_timestamps_helm_6023"), "helm")
     assert signed.trace_format == "go" and signed.frames[0] == "main.upgradeCmd.run"
+
+
+def test_binders_rethrow_of_a_services_exception_is_no_frame():
+    # mozilla-mobile/fenix#18238: Parcel.createException/readException and the AIDL proxy rethrow in the app
+    # what the system service threw; the app's call below them is where it went wrong.
+    signed = sign(_fixture("binder_parcel_fenix_18238"), "fenix")
+    assert not any("Parcel" in frame or "$Stub$Proxy" in frame for frame in signed.frames)
+    assert signed.frames[0] == "android.app.Activity.reportFullyDrawn"
