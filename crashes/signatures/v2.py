@@ -372,7 +372,9 @@ from crashes.traces.text import mask_message
 # ("  1 panic: …") are taken off, and Jenkins' timestamper's time of day is a log prefix; a .NET type nested
 # in another ("cce+UnreachableException") is named, and a .NET paste that begins in an earlier trace's frames
 # is read from the exception below them; a Roslyn analyzer's failure is keyed across targets; Android's
-# Binder (Parcel.readException, an AIDL interface's $Stub$Proxy) rethrowing a service's exception is no frame.
+# Binder (Parcel.readException, an AIDL interface's $Stub$Proxy) rethrowing a service's exception is no frame;
+# JVM frames located "(Unknown Source:383)" (Android's) and "(SourceFile:5)" (R8's) are the JVM's, not .NET's,
+# and an exception opening a stack pasted as inline code ("`java.lang.NullPointerException") is read.
 VERSION = 20
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -18,7 +18,9 @@ from crashes.traces.text import CUT_LINES, MAX_LINE, per_text
 
 FORMAT = "jvm"
 _LOCATION = (
-    r"(?:[\w$.-]+\.(?:java|kt|kts|scala|groovy|clj|aj)(?::\d+)?|Unknown Source|Native Method|Compiled Code|<generated>)"
+    # (Android's runtime adds the line to "Unknown Source:383", and R8 renames every file "SourceFile".)
+    r"(?:[\w$.-]+\.(?:java|kt|kts|scala|groovy|clj|aj)(?::\d+)?|Unknown Source(?::\d+)?|SourceFile(?::\d+)?|"
+    r"Native Method|Compiled Code|<generated>)"
 )
 # (Google Play Console prints a blank before the parenthesis: "at a.B.c (B.java:12)".)
 # A frame names its class loader and module before its class when they have names (Java 9 on:
@@ -68,7 +70,8 @@ def _exception(line: str) -> tuple[str, str] | None:
         # (Ending in the word: Android's "E/class org.schabi.newpipe.report.ErrorActivity: …" is a log tag.)
         if len(parts) < 2 or not parts[-1][:1].isupper() or not _names_exception(parts[-1]):
             continue
-        if token.start() and line[token.start() - 1] not in ' \t:"':
+        # (Or a backtick: a whole stack pasted as inline code, "`java.lang.NullPointerException".)
+        if token.start() and line[token.start() - 1] not in ' \t:"`':
             continue
         rest = line[token.end() :]
         if rest and not rest.startswith(":"):

@@ -106,3 +106,16 @@ def test_binders_rethrow_of_a_services_exception_is_no_frame():
     signed = sign(_fixture("binder_parcel_fenix_18238"), "fenix")
     assert not any("Parcel" in frame or "$Stub$Proxy" in frame for frame in signed.frames)
     assert signed.frames[0] == "android.app.Activity.reportFullyDrawn"
+
+
+def test_androids_and_r8s_frame_locations_are_the_jvms():
+    # libre-tube/LibreTube#7936 ("(Unknown Source:383)") and tuskyapp/Tusky#2970 ("(SourceFile:5)", R8's
+    # renamed files) were read as .NET frames, whose format they are not.
+    for name in ("unknown_source_line_libretube_7936", "r8_sourcefile_tusky_2970"):
+        parsed = traces.parse(_fixture(name))
+        assert (parsed.format, parsed.crash_type) == ("jvm", "java.lang.NullPointerException")
+
+
+def test_a_stack_pasted_as_inline_code_keeps_its_exception():
+    # libre-tube/LibreTube#3747: "`java.lang.NullPointerException" … "`".
+    assert traces.parse(_fixture("inline_code_stack_libretube_3747")).crash_type == "java.lang.NullPointerException"
