@@ -77,8 +77,9 @@ _IGNORED_FUNCTIONS = {
         # Android's main loop and activity launcher, and the zygote: every app's crash on the main thread.
         r"android\.os\.(?:Handler|Looper)\.|android\.app\.ActivityThread|android\.app\.servertransaction\.|"
         # and Binder's calls into another process, which rethrow there what the service threw: the app's own
-        # call below them says which.
-        r"android\.os\.(?:Parcel|BinderProxy|Binder)\.|[\w.$]{1,300}\$Stub\$Proxy\.|"
+        # call below them says which. The rest of Android's platform is its standard library, as java.* is
+        # the JDK's: where an app's call failed, not which call (View.layout for every app's layout crash).
+        r"android\.os\.(?:Parcel|BinderProxy|Binder)\.|[\w.$]{1,300}\$Stub\$Proxy\.|android\.|com\.android\.internal\.|"
         r"com\.android\.internal\.os\.|dalvik\.system\.|"
         # The Kotlin compiler reporting a backend failure, and its phase runner: every IR crash passes them.
         r"org\.jetbrains\.kotlin\.backend\.common\.(?:CodegenUtil\.reportBackendException|BackendException|phaser\.)|"

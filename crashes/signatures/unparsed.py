@@ -445,6 +445,10 @@ def _candidates(lines: list[str]) -> Iterator[tuple[int, str]]:
             continue
         if _GENERIC_FRAME.match(stripped) or _NUMBERED_FRAME.match(stripped):
             continue
+        if _INFO_LINE.match(stripped):
+            # A log's informational line ("4321 INFO: UPX is not available.", PyInstaller's in every build):
+            # the logger said it is no failure.
+            continue
         if _FIRST_PERSON.search(stripped) and not _CODE_TOKEN.search(stripped):
             # The reporter's own sentence ("I'm not sure why I'm getting this error", "We recently updated
             # to Go 1.20 and see this error:"): it tells how they met the crash, in their words, not what failed.
@@ -465,6 +469,7 @@ _LEADING_TIMESTAMP = re.compile(
     # quoted with or without its date: the logger's name stays, the time and level go.
     r"|(?:\d{4}-\d\d-\d\d[ T])?\d\d:\d\d:\d\d(?:[.,]\d{1,9})?\|(?:TRACE|DEBUG|INFO|WARN|ERROR|FATAL)\|)"
 )
+_INFO_LINE = re.compile(r"^(?:\d{1,9} )?\[?(?:INFO|DEBUG|TRACE)\]?[:\s]")
 _FIRST_PERSON = re.compile(r"(?i)(?<![\w'])(?:i|i'm|i've|i'd|we|we're|we've|my|our|me|us)(?![\w'])")
 # What a tool's line holds and a sentence does not: a call, a path, a qualified name, an identifier.
 _CODE_TOKEN = re.compile(

@@ -374,7 +374,10 @@ from crashes.traces.text import mask_message
 # is read from the exception below them; a Roslyn analyzer's failure is keyed across targets; Android's
 # Binder (Parcel.readException, an AIDL interface's $Stub$Proxy) rethrowing a service's exception is no frame;
 # JVM frames located "(Unknown Source:383)" (Android's) and "(SourceFile:5)" (R8's) are the JVM's, not .NET's,
-# and an exception opening a stack pasted as inline code ("`java.lang.NullPointerException") is read.
+# and an exception opening a stack pasted as inline code ("`java.lang.NullPointerException") is read; the rest
+# of Android's platform (android.*, com.android.internal.*) is a standard library's frames, as java.* is; the
+# HTTP/2 server's "http2: panic serving …" is the panic's line; Go's time.Time printed by a logger ("… +0000
+# UTC: ") is a log prefix; a log's INFO, DEBUG or TRACE line names no failure.
 VERSION = 20
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

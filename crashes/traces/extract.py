@@ -55,6 +55,9 @@ _QUOTE = re.compile(r"^[ \t]{0,3}>[ \t]?", re.M)
 # Log prefixes people leave in: ISO timestamps, syslog's and journald's heads, logcat tags (adb's and
 # Android Studio's panel), `[INFO]`-style levels, pytest's "E   ". Only stripped where most lines carry one.
 _LOG_PREFIX_HEAD = (
+    # (Go's own time.Time as a logger prints it, before the ISO form that would match its start:
+    # "2024-08-28 21:57:29.145783819 +0000 UTC: ".)
+    r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d{1,9})? [+-]\d{4} (?:[A-Z]{2,5}|[+-]\d\d):?[ \t]{1,4}|"
     r"\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?\]?[ \t]{1,4}"
     r"(?:\[?(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|CRITICAL)\]?[ \t]{1,4})?"
     # (Heroku's dyno after its time: "2021-05-12T04:04:09.696866+00:00 app[web.1]: ".)

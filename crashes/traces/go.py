@@ -24,8 +24,9 @@ FORMAT = "go"
 # goroutine was asked for, no crash.
 # (A terminal echoes the interrupt that made a program panic right before it: "^Cpanic: send on closed channel".)
 _PANIC = re.compile(
-    # (And net/http's log of a handler's panic it recovered: "http: panic serving 10.0.0.1:52314: msg".)
-    r"^\s*(?:\^C)?(?:panic: |fatal error: |(?:\S{1,100} ){0,3}http: panic serving \S{1,100}: |"
+    # (And net/http's log of a handler's panic it recovered: "http: panic serving 10.0.0.1:52314: msg", its
+    # HTTP/2 server's "http2: panic serving …".)
+    r"^\s*(?:\^C)?(?:panic: |fatal error: |(?:\S{1,100} ){0,3}http2?: panic serving \S{1,100}: |"
     r"(?=SIG(?:SEGV|BUS|FPE|ILL|ABRT|TRAP|SYS|EMT|STKFLT|PIPE): [a-z][a-z -]{1,60}$))"
     r"(?P<message>.+)$"
 )

@@ -12,6 +12,7 @@ task's panic on by its message (meilisearch/meilisearch#5547, a duplicate of #42
 from __future__ import annotations
 
 from crashes import similarity, traces
+from crashes.signatures.unparsed import identity_line
 from tests.crashes.signing import sign, sign_record
 from tests.traces import ROOT, read_meta
 
@@ -105,7 +106,8 @@ def test_binders_rethrow_of_a_services_exception_is_no_frame():
     # what the system service threw; the app's call below them is where it went wrong.
     signed = sign(_fixture("binder_parcel_fenix_18238"), "fenix")
     assert not any("Parcel" in frame or "$Stub$Proxy" in frame for frame in signed.frames)
-    assert signed.frames[0] == "android.app.Activity.reportFullyDrawn"
+    # And Android's platform is its standard library, as the JDK's java.* is: the app's own frame keys it.
+    assert signed.frames[0].startswith("org.mozilla.fenix.perf.StartupReportFullyDrawn")
 
 
 def test_androids_and_r8s_frame_locations_are_the_jvms():
@@ -119,3 +121,27 @@ def test_androids_and_r8s_frame_locations_are_the_jvms():
 def test_a_stack_pasted_as_inline_code_keeps_its_exception():
     # libre-tube/LibreTube#3747: "`java.lang.NullPointerException" … "`".
     assert traces.parse(_fixture("inline_code_stack_libretube_3747")).crash_type == "java.lang.NullPointerException"
+
+
+def test_the_http2_servers_log_of_a_recovered_panic_is_the_panics_line():
+    # juanfont/headscale#1883: "… 2024/04/17 14:21:55 http2: panic serving 127.0.0.1:52794: runtime error: …".
+    parsed = traces.parse(_fixture("http2_panic_serving_headscale_1883"))
+    assert (parsed.format, parsed.crash_type) == (
+        "go",
+        "runtime error: invalid memory address or nil pointer dereference",
+    )
+
+
+def test_gos_own_time_format_is_a_log_prefix():
+    # tailscale/tailscale#13361: "2024-08-28 21:57:29.145783819 +0000 UTC: panic: *tstun.Wrapper is already set".
+    signed = sign(_fixture("go_time_prefix_tailscale_13361"), "tailscale")
+    assert signed.trace_format == "go" and signed.crash_type == "*tstun.Wrapper is already set"
+
+
+def test_a_logs_informational_lines_name_no_bug():
+    # pyinstaller/pyinstaller#2394: "155 INFO: UPX is not available." is printed by every PyInstaller build.
+    # Its traceback was cut before the exception: nothing else names the crash, so it is a bucket of its own.
+    signed = sign(_fixture("info_lines_pyinstaller_2394"), "pyinstaller")
+    assert "no identifying line: a bucket of its own" in signed.repairs
+    assert identity_line("155 INFO: UPX is not available.") == ""
+    assert identity_line("155 ERROR: UPX is not available.") == "N ERROR: UPX is not available"
