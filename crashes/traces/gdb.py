@@ -133,8 +133,47 @@ def _stop_frame(text: str) -> Frame | None:
     return None
 
 
+# A C++ template's arguments hold blanks and parentheses ("CGAL::X<CGAL::Cartesian<CGAL::Gmpq>, std::allocator<int>
+# >::opposite (this=0x0)", "std::function<void (int)>"): squeezed out of a name before a frame is read, the
+# name's words then end at its own arguments. (The angle after a name opens one; "operator<" does not.)
+_ANGLE = re.compile(r"(?<=[\w>:])<|>")
+
+
+_ANONYMOUS, _ANONYMOUS_TOKEN = "(anonymous namespace)", "{anonymous-namespace}"
+
+
+def _squeezed(line: str) -> str:
+    """``line`` with the blanks inside template arguments removed and their parentheses made brackets, and
+    GCC's "(anonymous namespace)" held as one word (given back by :func:`_named`)."""
+    line = line.replace(_ANONYMOUS, _ANONYMOUS_TOKEN)
+    if "<" not in line:
+        return line
+    pieces, depth, start, last = [], 0, 0, 0
+    for angle in _ANGLE.finditer(line):
+        at = angle.start()
+        if angle.group() == "<":
+            if line[max(0, at - 8) : at] == "operator":
+                continue
+            if depth == 0:
+                pieces.append(line[last:at])
+                start = at
+            depth += 1
+        elif depth:
+            depth -= 1
+            if depth == 0:
+                pieces.append(line[start : at + 1].replace(" ", "").replace("(", "[").replace(")", "]"))
+                last = at + 1
+    if depth:
+        return line
+    pieces.append(line[last:])
+    return "".join(pieces)
+
+
 def _frame(line: str) -> re.Match | None:
     found = _FRAME.match(line) or _COREDUMP_FRAME.match(line)
+    if found is None and ("<" in line or _ANONYMOUS in line):
+        line = _squeezed(line)
+        found = _FRAME.match(line) or _COREDUMP_FRAME.match(line)
     # "#0 0x561dcb863463 (/tmp/app+0x4d1b462)" is Chromium's unsymbolized frame, not a call of "0x561dcb863463".
     return None if found is not None and _ADDRESS.match(found["function"]) else found
 
@@ -240,7 +279,9 @@ def _threads(lines: list[str]) -> list[_Thread]:
         groups = match.groupdict()
         current.frames.append(
             Frame(
-                function="??" if match["function"] == "n/a" else match["function"],
+                function="??"
+                if match["function"] == "n/a"
+                else match["function"].replace(_ANONYMOUS_TOKEN, _ANONYMOUS),
                 file=groups.get("file") or "",
                 line=int(groups["line"]) if groups.get("line") else None,
                 module=match["module"] or "",

@@ -121,3 +121,13 @@ def test_a_logger_a_go_program_panics_through_is_no_frame(logger):
         "go.etcd.io/etcd/raft.(*raft).handleHeartbeat(0xc0002)\n\t/src/raft/raft.go:1324 +0x54\n"
     )
     assert sign(text, "etcd").frames[0] == "go.etcd.io/etcd/raft.raftLog.commitTo"
+
+
+def test_a_cpp_frame_whose_template_arguments_hold_blanks_is_read():
+    # openscad/openscad#2464 and #2616 (a maintainer: "looking at the stack trace this is the same issue"):
+    # "#0 … in CGAL::HalfedgeDS_halfedge_base_base<CGAL::HalfedgeDS_list_types<…>, CGAL::Boolean_tag<true>,
+    # … >::opposite (this=0x0) at …". Before, no frame of either was read.
+    texts = [(ROOT / "v20" / f"template_blanks_openscad_{n}.txt").read_text() for n in (2464, 2616)]
+    signed = [sign(text, "openscad") for text in texts]
+    assert all(one.trace_format == "gdb" for one in signed)
+    assert {one.frames[0] for one in signed} == {"CGAL::HalfedgeDS_halfedge_base_base::opposite"}

@@ -1081,9 +1081,11 @@ def test_gdbs_cpp_frames_without_debug_information_are_read():
         "llvm::Module::getNamedMetadata",
         "llvm::Module::getModuleFlagsMetadata",
     )
+    # (Its frames in an anonymous namespace and with template arguments holding blanks are read too, v20.)
     assert _sign("clangd/clangd#361").frames == (
+        "clang::clangd::::TargetFinder::add",
+        "clang::TypeVisitor::Visit",
         "clang::clangd::allTargetDecls",
-        "clang::clangd::explicitReferenceTargets",
     )
     z3 = (
         "Program received signal SIGSEGV, Segmentation fault.\n(gdb) bt\n"
