@@ -162,6 +162,10 @@ _IGNORED_FUNCTIONS = {
         # them, named by the region, not the code).
         r"g_closure_invoke$|_g_closure_invoke_va$|g_signal_emit\w*$|signal_emit_unlocked_R|"
         r"g_cclosure_marshal_\w+$|g_main_context_\w+$|g_main_loop_run$|ffi_call\w*$|"
+        # GLib's logging (g_error and g_critical trap in g_logv) and its printf family: where a message was
+        # written, by every caller of it.
+        r"g_logv$|g_log$|g_log_structured\w*$|g_log_default_handler$|g_log_writer_\w+$|g_v?a?s?n?printf$|"
+        r"g_strdup_v?printf$|g_string_(?:append_)?v?printf$|"
         r"wl_signal_emit\w*$|wl_closure_invoke$|wl_display_dispatch\w*$|wl_event_loop_dispatch$|"
         r"__kmp_\w+$|GOMP_\w+$|gomp_\w+$|"
         # React Native's bridge reporting a JavaScript error as a native crash (RCTFatal, the exceptions

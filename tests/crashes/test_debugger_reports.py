@@ -131,3 +131,10 @@ def test_a_cpp_frame_whose_template_arguments_hold_blanks_is_read():
     signed = [sign(text, "openscad") for text in texts]
     assert all(one.trace_format == "gdb" for one in signed)
     assert {one.frames[0] for one in signed} == {"CGAL::HalfedgeDS_halfedge_base_base::opposite"}
+
+
+def test_glibs_logging_and_printf_are_no_frames():
+    # davatorium/rofi#708: a crash in g_vasprintf, called through g_strdup_vprintf and g_strdup_printf by the
+    # theme converter: the converter's frame is the crash's.
+    signed = sign((ROOT / "v20" / "glib_printf_rofi_708.txt").read_text(), "rofi")
+    assert signed.frames[0] == "rofi_theme_convert_old"
