@@ -88,7 +88,8 @@ _IGNORED_FUNCTIONS = {
         r"fir\.FirCliExceptionHandler\.)|"
         # The compiler's drivers (the JVM back end's codegen factory, the command line, the daemon, the
         # incremental runner): every compilation runs inside them.
-        r"org\.jetbrains\.kotlin\.(?:backend\.jvm\.JvmIrCodegenFactory\.|cli\.|daemon\.|incremental\.|"
+        r"org\.jetbrains\.kotlin\.(?:backend\.jvm\.(?:JvmIrCodegenFactory|JvmBackendFacade)\.|"
+        r"codegen\.KotlinCodegenFacade\.|cli\.|daemon\.|incremental\.|"
         r"compilerRunner\.|gradle\.)|"
         # The front end's expression-typing dispatch and its timers, through which every expression is typed
         # ("Exception while analyzing expression" reports pass them whatever the bug).

@@ -379,7 +379,8 @@ from crashes.traces.text import mask_message
 # HTTP/2 server's "http2: panic serving …" is the panic's line; Go's time.Time printed by a logger ("… +0000
 # UTC: ") is a log prefix; a log's INFO, DEBUG or TRACE line names no failure; gdb's C++ frames whose template
 # arguments hold blanks or parentheses, or whose name is in an anonymous namespace, are read; GLib's logging
-# (g_logv, g_log) and printf family are no frames.
+# (g_logv, g_log) and printf family are no frames, nor are the Kotlin JVM back end's drivers (JvmBackendFacade,
+# KotlinCodegenFacade).
 VERSION = 20
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -145,3 +145,12 @@ def test_a_logs_informational_lines_name_no_bug():
     assert "no identifying line: a bucket of its own" in signed.repairs
     assert identity_line("155 INFO: UPX is not available.") == ""
     assert identity_line("155 ERROR: UPX is not available.") == "N ERROR: UPX is not available"
+
+
+def test_the_kotlin_back_ends_driver_is_no_frame():
+    # Kotlin/kotlinx.serialization#1191: below the root cause's wrapper, only the JVM back end's driver
+    # (JvmBackendFacade.doGenerateFiles, KotlinCodegenFacade.compileCorrectFiles), which every back-end crash
+    # passes: keyed on them, unrelated crashes shared a bucket; with the cause cut off, it is its own.
+    signed = sign(_fixture("kotlin_backend_facade_serialization_1191"), "kotlinx.serialization")
+    assert not any("JvmBackendFacade" in frame or "KotlinCodegenFacade" in frame for frame in signed.frames)
+    assert "no identifying line: a bucket of its own" in signed.repairs
