@@ -437,6 +437,9 @@ _QUALIFIERS = re.compile(r"(?<![\s&])(?:\s*\b(?:const|volatile|__ptr64|__ptr32)\
 _normalize_function_cached = functools.lru_cache(maxsize=16_384)(_normalize_function)
 
 
+_PACKAGE_FILES = frozenset({"__init__.py", "__main__.py"})
+
+
 def frame_key(frame: Frame, language: str, name: str | None = None, target: str = "") -> str | None:
     """A frame's normalised key, or None when the frame names nothing (``??``).
 
@@ -444,7 +447,11 @@ def frame_key(frame: Frame, language: str, name: str | None = None, target: str 
     ``target``: two programs' ``main`` say nothing about a shared bug.
     """
     if language == "python":
-        return f"{normalize_path(frame.file)}:{frame.function}"
+        # By the file's own name: a module moved between releases ("qt/base/results_model.py" to
+        # "qt/results_model.py") is the same code. A package's __init__.py and __main__.py are named by it.
+        path = normalize_path(frame.file)
+        name = path.rsplit("/", 1)[-1]
+        return f"{path if name in _PACKAGE_FILES else name}:{frame.function}"
     if frame.function.strip() not in _NAMELESS:
         function = normalize_function(frame.function, language) if name is None else name
         if function in _AMBIGUOUS:

@@ -380,7 +380,8 @@ from crashes.traces.text import mask_message
 # UTC: ") is a log prefix; a log's INFO, DEBUG or TRACE line names no failure; gdb's C++ frames whose template
 # arguments hold blanks or parentheses, or whose name is in an anonymous namespace, are read; GLib's logging
 # (g_logv, g_log) and printf family are no frames, nor are the Kotlin JVM back end's drivers (JvmBackendFacade,
-# KotlinCodegenFacade).
+# KotlinCodegenFacade); a Python frame is keyed by its file's own name, not its folder (a module moved between
+# releases is the same code), except a package's __init__.py and __main__.py.
 VERSION = 20
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -43,7 +43,7 @@ def test_a_crash_rendered_by_cleo_signs_as_its_cpython_traceback_does():
         ),
         target="t",
     )
-    assert (cleo.method, cleo.frames) == ("stack", ("cachecontrol/serialize.py:dumps",))
+    assert (cleo.method, cleo.frames) == ("stack", ("serialize.py:dumps",))
     assert cleo.digest == traceback.digest
 
 

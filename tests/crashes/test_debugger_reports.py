@@ -25,15 +25,15 @@ def _fixture(name: str) -> str:
 @pytest.mark.parametrize(
     "name",
     [
-        "gdb/assert_args_on_next_line_sway_8194",
-        "gdb/args_on_next_line_render_texture_sway_7836",
-        "gdb/malloc_printerr_below_handler_i3_2834",
-        "gdb/loading_notices_unknown_frames_tmux_1840",
-        "apple_fork/fork_pre_exec_realloc_tmux_481",
-        "apple_fork/fork_pre_exec_checksum_tmux_189",
-        "glibc_backtrace/backtrace_symbols_cluster_role_redis_4642",
-        "lldb/jemalloc_xfree_neovim_5268",
-        "go/telemetry_offsets_gopls_bug_70666",
+        "v20/assert_args_on_next_line_sway_8194",
+        "v20/args_on_next_line_render_texture_sway_7836",
+        "v20/malloc_printerr_below_handler_i3_2834",
+        "v20/loading_notices_unknown_frames_tmux_1840",
+        "v20/fork_pre_exec_realloc_tmux_481",
+        "v20/fork_pre_exec_checksum_tmux_189",
+        "v20/backtrace_symbols_cluster_role_redis_4642",
+        "v20/jemalloc_xfree_neovim_5268",
+        "v20/telemetry_offsets_gopls_bug_70666",
     ],
 )
 def test_each_report_reads_as_recorded(name):
@@ -41,7 +41,7 @@ def test_each_report_reads_as_recorded(name):
 
 
 def test_an_argument_list_on_the_line_below_its_frame_names_the_assertion():
-    text = _fixture("gdb/assert_args_on_next_line_sway_8194")
+    text = _fixture("v20/assert_args_on_next_line_sway_8194")
     signed = sign(text, "sway")
     assert signed.crash_type.startswith("Assertion `box->x >= 0 && box->y >= 0")
     assert "fmt=" not in signed.message and "%s" not in signed.message
@@ -52,18 +52,18 @@ def test_an_argument_list_on_the_line_below_its_frame_names_the_assertion():
 
 def test_a_frame_whose_arguments_went_below_it_is_read():
     # "#6  0x… in render_texture" with "(ctx=0x…, …) at ../sway/desktop/render.c:112" below it.
-    signed = sign(_fixture("gdb/args_on_next_line_render_texture_sway_7836"), "sway")
+    signed = sign(_fixture("v20/args_on_next_line_render_texture_sway_7836"), "sway")
     assert signed.frames[:2] == ("wlr_render_pass_add_texture", "render_texture")
 
 
 def test_a_corrupted_heap_is_named_by_glibcs_message():
-    signed = sign(_fixture("gdb/malloc_printerr_below_handler_i3_2834"), "i3")
+    signed = sign(_fixture("v20/malloc_printerr_below_handler_i3_2834"), "i3")
     assert signed.message == "corrupted double-linked list"
     assert "signal handler called" not in signed.message
 
 
 def test_gdbs_loading_notices_name_no_bug():
-    signed = sign(_fixture("gdb/loading_notices_unknown_frames_tmux_1840"), "tmux")
+    signed = sign(_fixture("v20/loading_notices_unknown_frames_tmux_1840"), "tmux")
     assert "a bucket of its own" in " ".join(signed.repairs)
     other = sign(
         "[New LWP 21282]\n[Thread debugging using libthread_db enabled]\n"
@@ -76,25 +76,25 @@ def test_gdbs_loading_notices_name_no_bug():
 
 
 def test_a_forked_childs_crash_is_named_by_what_failed_not_by_where():
-    realloc = sign(_fixture("apple_fork/fork_pre_exec_realloc_tmux_481"), "tmux")
-    checksum = sign(_fixture("apple_fork/fork_pre_exec_checksum_tmux_189"), "tmux")
+    realloc = sign(_fixture("v20/fork_pre_exec_realloc_tmux_481"), "tmux")
+    checksum = sign(_fixture("v20/fork_pre_exec_checksum_tmux_189"), "tmux")
     assert "pointer being realloc'd was not allocated" in realloc.message
     assert "incorrect checksum for freed object" in checksum.message
     assert realloc.digest != checksum.digest
 
 
 def test_a_process_title_with_a_role_is_a_module():
-    signed = sign(_fixture("glibc_backtrace/backtrace_symbols_cluster_role_redis_4642"), "redis")
+    signed = sign(_fixture("v20/backtrace_symbols_cluster_role_redis_4642"), "redis")
     assert signed.frames[:3] == ("raxRemoveChild", "raxRemove", "slotToKeyUpdateKey")
 
 
 def test_jemallocs_arena_and_an_xfree_wrapper_are_no_frames():
-    signed = sign(_fixture("lldb/jemalloc_xfree_neovim_5268"), "neovim")
+    signed = sign(_fixture("v20/jemalloc_xfree_neovim_5268"), "neovim")
     assert signed.frames[0] == "clear_string_option"
 
 
 def test_gopls_bug_reports_are_keyed_below_the_bug_package():
-    text = _fixture("go/telemetry_offsets_gopls_bug_70666")
+    text = _fixture("v20/telemetry_offsets_gopls_bug_70666")
     parsed = traces.parse(text)
     # Frames carry their code offset now ("bug.report:+35,+0x3dc"): read, not left to the prose.
     assert parsed.format == "go" and len(parsed.frames) >= 4

@@ -73,7 +73,7 @@ def test_later_batches_join_existing_buckets():
     assert bucket.hit_count == 2
     assert bucket.findings.count() == 2
     assert bucket.title == "KeyError in lookup"
-    assert bucket.key_frames == ["app/units.py:lookup"]
+    assert bucket.key_frames == ["units.py:lookup"]
 
 
 def test_representative_is_the_smallest_input():

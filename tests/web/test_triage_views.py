@@ -34,7 +34,7 @@ def test_bucket_page_highlights_reproducer_input_and_trace(logged_in):
     assert '<div class="highlight">' in html
     assert '<span class="n">lookup</span>' in html
     assert '<span class="gr">KeyError</span>' in html
-    assert "app/units.py:lookup" in html
+    assert "units.py:lookup" in html
 
 
 def test_fuzzer_text_renders_as_text_everywhere(logged_in):
@@ -114,7 +114,7 @@ def test_bucket_page_explains_the_grouping(logged_in):
     html = logged_in.get(reverse("triage:bucket", args=[bucket.pk])).content.decode()
     assert "Why these findings are grouped" in html
     assert "same top frames of the target" in html
-    assert "<code>app/units.py:lookup</code>" in html
+    assert "<code>units.py:lookup</code>" in html
 
 
 def test_unparsed_crashes_are_listed_as_such(logged_in):
