@@ -381,7 +381,8 @@ from crashes.traces.text import mask_message
 # arguments hold blanks or parentheses, or whose name is in an anonymous namespace, are read; GLib's logging
 # (g_logv, g_log) and printf family are no frames, nor are the Kotlin JVM back end's drivers (JvmBackendFacade,
 # KotlinCodegenFacade); a Python frame is keyed by its file's own name, not its folder (a module moved between
-# releases is the same code), except a package's __init__.py and __main__.py.
+# releases is the same code), except a package's __init__.py and __main__.py; Bugsnag's issues ("## Error in
+# <app>", "**X** in **File.kt:12**", "File.kt:12 - pkg.Class.method") are read, not keyed by the app's heading.
 VERSION = 20
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -19,6 +19,7 @@ from crashes.traces import (
     apple_ips,
     boost_exception,
     breakpad,
+    bugsnag,
     bun_report,
     cleo,
     clusterfuzz,
@@ -85,14 +86,16 @@ from crashes.traces import (
 # (its compiler file is never another format's). Android's tombstone frames
 # ("#00 pc …") are no other format's, read before Breakpad's. The kernel's reports early: their heads are
 # their own ("BUG: KASAN: …", "WARNING: CPU: 1 PID: 42 at …"), and other parsers read their frames badly.
+# Bugsnag's issue before the JVM's stack and every other format: its stack lines ("File.kt:12 - f") are its
+# own, and the stack it reports may be quoted below it as Java prints it.
 # Boost's report of an exception it caught is read before gdb's frames, which a
 # report may quote below it (the throw's site says more than the abort's stack). Z3's File:/Line: fields
 # last: a tool's log may print such fields around another format's trace.
 REGISTRY = (
     sanitizer, clusterfuzz, valgrind, kernel, qgis, rpython, python, pytest_report, cleo, libfuzzer, rust, go,
-    go_errors, go_telemetry, bun_report, zig, hotspot, kotlin_native, jvm, dotnet, roslyn, debugger_stack, crystal,
-    ruby, php, elixir, javascript, julia, lua, gcc, msvc, lldb, llvm, android_tombstone, breakpad, apple_ips, apple,
-    glibc_backtrace, ocaml, haskell, boost_exception, gdb, faulthandler, z3,
+    go_errors, go_telemetry, bun_report, zig, hotspot, kotlin_native, bugsnag, jvm, dotnet, roslyn, debugger_stack,
+    crystal, ruby, php, elixir, javascript, julia, lua, gcc, msvc, lldb, llvm, android_tombstone, breakpad, apple_ips,
+    apple, glibc_backtrace, ocaml, haskell, boost_exception, gdb, faulthandler, z3,
 )  # fmt: skip
 
 __all__ = ["Frame", "ParsedTrace", "REGISTRY", "parse"]
