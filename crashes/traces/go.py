@@ -38,6 +38,25 @@ _ICE = re.compile(
 # the header ("…nil pointer dereferencegoroutine 1431 [running]:").
 # Since Go 1.23 a traceback with GOTRACEBACK=system or crash names the goroutine's g and m
 # ("goroutine 276 gp=0xc00113f340 m=9 mp=0xc0002f7008 [running]:", "… m=nil [idle]:").
+# What a recover handler may log the dump behind, saying nothing of the crash: a label ("Stack:") or a
+# logger's time and level alone ("9:16AM ERR").
+_LABEL = re.compile(r"^(?:[A-Za-z][\w ]{0,30}:|\d{1,2}:\d\d(?::\d\d)?(?:AM|PM)?(?: [A-Z]{3,5})?)$")
+# A structured logger's line: logrus's text ('time="…" level=error msg="Error in Go routine: …"') or a JSON
+# record ('{"level":"error","msg":"…","time":"…"}'): the message is the field's value.
+_LOGGED = re.compile(r'(?:\blevel=\w{1,10} msg=|"msg":\s?)"(?P<message>(?:[^"\\\n]|\\.){1,1000})"')
+
+
+# zerolog's console writer: "9:16AM ERR Boom! runtime error: …".
+_CONSOLE_HEAD = re.compile(r"^\d{1,2}:\d\d(?::\d\d)?(?:AM|PM)?(?: (?:TRC|DBG|INF|WRN|ERR|FTL|PNC))? ")
+
+
+def _logged(line: str) -> str:
+    """A structured logger's message in ``line`` ("Error in Go routine: …"), else the line without a
+    console logger's time and level."""
+    found = _LOGGED.search(line[:MAX_LINE]) if "msg" in line else None
+    return found["message"] if found else _CONSOLE_HEAD.sub("", line, count=1)
+
+
 # A line a crash handler frames its title with: a run of one mark at both ends.
 _BANNER = re.compile(r"^([!=#*~-])\1{4,}[^\n]{0,200}?\1{5,}$")
 _GOROUTINE = re.compile(
@@ -324,9 +343,12 @@ def parse(text: str) -> ParsedTrace:
             # A handler prints the recovered value itself, just above the dump (or run into it).
             header = _GOROUTINE.match(lines[goroutine][:MAX_LINE])
             joined = header["before"].strip() if header else ""
+            # (Not a label or a logger's head the dump was logged behind: traefik's "Stack: goroutine 72 …",
+            # zerolog's "9:16AM ERR goroutine 1 …".)
+            joined = "" if _LABEL.match(joined[:MAX_LINE]) else _logged(joined)
             above = next((line.strip() for line in reversed(lines[:goroutine]) if line.strip()), "")
             # (Not a handler's banner: Terraform's "!!!!!!!!!!! TERRAFORM CRASH !!!!!!!!!!!" is every crash's.)
-            above = "" if _BANNER.match(above[:MAX_LINE]) else above
+            above = "" if _BANNER.match(above[:MAX_LINE]) else _logged(above)
             message = (joined or above)[:MAX_LINE]
     if ice or headless_ice:
         # Past debug.Stack and the Fatalf helpers: the site the compiler gave up in.

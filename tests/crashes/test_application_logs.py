@@ -154,3 +154,23 @@ def test_the_kotlin_back_ends_driver_is_no_frame():
     signed = sign(_fixture("kotlin_backend_facade_serialization_1191"), "kotlinx.serialization")
     assert not any("JvmBackendFacade" in frame or "KotlinCodegenFacade" in frame for frame in signed.frames)
     assert "no identifying line: a bucket of its own" in signed.repairs
+
+
+def test_a_go_dump_logged_behind_a_label_is_named_by_the_logged_message():
+    # traefik/traefik#9251 and #9256 (one bug, fixed for v2.8.3): logrus's 'level=error msg="Error in Go routine:
+    # runtime error: slice bounds out of range [2:1]"', then 'msg="Stack: goroutine 67 [running]:…"'.
+    one, other = (
+        sign(_fixture(name), "traefik")
+        for name in ("logrus_stack_label_traefik_9251", "logrus_stack_label_traefik_9256")
+    )
+    assert one.crash_type.startswith("Error in Go routine: runtime error: slice bounds out of range")
+    assert "Stack" not in one.crash_type and one.crash_type == other.crash_type
+    # And a JSON record's "msg" (traefik/traefik#5755).
+    assert sign(_fixture("json_log_stack_label_traefik_5755"), "traefik").crash_type.startswith("Error in Go routine:")
+
+
+def test_zerologs_console_time_and_level_are_no_message():
+    # derailed/k9s#1897: "9:16AM ERR Boom! runtime error: index out of range [0] with length 0", then
+    # "9:16AM ERR goroutine 1 [running]:".
+    signed = sign(_fixture("zerolog_console_k9s_1897"), "k9s")
+    assert signed.crash_type.startswith("Boom! runtime error: index out of range")
