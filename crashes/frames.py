@@ -145,6 +145,9 @@ _IGNORED_FUNCTIONS = {
         r"tokio::task::(?:coop|harness|raw|core)::|tokio::task::Task::run$|tokio::loom::|"
         r"core::pin::Pin::poll$|core::future::|core::cell::UnsafeCell::with_mut$|futures_util::future::future::|"
         r"futures_core::|"
+        # wasm-bindgen's glue in a WebAssembly build: its futures queue and closures run the callback that
+        # failed, whatever it was (the browser's event loop calls them).
+        r"wasm_bindgen_futures::|wasm_bindgen::convert::closures::|wasm_bindgen::closure::|"
         # Drop glue and rustc's pass timer: they run whatever they were handed.
         r"core::ptr::drop_in_place|rustc_session::session::Session::time|"
         r"core::fmt::|std::rt::|std::sys|alloc::|"

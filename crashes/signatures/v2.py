@@ -384,7 +384,8 @@ from crashes.traces.text import mask_message
 # releases is the same code), except a package's __init__.py and __main__.py; Bugsnag's issues ("## Error in
 # <app>", "**X** in **File.kt:12**", "File.kt:12 - pkg.Class.method") are read, not keyed by the app's heading;
 # a Go dump logged behind a label ("Stack: goroutine 72 …") or a console logger's time and level is named by
-# the message above it, a structured logger's (logrus's msg="…", a JSON record's "msg") by that field.
+# the message above it, a structured logger's (logrus's msg="…", a JSON record's "msg") by that field;
+# wasm-bindgen's futures queue and closure glue are no frames.
 VERSION = 20
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -174,3 +174,11 @@ def test_zerologs_console_time_and_level_are_no_message():
     # "9:16AM ERR goroutine 1 [running]:".
     signed = sign(_fixture("zerolog_console_k9s_1897"), "k9s")
     assert signed.crash_type.startswith("Boom! runtime error: index out of range")
+
+
+def test_wasm_bindgens_glue_is_no_frame():
+    # ruffle-rs/ruffle#14433 (a duplicate of #13974), Firefox's stack of Ruffle's WebAssembly build: below the
+    # app's future, wasm_bindgen_futures' queue and wasm_bindgen's closure glue run whatever callback failed.
+    signed = sign(_fixture("wasm_bindgen_glue_ruffle_14433"), "ruffle")
+    assert not any("wasm_bindgen" in frame for frame in signed.similarity_frames)
+    assert signed.similarity_frames[0].startswith("ruffle_core::loader::Loader::load_url_loader")
