@@ -385,7 +385,8 @@ from crashes.traces.text import mask_message
 # <app>", "**X** in **File.kt:12**", "File.kt:12 - pkg.Class.method") are read, not keyed by the app's heading;
 # a Go dump logged behind a label ("Stack: goroutine 72 …") or a console logger's time and level is named by
 # the message above it, a structured logger's (logrus's msg="…", a JSON record's "msg") by that field;
-# wasm-bindgen's futures queue and closure glue are no frames.
+# wasm-bindgen's futures queue and closure glue are no frames; GCC's "insn does not satisfy its constraints"
+# error cut before its ICE line is that ICE (extract_constrain_insn's), as "unrecognizable insn" is extract_insn's.
 VERSION = 20
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -95,15 +95,21 @@ def _first_operand(dump: str, start: int) -> str:
 
 
 # "file.c:1413:1: error: unrecognizable insn:" is printed by fatal_insn_not_found, called from
-# extract_insn alone: a paste cut before the ICE line below it is that ICE all the same.
-_UNRECOGNIZABLE = re.compile(r"^(?:.*?: )?error: unrecognizable insn:\s*$")
-_UNRECOGNIZABLE_SITE = ("extract_insn", "recog.cc")
+# extract_insn alone, and "error: insn does not satisfy its constraints:" by the same function called from
+# extract_constrain_insn: a paste cut before the ICE line below it is that ICE all the same.
+_UNRECOGNIZABLE = re.compile(
+    r"^(?:.*?: )?error: (?P<kind>unrecognizable insn|insn does not satisfy its constraints):\s*$"
+)
+_UNRECOGNIZABLE_SITES = {
+    "unrecognizable insn": ("extract_insn", "recog.cc"),
+    "insn does not satisfy its constraints": ("extract_constrain_insn", "recog.cc"),
+}
 
 
 def _unrecognizable(lines: list[str]) -> int | None:
     """Where an "unrecognizable insn" error with its instruction below it is, in a text with no ICE line."""
     for index, line in enumerate(lines):
-        if "unrecognizable insn" in line and _UNRECOGNIZABLE.match(line[:MAX_LINE]):
+        if " insn" in line and _UNRECOGNIZABLE.match(line[:MAX_LINE]):
             below = lines[index + 1 : index + 1 + _INSN_LINES]
             if any(_INSN_HEAD.match(following[:MAX_LINE]) for following in below):
                 return index
@@ -140,7 +146,9 @@ def recognize(text: str) -> bool:
     # rustc's and Go's ICEs were claimed by their own parsers, earlier in the registry.
     if "internal compiler error" in text and find_lines(text, _ICE, 1, "internal compiler error"):
         return True
-    return "unrecognizable insn" in text and _unrecognizable(text.split("\n")) is not None
+    return ("unrecognizable insn" in text or "insn does not satisfy its constraints" in text) and _unrecognizable(
+        text.split("\n")
+    ) is not None
 
 
 def parse(text: str) -> ParsedTrace:
@@ -242,7 +250,8 @@ def _compiled_function(lines: list[str], ice: int) -> str:
 def _cut_before_the_ice(lines: list[str], text: str) -> ParsedTrace:
     """An "unrecognizable insn" error and its instruction, pasted without the ICE line that follows."""
     error_at = _unrecognizable(lines)
-    function, file = _UNRECOGNIZABLE_SITE
+    kind = _UNRECOGNIZABLE.match(lines[error_at][:MAX_LINE])["kind"]
+    function, file = _UNRECOGNIZABLE_SITES[kind]
     crash_type = f"internal compiler error: in {function}, at {file}" + _insn_shape(
         lines, min(len(lines), error_at + 1 + _INSN_LINES)
     )
@@ -250,7 +259,7 @@ def _cut_before_the_ice(lines: list[str], text: str) -> ParsedTrace:
     return ParsedTrace(
         format=FORMAT,
         crash_type=crash_type,
-        message="unrecognizable insn" + (f" (during {stage[0]['pass']})" if stage else ""),
+        message=kind + (f" (during {stage[0]['pass']})" if stage else ""),
         frames=(),
         language="native",
         site=function,

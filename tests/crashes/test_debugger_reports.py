@@ -138,3 +138,12 @@ def test_glibs_logging_and_printf_are_no_frames():
     # theme converter: the converter's frame is the crash's.
     signed = sign((ROOT / "v20" / "glib_printf_rofi_708.txt").read_text(), "rofi")
     assert signed.frames[0] == "rofi_theme_convert_old"
+
+
+def test_gccs_insn_constraint_error_cut_before_its_ice_line_is_that_ice():
+    # espressif/esp-idf#11696: "chessboard.cpp:482:1: error: insn does not satisfy its constraints:" and the insn,
+    # pasted without the "internal compiler error: in extract_constrain_insn, at recog.cc" line below them.
+    signed = sign((ROOT / "v20" / "insn_constraints_cut_esp_idf_11696.txt").read_text(), "esp-idf")
+    assert signed.trace_format == "gcc-ice"
+    assert signed.crash_type.startswith("internal compiler error: in extract_constrain_insn, at recog.cc")
+    assert "chessboard" not in signed.crash_type
