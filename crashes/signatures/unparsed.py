@@ -35,6 +35,8 @@ STOCK_LINES = re.compile(
     # And GCC's driver on a compiler the system killed (out of memory): "fatal error: Killed signal
     # terminated program cc1plus".
     r"killed signal terminated program|"
+    # GCC's backtrace failing to find its own binary: any ICE of such a build prints it in place of the frames.
+    r"libbacktrace could not find executable to open|"
     r"no warranty; not even for merchantability|not even for merchantability or fitness|"
     r"^\s*\$ |^\s*[\w.-]+@[\w.-]+[:~]|^\s*\(gdb\)|core dumped|"
     # Windows' event log on any .NET program that died ("Description: The process was terminated due to an

@@ -386,7 +386,8 @@ from crashes.traces.text import mask_message
 # a Go dump logged behind a label ("Stack: goroutine 72 …") or a console logger's time and level is named by
 # the message above it, a structured logger's (logrus's msg="…", a JSON record's "msg") by that field;
 # wasm-bindgen's futures queue and closure glue are no frames; GCC's "insn does not satisfy its constraints"
-# error cut before its ICE line is that ICE (extract_constrain_insn's), as "unrecognizable insn" is extract_insn's.
+# error cut before its ICE line is that ICE (extract_constrain_insn's), as "unrecognizable insn" is extract_insn's;
+# GCC's "libbacktrace could not find executable to open" names no bug.
 VERSION = 20
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

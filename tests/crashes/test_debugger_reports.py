@@ -147,3 +147,10 @@ def test_gccs_insn_constraint_error_cut_before_its_ice_line_is_that_ice():
     assert signed.trace_format == "gcc-ice"
     assert signed.crash_type.startswith("internal compiler error: in extract_constrain_insn, at recog.cc")
     assert "chessboard" not in signed.crash_type
+
+
+def test_gccs_backtrace_failing_to_find_its_binary_names_no_bug():
+    # osx-cross/homebrew-avr#191 and #229, iains/gcc-darwin-arm64#13: every ICE of such a build prints it.
+    from crashes.signatures.unparsed import identity_line
+
+    assert identity_line("libbacktrace could not find executable to open") == ""
