@@ -14,13 +14,11 @@ from __future__ import annotations
 from crashes import similarity, traces
 from crashes.signatures.unparsed import identity_line
 from tests.crashes.signing import sign, sign_record
-from tests.traces import ROOT, read_meta
+from tests.traces import read_report
 
 
 def _fixture(name: str) -> str:
-    path = ROOT / "v20" / f"{name}.txt"
-    assert read_meta(path)["source"].startswith("https://github.com/")
-    return path.read_text()
+    return read_report(f"v20/{name}")
 
 
 def test_nlogs_time_and_level_are_no_part_of_the_line():

@@ -10,13 +10,11 @@ from __future__ import annotations
 
 from crashes import traces
 from tests.crashes.signing import sign
-from tests.traces import ROOT, read_meta
+from tests.traces import read_report
 
 
 def _fixture(name: str) -> str:
-    path = ROOT / "v20" / f"{name}.txt"
-    assert read_meta(path)["source"].startswith("https://github.com/sqldelight/sqldelight/issues/")
-    return path.read_text()
+    return read_report(f"v20/{name}", "https://github.com/sqldelight/sqldelight/issues/")
 
 
 def test_the_error_its_message_and_its_stack_are_read():

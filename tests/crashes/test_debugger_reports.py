@@ -15,11 +15,11 @@ import pytest
 
 from crashes import traces
 from tests.crashes.signing import sign
-from tests.traces import ROOT, read_as_recorded
+from tests.traces import ROOT, read_as_recorded, read_report
 
 
 def _fixture(name: str) -> str:
-    return (ROOT / f"{name}.txt").read_text()
+    return read_report(name)
 
 
 @pytest.mark.parametrize(
@@ -127,7 +127,7 @@ def test_a_cpp_frame_whose_template_arguments_hold_blanks_is_read():
     # openscad/openscad#2464 and #2616 (a maintainer: "looking at the stack trace this is the same issue"):
     # "#0 … in CGAL::HalfedgeDS_halfedge_base_base<CGAL::HalfedgeDS_list_types<…>, CGAL::Boolean_tag<true>,
     # … >::opposite (this=0x0) at …". Before, no frame of either was read.
-    texts = [(ROOT / "v20" / f"template_blanks_openscad_{n}.txt").read_text() for n in (2464, 2616)]
+    texts = [read_report(f"v20/template_blanks_openscad_{n}") for n in (2464, 2616)]
     signed = [sign(text, "openscad") for text in texts]
     assert all(one.trace_format == "gdb" for one in signed)
     assert {one.frames[0] for one in signed} == {"CGAL::HalfedgeDS_halfedge_base_base::opposite"}
@@ -136,14 +136,14 @@ def test_a_cpp_frame_whose_template_arguments_hold_blanks_is_read():
 def test_glibs_logging_and_printf_are_no_frames():
     # davatorium/rofi#708: a crash in g_vasprintf, called through g_strdup_vprintf and g_strdup_printf by the
     # theme converter: the converter's frame is the crash's.
-    signed = sign((ROOT / "v20" / "glib_printf_rofi_708.txt").read_text(), "rofi")
+    signed = sign(read_report("v20/glib_printf_rofi_708"), "rofi")
     assert signed.frames[0] == "rofi_theme_convert_old"
 
 
 def test_gccs_insn_constraint_error_cut_before_its_ice_line_is_that_ice():
     # espressif/esp-idf#11696: "chessboard.cpp:482:1: error: insn does not satisfy its constraints:" and the insn,
     # pasted without the "internal compiler error: in extract_constrain_insn, at recog.cc" line below them.
-    signed = sign((ROOT / "v20" / "insn_constraints_cut_esp_idf_11696.txt").read_text(), "esp-idf")
+    signed = sign(read_report("v20/insn_constraints_cut_esp_idf_11696"), "esp-idf")
     assert signed.trace_format == "gcc-ice"
     assert signed.crash_type.startswith("internal compiler error: in extract_constrain_insn, at recog.cc")
     assert "chessboard" not in signed.crash_type

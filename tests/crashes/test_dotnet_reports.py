@@ -10,13 +10,11 @@ whichever project's build met it (dotnet/roslyn#8700, dotnet/roslyn-analyzers#82
 from __future__ import annotations
 
 from crashes import signatures, traces
-from tests.traces import ROOT, read_meta
+from tests.traces import read_report
 
 
 def _fixture(name: str) -> str:
-    path = ROOT / "v20" / f"{name}.txt"
-    assert read_meta(path)["source"].startswith("https://github.com/dafny-lang/dafny/issues/")
-    return path.read_text()
+    return read_report(f"v20/{name}", "https://github.com/dafny-lang/dafny/issues/")
 
 
 def test_a_nested_exception_type_is_named_whether_quoted_or_heading_its_line():
@@ -47,6 +45,4 @@ def test_an_analyzers_crash_is_the_analyzers_whichever_project_it_was_filed_in()
 
 
 def _any(name: str) -> str:
-    path = ROOT / "v20" / f"{name}.txt"
-    assert read_meta(path)["source"].startswith("https://github.com/dotnet/")
-    return path.read_text()
+    return read_report(f"v20/{name}", "https://github.com/dotnet/")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from crashes import signatures
 from crashes.traces import faulthandler, parse
-from tests.traces import ROOT
+from tests.traces import read_report
 
 
 def _sign(text: str):
@@ -138,7 +138,7 @@ def test_an_exception_printed_above_its_frames_is_read_as_cpythons():
 
 # pylint/pylint#7613 (the checker's exception, as its reporter posted it) followed by the lines pylint prints
 # below every crash since 2.13, as pylint-dev/pylint#10003 posted them: AstroidError raised from what failed.
-_PYLINT_CHAIN = (ROOT / "v20" / "pylint_astroid_wrapper_7613_10003.txt").read_text()
+_PYLINT_CHAIN = read_report("v20/pylint_astroid_wrapper_7613_10003")
 
 
 def test_a_wrapper_raised_from_the_failure_with_nothing_to_say_gives_way_to_its_cause():

@@ -35,3 +35,10 @@ def read_as_recorded(trace: Path, source: str = "https://") -> tuple[dict[str, s
     parsed = traces.parse(text)
     assert (parsed.format, parsed.crash_type) == (meta["format"], meta["error"])
     return meta, text, parsed
+
+
+def read_report(name: str, source: str = "https://github.com/") -> str:
+    """The real report ``tests/traces/<name>.txt``, its recorded source checked to start with ``source``."""
+    path = ROOT / f"{name}.txt"
+    assert read_meta(path)["source"].startswith(source)
+    return path.read_text()
