@@ -39,6 +39,11 @@ STOCK_LINES = re.compile(
     r"libbacktrace could not find executable to open|"
     r"no warranty; not even for merchantability|not even for merchantability or fitness|"
     r"^\s*\$ |^\s*[\w.-]+@[\w.-]+[:~]|^\s*\(gdb\)|core dumped|"
+    # Compilers' requests for the report ("… and include this error message with your report", Gleam's; "This is
+    # an unhandled internal compiler error. Please create an issue…", Vyper's) and Vyper's "Error compiling: x.vy"
+    # above the exception that says why.
+    r"include this (?:error )?message with your report|the code that produces the crash|"
+    r"please (?:create|open) an issue|^error compiling: \S{1,300}$|"
     # Windows' event log on any .NET program that died ("Description: The process was terminated due to an
     # unhandled exception."): the exception's lines below it say which.
     r"the process was terminated due to an unhandled exception|"
@@ -186,7 +191,7 @@ STOCK_LINES = re.compile(
 # a path ("lib/crash/") or a module's ("node:assert"); a log's level after its time stamp is one
 # (Chromium's "…595583:ERROR:gpu_process_host.cc").
 _FAILURE = re.compile(
-    r"(?i)(?:[a-z](?:Exception|Error)\b)|(?<!/)(?<![a-z]:)\b(?:error|exception|panic[a-z]*|fatal|assert[a-z]*|abort[a-z]*|fault|failed|failure|crash[a-z]*|"
+    r"(?i)(?:[a-z](?:Exception|Error|Panic|Failure)\b)|(?<!/)(?<![a-z]:)\b(?:error|exception|panic[a-z]*|fatal|assert[a-z]*|abort[a-z]*|fault|failed|failure|crash[a-z]*|"
     r"unreachable|signal|sig[a-z]{3,4}|overflow|invalid|unexpected|cannot|can't|unable|not)\b"
 )
 # A word each of _FAILURE's matches holds, lower-cased: most lines hold none, and finding that

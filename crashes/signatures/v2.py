@@ -387,7 +387,10 @@ from crashes.traces.text import mask_message
 # the message above it, a structured logger's (logrus's msg="…", a JSON record's "msg") by that field;
 # wasm-bindgen's futures queue and closure glue are no frames; GCC's "insn does not satisfy its constraints"
 # error cut before its ICE line is that ICE (extract_constrain_insn's), as "unrecognizable insn" is extract_insn's;
-# GCC's "libbacktrace could not find executable to open" names no bug.
+# GCC's "libbacktrace could not find executable to open" names no bug; an exception type ending in Panic or
+# Failure ("vyper.exceptions.CompilerPanic: …") reports a failure as one ending in Error does; a compiler's
+# request for the report ("… and include this error message with your report", "Please create an issue") and
+# Vyper's "Error compiling: x.vy" name no bug.
 VERSION = 20
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -180,3 +180,21 @@ def test_wasm_bindgens_glue_is_no_frame():
     signed = sign(_fixture("wasm_bindgen_glue_ruffle_14433"), "ruffle")
     assert not any("wasm_bindgen" in frame for frame in signed.similarity_frames)
     assert signed.similarity_frames[0].startswith("ruffle_core::loader::Loader::load_url_loader")
+
+
+def test_an_exception_line_whose_type_ends_in_panic_names_the_crash():
+    # vyperlang/vyper#3986 ("vyper.exceptions.CompilerPanic: tried to modify non-pointer type" alone) and #4665
+    # (the same below "This is an unhandled internal compiler error. Please create an issue on Github…"),
+    # one bug: the exception's line keys both, and the compiler's request for a report keys neither.
+    alone = sign(_fixture("compiler_panic_vyper_3986"), "vyper")
+    banner = sign(_fixture("compiler_panic_banner_vyper_4665"), "vyper")
+    assert alone.message == banner.message == "vyper.exceptions.CompilerPanic: tried to modify non-pointer type"
+    assert alone.digest == banner.digest
+
+
+def test_a_compilers_request_for_the_report_names_no_bug():
+    # gleam-lang/gleam#2599: "Please report this crash to … and include this error message with your report."
+    signed = sign(_fixture("report_request_gleam_2599"), "gleam")
+    assert "include this error message" not in signed.message
+    assert identity_line("and include this error message with your report.") == ""
+    assert identity_line("Error compiling: tests/customs/code.vy") == ""
