@@ -264,6 +264,7 @@ _COMPILER_SUFFIX = re.compile(r"\.(isra|constprop|part|cold|lto_priv|localalias)
 _GO_FUNC_SUFFIX = re.compile(r"\.func\d+(\.\d+)*|\.gowrap\d+|\.deferwrap\d+|(?<=\.init)\.\d+$")
 # A vendored copy is the same code: github.com/a/b/vendor/github.com/c/d.F -> github.com/c/d.F.
 _GO_VENDOR = re.compile(r"^.*/vendor/")
+_GO_MAJOR_VERSION = re.compile(r"/v\d{1,3}(?=[/.])")
 
 
 # "__mh_execute_header": what a stripped macOS binary's every address symbolises to.
@@ -401,6 +402,8 @@ def _normalize_function(name: str, language: str) -> str:
         name = re.sub(r"\(\*?([\w.]+)\)", r"\1", name)  # method receivers: (*Server).Serve
         name = re.sub(r"\[[^\]]*\]", "", name)  # generic instantiation: Map[...]
         name = _GO_FUNC_SUFFIX.sub("", _GO_VENDOR.sub("", name))
+        # A module's major version ("github.com/go-task/task/v3/internal/…"): the same code across releases.
+        name = _GO_MAJOR_VERSION.sub("", name)
     if language == "jvm":
         name = _JVM_LAMBDA.sub("", name)
     if language == "dotnet":

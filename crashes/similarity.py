@@ -192,11 +192,16 @@ def _same_site(one: str, other: str) -> bool:
 _BLANKS = re.compile(r"\s+")
 
 
+# What a parser names a crash it found no signal or exception for: gdb's and a tombstone's "unknown" (Google
+# Play's trimmed tombstones print no signal line; a user's copy of the same crash has it).
+_UNKNOWN = frozenset({"", "unknown"})
+
+
 def _same_crash_type(one: str, other: str) -> bool:
     """Whether two crash types may be one: equal, one of them unknown (a Go compiler stack pasted
     without its ICE line), or one exception class named with and without its namespace
     (``System.ArgumentOutOfRangeException`` and a debugger's ``ArgumentOutOfRangeException``)."""
-    if one == other or not one or not other:
+    if one == other or one in _UNKNOWN or other in _UNKNOWN:
         return True
     if _BLANKS.sub("", one) == _BLANKS.sub("", other):
         # A line cut at a terminal's width keeps or loses the blank it was cut at: "the len is N but theindex is N".

@@ -390,7 +390,9 @@ from crashes.traces.text import mask_message
 # GCC's "libbacktrace could not find executable to open" names no bug; an exception type ending in Panic or
 # Failure ("vyper.exceptions.CompilerPanic: …") reports a failure as one ending in Error does; a compiler's
 # request for the report ("… and include this error message with your report", "Please create an issue") and
-# Vyper's "Error compiling: x.vy" name no bug.
+# Vyper's "Error compiling: x.vy" name no bug; a Go module's major version ("…/task/v3/internal/…") is no
+# part of a frame. (The fuzzy stage, versioned apart: a crash type "unknown", a debugger's or a tombstone's
+# with no signal printed, may be any type, as an empty one may.)
 VERSION = 20
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -198,3 +198,22 @@ def test_a_compilers_request_for_the_report_names_no_bug():
     assert "include this error message" not in signed.message
     assert identity_line("and include this error message with your report.") == ""
     assert identity_line("Error compiling: tests/customs/code.vy") == ""
+
+
+def test_a_go_modules_major_version_is_no_part_of_a_frame():
+    # go-task/task#338 (…/task/v2/internal/taskfile/read.Taskfile) and #361 (…/task/v3/…), one bug ("Yep").
+    one, other = sign(_fixture("module_major_v2_task_338"), "task"), sign(_fixture("module_major_v3_task_361"), "task")
+    assert not any("/v2/" in frame or "/v3/" in frame for frame in one.similarity_frames + other.similarity_frames)
+    assert set(one.similarity_frames[:2]) & set(other.similarity_frames[:2])
+
+
+def test_a_crash_whose_signal_was_not_printed_may_be_any_signals():
+    # kiwix/kiwix-android#3661 (Google Play's tombstone, trimmed of its signal line: "unknown") and #4056 (the
+    # user's copy, SIGSEGV), one bug: the fuzzy stage compares their frames.
+    trimmed, whole = (
+        sign(_fixture("tombstone_no_signal_kiwix_3661"), "kiwix"),
+        sign(_fixture("tombstone_signal_kiwix_4056"), "kiwix"),
+    )
+    assert trimmed.crash_type != whole.crash_type
+    score = similarity.similarity(similarity.shape_of(trimmed), similarity.shape_of(whole)).score
+    assert score >= similarity.THRESHOLD
