@@ -178,6 +178,10 @@ def shapes(size: int) -> dict[str, str]:
         "dotnet wrapped frames": "System.Exception: x\n" + _grow("   at A.B.C(List`1 a,\n", size),
         "rust backtrace": "thread 'main' panicked at src/a.rs:1:1:\nboom\nstack backtrace:\n" + _grow(RUST_FRAME, size),
         "go goroutines": "panic: boom\n\n" + _grow("goroutine 1 [running]:\nmain.f(0x1)\n\t/a/b.go:1 +0x1\n", size),
+        # A recover handler's dump under a line of one mark, read as a banner or not.
+        "marks above a goroutine": _grow("!", size - 64) + "x\ngoroutine 1 [running]:\nruntime/debug.Stack()\n",
+        "gdb template frames": _grow("#1 0x1 in a<b, c (d)>::f<g<h>> (x=1) at a.cc:1\n", size),
+        "numbered lines": _grow("  1 panic: boom\n", size),
         "llvm assertion line": "clang: a.cpp:1: " + _grow("f(", size) + ": Assertion `x' failed.\nStack dump:\n",
         "gcc ICE line": "a.c:1:1: internal compiler error: in " + _grow("x", size) + ", at y.c:1\n",
         "hard-wrapped at 80": _grow("x" * 80 + "\n", size),

@@ -74,13 +74,12 @@ _IGNORED_FUNCTIONS = {
         # Scala's assert and require, and the helpers its compilers' asserts call (Scala 3's
         # Scala3RunTime.assertFailed, earlier DottyPredef.assertFail): where a check is reported, not which.
         r"scala\.Predef\$?\.(?:assert|require|\?\?\?)|scala\.runtime\.Scala3RunTime\$?\.|dotty\.DottyPredef\$?\.|"
-        # Android's main loop and activity launcher, and the zygote: every app's crash on the main thread.
-        r"android\.os\.(?:Handler|Looper)\.|android\.app\.ActivityThread|android\.app\.servertransaction\.|"
-        # and Binder's calls into another process, which rethrow there what the service threw: the app's own
-        # call below them says which. The rest of Android's platform is its standard library, as java.* is
-        # the JDK's: where an app's call failed, not which call (View.layout for every app's layout crash).
-        r"android\.os\.(?:Parcel|BinderProxy|Binder)\.|[\w.$]{1,300}\$Stub\$Proxy\.|android\.|com\.android\.internal\.|"
-        r"com\.android\.internal\.os\.|dalvik\.system\.|"
+        # Android's platform is its standard library, as java.* is the JDK's: its main loop, activity launcher
+        # and zygote run every app's crash on the main thread, and its classes are where an app's call failed,
+        # not which call (View.layout for every app's layout crash). Binder's calls into another process
+        # (Parcel.readException, an AIDL interface's $Stub$Proxy) rethrow what the service threw: the app's own
+        # call below them says which.
+        r"android\.|com\.android\.internal\.|dalvik\.system\.|[\w.$]{1,300}\$Stub\$Proxy\.|"
         # The Kotlin compiler reporting a backend failure, and its phase runner: every IR crash passes them.
         r"org\.jetbrains\.kotlin\.backend\.common\.(?:CodegenUtil\.reportBackendException|BackendException|phaser\.)|"
         # K2's wrapping of a failure in one file: every front-end crash passes them.
@@ -264,7 +263,10 @@ _COMPILER_SUFFIX = re.compile(r"\.(isra|constprop|part|cold|lto_priv|localalias)
 _GO_FUNC_SUFFIX = re.compile(r"\.func\d+(\.\d+)*|\.gowrap\d+|\.deferwrap\d+|(?<=\.init)\.\d+$")
 # A vendored copy is the same code: github.com/a/b/vendor/github.com/c/d.F -> github.com/c/d.F.
 _GO_VENDOR = re.compile(r"^.*/vendor/")
-_GO_MAJOR_VERSION = re.compile(r"/v\d{1,3}(?=[/.])")
+_GO_MAJOR_VERSION = re.compile(r"/v\d{1,3}(?=/)")
+_GO_MAJOR_VERSION_ROOT = re.compile(
+    r"^((?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org|gitea\.com)/[\w.-]{1,100}/[\w.-]{1,100})/v\d{1,3}(?=\.)"
+)
 
 
 # "__mh_execute_header": what a stripped macOS binary's every address symbolises to.
@@ -402,8 +404,10 @@ def _normalize_function(name: str, language: str) -> str:
         name = re.sub(r"\(\*?([\w.]+)\)", r"\1", name)  # method receivers: (*Server).Serve
         name = re.sub(r"\[[^\]]*\]", "", name)  # generic instantiation: Map[...]
         name = _GO_FUNC_SUFFIX.sub("", _GO_VENDOR.sub("", name))
-        # A module's major version ("github.com/go-task/task/v3/internal/…"): the same code across releases.
-        name = _GO_MAJOR_VERSION.sub("", name)
+        # A module's major version ("github.com/go-task/task/v3/internal/…", "…/pulumi/pkg/v3/resource/…",
+        # "github.com/caddyserver/caddy/v2.Stop"): the same code across releases. A version with no folder below
+        # it is only a code host's owner/repo's: elsewhere it may be a package ("k8s.io/api/autoscaling/v1.X").
+        name = _GO_MAJOR_VERSION_ROOT.sub(r"\1", _GO_MAJOR_VERSION.sub("", name))
     if language == "jvm":
         name = _JVM_LAMBDA.sub("", name)
     if language == "dotnet":

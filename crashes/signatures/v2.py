@@ -354,45 +354,44 @@ from crashes.traces.text import mask_message
 # "Panic occurred in file x.rs at line N: MSG" are read; klog's line head opening an identity line is no part
 # of it; net/http's "http: panic serving IP:PORT: MSG" is the panic's line; an LLVM dump with no site and no
 # named frame (a release build's) is keyed by the innermost pass its pretty stack trace names.
-# v20: gdb's argument list printed wholly on the line below its frame is read with the frame, and an
-# assertion it names without its function is keyed by the frame below glibc's; glibc's allocator aborting on
-# a corrupted heap is named by its message (malloc_printerr's argument); gdb's notices on loading a program
-# or a core, its "<signal handler called>" frame and macOS's "crashed on child side of fork pre-exec" name
-# no bug; a backtrace_symbols module with a role ("redis-server
-# *:6379 [cluster]") is read; jemalloc's arena internals and xmalloc/xfree wrappers are no frames; Go's
-# loggers (log.Panicf, zap, logrus, klog) and gopls's bug package are reporting frames, and telemetry's frames
-# with their code offset ("bug.report:+35,+0x3dc") are read; NLog's time and level opening an identity line
-# ("2022-06-01 11:31:00.1033|ERROR|") are no part of it, and Windows' event-log notice of a .NET crash names
-# no bug; a JVM exception's class name ends in its kind (an Android log tag "E/class …ErrorActivity:" is
-# none), and R8's and D8's lambda names lose their build's hash; a linkage error (ClassNotFoundException,
-# NoSuchMethodError, ModuleNotFoundError, TypeLoadException…) is keyed by the name it could not find; a
-# Python wrapper raised from the failure with no message of its own ("raise AstroidError from e") gives way
-# to its cause; tokio's JoinError of a panicked task is read as the panic; a crash handler's banner above a
-# goroutine ("!!!!! TERRAFORM CRASH !!!!!") is no message; an editor's line numbers in front of every line
-# ("  1 panic: …") are taken off, and Jenkins' timestamper's time of day is a log prefix; a .NET type nested
-# in another ("cce+UnreachableException") is named, and a .NET paste that begins in an earlier trace's frames
-# is read from the exception below them; a Roslyn analyzer's failure is keyed across targets; Android's
-# Binder (Parcel.readException, an AIDL interface's $Stub$Proxy) rethrowing a service's exception is no frame;
-# JVM frames located "(Unknown Source:383)" (Android's) and "(SourceFile:5)" (R8's) are the JVM's, not .NET's,
-# and an exception opening a stack pasted as inline code ("`java.lang.NullPointerException") is read; the rest
-# of Android's platform (android.*, com.android.internal.*) is a standard library's frames, as java.* is; the
-# HTTP/2 server's "http2: panic serving …" is the panic's line; Go's time.Time printed by a logger ("… +0000
-# UTC: ") is a log prefix; a log's INFO, DEBUG or TRACE line names no failure; gdb's C++ frames whose template
-# arguments hold blanks or parentheses, or whose name is in an anonymous namespace, are read; GLib's logging
-# (g_logv, g_log) and printf family are no frames, nor are the Kotlin JVM back end's drivers (JvmBackendFacade,
-# KotlinCodegenFacade); a Python frame is keyed by its file's own name, not its folder (a module moved between
-# releases is the same code), except a package's __init__.py and __main__.py; Bugsnag's issues ("## Error in
-# <app>", "**X** in **File.kt:12**", "File.kt:12 - pkg.Class.method") are read, not keyed by the app's heading;
-# a Go dump logged behind a label ("Stack: goroutine 72 …") or a console logger's time and level is named by
-# the message above it, a structured logger's (logrus's msg="…", a JSON record's "msg") by that field;
-# wasm-bindgen's futures queue and closure glue are no frames; GCC's "insn does not satisfy its constraints"
-# error cut before its ICE line is that ICE (extract_constrain_insn's), as "unrecognizable insn" is extract_insn's;
-# GCC's "libbacktrace could not find executable to open" names no bug; an exception type ending in Panic or
-# Failure ("vyper.exceptions.CompilerPanic: …") reports a failure as one ending in Error does; a compiler's
-# request for the report ("… and include this error message with your report", "Please create an issue") and
-# Vyper's "Error compiling: x.vy" name no bug; a Go module's major version ("…/task/v3/internal/…") is no
-# part of a frame. (The fuzzy stage, versioned apart: a crash type "unknown", a debugger's or a tombstone's
-# with no signal printed, may be any type, as an empty one may.)
+# v20: gdb's argument list printed wholly on the line below its frame is read with the frame, and an assertion whose
+# function glibc names in neither frame is keyed by the frame below glibc's; glibc's allocator aborting on a
+# corrupted heap is named by its message (malloc_printerr's argument); gdb's notices on loading a program or a core,
+# its "<signal handler called>" frame and macOS's "crashed on child side of fork pre-exec" name no bug; a
+# backtrace_symbols module with a role ("redis-server *:6379 [cluster]") is read; jemalloc's arena internals and
+# xmalloc/xfree wrappers are no frames; Go's loggers (log.Panicf, zap, logrus, klog) and gopls's bug package are
+# reporting frames, and telemetry's frames with their code offset ("bug.report:+35,+0x3dc") are read; NLog's time
+# and level opening an identity line ("2022-06-01 11:31:00.1033|ERROR|") are no part of it, and Windows' event-log
+# notice of a .NET crash names no bug; a JVM exception's class name ends in its kind (an Android log tag "E/class
+# …ErrorActivity:" is none), and R8's and D8's lambda names lose their build's hash; a linkage error
+# (ClassNotFoundException, NoSuchMethodError, ModuleNotFoundError, TypeLoadException…) is keyed by the name it could
+# not find (the class in Android's "Failed resolution of: L…;" and "Didn't find class \"…\""); a Python wrapper
+# raised from the failure with no message of its own ("raise AstroidError from e") gives way to its cause; tokio's
+# JoinError of a panicked task is read as the panic; a crash handler's banner above a goroutine ("!!!!! TERRAFORM
+# CRASH !!!!!") is no message; an editor's line numbers in front of every line ("  1 panic: …") are taken off, and
+# Jenkins' timestamper's time of day is a log prefix; a .NET type nested in another ("cce+UnreachableException") is
+# named, and a .NET paste that begins in an earlier trace's frames is read from the exception below them; a Roslyn
+# analyzer's failure is keyed across targets; Android's Binder (Parcel.readException, an AIDL interface's
+# $Stub$Proxy) rethrowing a service's exception is no frame; JVM frames located "(Unknown Source:383)" (Android's)
+# and "(SourceFile:5)" (R8's) are the JVM's, not .NET's, and an exception opening a stack pasted as inline code
+# ("`java.lang.NullPointerException") is read; the rest of Android's platform (android.*, com.android.internal.*) is
+# a standard library's frames, as java.* is; the HTTP/2 server's "http2: panic serving …" is the panic's line; Go's
+# time.Time printed by a logger ("… +0000 UTC: ") is a log prefix; a log's INFO, DEBUG or TRACE line names no
+# failure; gdb's C++ frames whose template arguments hold blanks or parentheses, or whose name is in an anonymous
+# namespace, are read; GLib's logging (g_logv, g_log) and printf family are no frames, nor are the Kotlin JVM back
+# end's drivers (JvmBackendFacade, KotlinCodegenFacade); a Python frame is keyed by its file's own name, not its
+# folder (a module moved between releases is the same code), except a package's __init__.py and __main__.py;
+# Bugsnag's issues ("## Error in <app>", "**X** in **File.kt:12**", "File.kt:12 - pkg.Class.method") are read, not
+# keyed by the app's heading; a Go dump logged behind a label ("Stack: goroutine 72 …") or a console logger's time
+# and level is named by the message above it, a structured logger's (logrus's msg="…", a JSON record's "msg") by
+# that field; wasm-bindgen's futures queue and closure glue are no frames; GCC's "insn does not satisfy its
+# constraints" error cut before its ICE line is that ICE (extract_constrain_insn's), as "unrecognizable insn" is
+# extract_insn's; GCC's "libbacktrace could not find executable to open" names no bug; an exception type ending in
+# Panic or Failure ("vyper.exceptions.CompilerPanic: …") reports a failure as one ending in Error does; a compiler's
+# request for the report ("… and include this error message with your report", "Please create an issue") and Vyper's
+# "Error compiling: x.vy" name no bug; a Go module's major version ("…/task/v3/internal/…") is no part of a frame.
+# (The fuzzy stage, versioned apart: a crash type "unknown", a debugger's or a tombstone's with no signal printed,
+# may be any type, as an empty one may.)
 VERSION = 20
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
@@ -629,8 +628,13 @@ _LINKAGE_ERROR = re.compile(
     r"NoSuchMethodException|UnsatisfiedLinkError|AbstractMethodError|IncompatibleClassChangeError|"
     r"ModuleNotFoundError|TypeLoadException|MissingMethodException|MissingFieldException)$"
 )
-# A JVM class named as the loader does ("kotlinx/coroutines/flow/FlowKt"), not a path.
+# A JVM class named as the loader does ("kotlinx/coroutines/flow/FlowKt"), not a path; and the class in
+# Android's wordings ("Failed resolution of: Lkotlin/time/Duration;", "Didn't find class \"x.Y\" on path:
+# DexPathList[[zip file \"/data/app/~~RAEJ…==/…/base.apk\"]…", the path one install's).
 _INTERNAL_CLASS_NAME = re.compile(r"^[\w$]+(?:/[\w$]+)+$")
+_ANDROID_CLASS = re.compile(
+    r"Failed resolution of: L(?P<internal>[\w$/]{1,300});|Didn't find class \"(?P<named>[\w$.]{1,300})\""
+)
 
 
 def _missing_name(crash: str, message: str) -> str:
@@ -640,6 +644,9 @@ def _missing_name(crash: str, message: str) -> str:
     # (Android adds where the class it searched was loaded from: "(declaration of 'kotlin.time.Duration'
     # appears in /data/app/~~RAEJ…==/com.example-jvqF…/base.apk!classes3.dex)", one install's path.)
     first = message.strip().split("\n", 1)[0][:300].split(" (declaration of ", 1)[0]
+    android = _ANDROID_CLASS.search(first)
+    if android:
+        first = android["named"] or android["internal"]
     if _INTERNAL_CLASS_NAME.match(first):
         first = first.replace("/", ".")
     return mask_message(first, 200, quoted=False)

@@ -208,6 +208,8 @@ def clean(text: str) -> Cleaned:
     # would make every later step read each one. One pass, before them (not shown as a repair).
     text = _BLANK_RUN.sub("\n\n\n", text)
     steps = (
+        # An editor's line numbers before anything reads a line's start (dedenting would unpad them).
+        _strip_line_numbers,
         # A list item holding a fenced, quoted or inline-code paste ("- ```", "- > thread …"): the
         # item's marker and indentation first, or the markers inside it are not at a line's start.
         _strip_list_markers,
@@ -218,7 +220,6 @@ def clean(text: str) -> Cleaned:
         _strip_inline_code,
         _strip_emphasis,
         _unescape_frame_numbers,
-        _strip_line_numbers,
         *_LOG_HEADS,
         _strip_list_markers,
         _dedent,
@@ -272,7 +273,8 @@ def _strip_line_numbers(text: str) -> tuple[str, str]:
         return text, ""
     numbered = [int(match[1]) for match in found if match]
     following = sum(1 for before, after in zip(numbered, numbered[1:], strict=False) if after == before + 1)
-    content = sum(1 for line in lines if line.strip())
+    # (A fence around the paste carries no number.)
+    content = sum(1 for line in lines if line.strip() and not line.lstrip().startswith(("```", "~~~")))
     # (Blank lines are numbered too; the last line of a paste may be its fence's or the newline's.)
     if len(numbered) < _GUTTER_LINES or 10 * len(numbered) < 9 * content or 10 * following < 9 * (len(numbered) - 1):
         return text, ""

@@ -107,7 +107,8 @@ _UNRECOGNIZABLE_SITES = {
 
 
 def _unrecognizable(lines: list[str]) -> int | None:
-    """Where an "unrecognizable insn" error with its instruction below it is, in a text with no ICE line."""
+    """Where an "unrecognizable insn" or "insn does not satisfy its constraints" error with its instruction
+    below it is, in a text with no ICE line."""
     for index, line in enumerate(lines):
         if " insn" in line and _UNRECOGNIZABLE.match(line[:MAX_LINE]):
             below = lines[index + 1 : index + 1 + _INSN_LINES]
@@ -146,9 +147,7 @@ def recognize(text: str) -> bool:
     # rustc's and Go's ICEs were claimed by their own parsers, earlier in the registry.
     if "internal compiler error" in text and find_lines(text, _ICE, 1, "internal compiler error"):
         return True
-    return ("unrecognizable insn" in text or "insn does not satisfy its constraints" in text) and _unrecognizable(
-        text.split("\n")
-    ) is not None
+    return any(kind in text for kind in _UNRECOGNIZABLE_SITES) and _unrecognizable(text.split("\n")) is not None
 
 
 def parse(text: str) -> ParsedTrace:
@@ -248,7 +247,8 @@ def _compiled_function(lines: list[str], ice: int) -> str:
 
 
 def _cut_before_the_ice(lines: list[str], text: str) -> ParsedTrace:
-    """An "unrecognizable insn" error and its instruction, pasted without the ICE line that follows."""
+    """An "unrecognizable insn" (or "insn does not satisfy its constraints") error and its instruction,
+    pasted without the ICE line that follows."""
     error_at = _unrecognizable(lines)
     kind = _UNRECOGNIZABLE.match(lines[error_at][:MAX_LINE])["kind"]
     function, file = _UNRECOGNIZABLE_SITES[kind]

@@ -144,7 +144,7 @@ _ANONYMOUS, _ANONYMOUS_TOKEN = "(anonymous namespace)", "{anonymous-namespace}"
 
 def _squeezed(line: str) -> str:
     """``line`` with the blanks inside template arguments removed and their parentheses made brackets, and
-    GCC's "(anonymous namespace)" held as one word (given back by :func:`_named`)."""
+    GCC's "(anonymous namespace)" held as one word (given back where :func:`_threads` makes the frame)."""
     line = line.replace(_ANONYMOUS, _ANONYMOUS_TOKEN)
     if "<" not in line:
         return line
@@ -171,7 +171,10 @@ def _squeezed(line: str) -> str:
 
 def _frame(line: str) -> re.Match | None:
     found = _FRAME.match(line) or _COREDUMP_FRAME.match(line)
-    if found is None and ("<" in line or _ANONYMOUS in line):
+    # Squeezed where a name was not read, or read only to a blank inside its template arguments
+    # ("std::function<void (int)>::operator()" read as "std::function<void"); a frame has parentheses.
+    cut = found is not None and found["function"].count("<") > found["function"].count(">")
+    if (found is None or cut) and "(" in line and ("<" in line or _ANONYMOUS in line):
         line = _squeezed(line)
         found = _FRAME.match(line) or _COREDUMP_FRAME.match(line)
     # "#0 0x561dcb863463 (/tmp/app+0x4d1b462)" is Chromium's unsymbolized frame, not a call of "0x561dcb863463".
@@ -223,14 +226,17 @@ def _joined_lines(text: str) -> tuple[str, ...]:
 
 def _assertion(frames_text: list[str]) -> tuple[str, str]:
     """(crash type, site) of a glibc assert among the first frames, or empty strings."""
+    named_only = ""
     for line in frames_text:
         if "__assert_fail" not in line:
             continue
         expr, function = _ASSERTION_ARG.search(line), _FUNCTION_ARG.search(line)
-        if expr:
-            # (Without its function, a line cut short: the frame below names the asserting function.)
-            return f"Assertion `{expr['expr']}' failed", function_name(function["function"]) if function else ""
-    return "", ""
+        if expr and function:
+            return f"Assertion `{expr['expr']}' failed", function_name(function["function"])
+        # (__assert_fail_base may print function=<optimized out> and __assert_fail the name; a line cut short
+        # names none: then the frame below glibc's is the asserting function.)
+        named_only = named_only or (f"Assertion `{expr['expr']}' failed" if expr else "")
+    return named_only, ""
 
 
 @dataclass
@@ -319,8 +325,9 @@ def parse(text: str) -> ParsedTrace:
     assertion, site = _assertion([line for line in lines[:64] if line.startswith("#")])
     if assertion:
         if not site:
-            below = next((at for at, frame in enumerate(frames) if "__assert_fail" in frame.function), None)
-            site = frames[below + 1].function if below is not None and below + 1 < len(frames) else ""
+            glibcs = [at for at, frame in enumerate(frames[:64]) if "__assert_fail" in frame.function]
+            below = glibcs[-1] + 1 if glibcs else None
+            site = frames[below].function if below is not None and below < len(frames) else ""
         return ParsedTrace(format=FORMAT, crash_type=assertion, frames=tuple(frames), language="native", site=site)
     corrupted = next(
         (

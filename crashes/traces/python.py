@@ -402,7 +402,6 @@ def parse(text: str) -> ParsedTrace:
     last = complete[-1] if complete else traces[-1]
     if (
         len(complete) > 1
-        and last is complete[-1]
         and not last.message.strip()
         and text.rfind(_CHAIN_SEPARATORS[1]) > text.rfind(_CHAIN_SEPARATORS[0])
     ):

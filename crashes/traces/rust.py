@@ -218,9 +218,6 @@ def _eyre_panic(lines: list[str]) -> tuple[str, int | None, str] | None:
     return ("", None, message[0]) if said is not None else None
 
 
-# Panic hooks' own reports (color-eyre's, miette's, human-panic's, Biome's), each found by a literal it holds:
-# the first that reads one gives the panic's file, line and message. A {:?} print of the hook's argument
-# (_panic_hook) is read before them, and in parse also where std's panic line left no file.
 # tokio's JoinError for a task that panicked, as an application passes it on ("task 123 panicked with
 # message \"assertion failed: …\""): the panic's message, its place not printed.
 _JOIN_ERROR = re.compile(
@@ -234,6 +231,9 @@ def _join_error_panic(lines: list[str]) -> tuple[str, None, str] | None:
     return ("", None, found["message"].replace('\\"', '"')) if found else None
 
 
+# Panic hooks' own reports (color-eyre's, miette's, human-panic's, Biome's, tokio's JoinError), each found by a
+# literal it holds: the first that reads one gives the panic's file, line and message. A {:?} print of the
+# hook's argument (_panic_hook) is read before them, and in parse also where std's panic line left no file.
 _HOOK_REPORTS = (
     (_EYRE_BANNER, _eyre_panic),
     ("─▶ at ", _miette_panic),

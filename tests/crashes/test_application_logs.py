@@ -217,3 +217,22 @@ def test_a_crash_whose_signal_was_not_printed_may_be_any_signals():
     assert trimmed.crash_type != whole.crash_type
     score = similarity.similarity(similarity.shape_of(trimmed), similarity.shape_of(whole)).score
     assert score >= similarity.THRESHOLD
+
+
+def test_line_numbers_are_taken_off_an_unfenced_paste_too():
+    # The same etcd paste without its code fence: the numbers are read before any dedenting unpads them.
+    text = "\n".join(_fixture("line_numbers_etcd_13509").splitlines()[1:-1])
+    assert "line numbers removed" in sign(text, "etcd").repairs
+
+
+def test_androids_wordings_of_a_missing_class_are_keyed_by_the_class():
+    # Android's "Failed resolution of: Lkotlin/time/Duration;" and "Didn't find class \"x.Y\" on path:
+    # DexPathList[[zip file \"/data/app/~~…==/…/base.apk\"]…]" (the path one install's).
+    from crashes.signatures.v2 import _missing_name
+
+    error = "java.lang.NoClassDefFoundError"
+    assert _missing_name(error, "Failed resolution of: Lkotlin/time/Duration;") == "kotlin.time.Duration"
+    assert _missing_name(error, "Failed resolution of: Lkotlin/collections/ArraysKt;") == "kotlin.collections.ArraysKt"
+    path = 'Didn\'t find class "com.app.Foo" on path: DexPathList[[zip file "/data/app/~~{}==/com.app-{}==/base.apk"]]'
+    assert _missing_name("java.lang.ClassNotFoundException", path.format("RAEJ", "jvqF")) == "com.app.Foo"
+    assert _missing_name("java.lang.ClassNotFoundException", path.format("Zq9x", "Q0wA")) == "com.app.Foo"

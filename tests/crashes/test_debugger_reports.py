@@ -154,3 +154,11 @@ def test_gccs_backtrace_failing_to_find_its_binary_names_no_bug():
     from crashes.signatures.unparsed import identity_line
 
     assert identity_line("libbacktrace could not find executable to open") == ""
+
+
+def test_an_assertion_whose_function_glibc_named_only_in_its_second_frame_is_sited_there():
+    # boostorg/mysql#380 (Ubuntu 22.04's glibc): __assert_fail_base prints "function=<optimized out>",
+    # __GI___assert_fail below it the function's name; the site is that function, not glibc's frame.
+    parsed = traces.parse(read_report("v20/assert_function_optimized_out_boost_mysql_380"))
+    assert parsed.crash_type == "Assertion `length <= free_size()' failed"
+    assert parsed.site == "boost::mysql::detail::read_buffer::move_to_pending"
