@@ -460,8 +460,8 @@ def frame_key(frame: Frame, language: str, name: str | None = None, target: str 
         # By the file's own name: a module moved between releases ("qt/base/results_model.py" to
         # "qt/results_model.py") is the same code. A package's __init__.py and __main__.py are named by it.
         path = normalize_path(frame.file)
-        name = path.rsplit("/", 1)[-1]
-        return f"{path if name in _PACKAGE_FILES else name}:{frame.function}"
+        file = path.rsplit("/", 1)[-1]
+        return f"{path if file in _PACKAGE_FILES else file}:{frame.function}"
     if frame.function.strip() not in _NAMELESS:
         function = normalize_function(frame.function, language) if name is None else name
         if function in _AMBIGUOUS:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from crashes.frames import MAX_FRAMES
 from crashes.model import Frame, ParsedTrace
-from crashes.traces.llvm import function_name
+from crashes.traces.llvm import ANONYMOUS, ANONYMOUS_TOKEN, function_name
 from crashes.traces.native_frames import is_handlers
 from crashes.traces.text import MAX_LINE, lines_after, per_text
 
@@ -139,13 +139,10 @@ def _stop_frame(text: str) -> Frame | None:
 _ANGLE = re.compile(r"(?<=[\w>:])<|>")
 
 
-_ANONYMOUS, _ANONYMOUS_TOKEN = "(anonymous namespace)", "{anonymous-namespace}"
-
-
 def _squeezed(line: str) -> str:
     """``line`` with the blanks inside template arguments removed and their parentheses made brackets, and
     GCC's "(anonymous namespace)" held as one word (given back where :func:`_threads` makes the frame)."""
-    line = line.replace(_ANONYMOUS, _ANONYMOUS_TOKEN)
+    line = line.replace(ANONYMOUS, ANONYMOUS_TOKEN)
     if "<" not in line:
         return line
     pieces, depth, start, last = [], 0, 0, 0
@@ -174,7 +171,7 @@ def _frame(line: str) -> re.Match | None:
     # Squeezed where a name was not read, or read only to a blank inside its template arguments
     # ("std::function<void (int)>::operator()" read as "std::function<void"); a frame has parentheses.
     cut = found is not None and found["function"].count("<") > found["function"].count(">")
-    if (found is None or cut) and "(" in line and ("<" in line or _ANONYMOUS in line):
+    if (found is None or cut) and "(" in line and ("<" in line or ANONYMOUS in line):
         line = _squeezed(line)
         found = _FRAME.match(line) or _COREDUMP_FRAME.match(line)
     # "#0 0x561dcb863463 (/tmp/app+0x4d1b462)" is Chromium's unsymbolized frame, not a call of "0x561dcb863463".
@@ -285,9 +282,7 @@ def _threads(lines: list[str]) -> list[_Thread]:
         groups = match.groupdict()
         current.frames.append(
             Frame(
-                function="??"
-                if match["function"] == "n/a"
-                else match["function"].replace(_ANONYMOUS_TOKEN, _ANONYMOUS),
+                function="??" if match["function"] == "n/a" else match["function"].replace(ANONYMOUS_TOKEN, ANONYMOUS),
                 file=groups.get("file") or "",
                 line=int(groups["line"]) if groups.get("line") else None,
                 module=match["module"] or "",

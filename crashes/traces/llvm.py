@@ -165,7 +165,7 @@ def function_name(signature: str) -> str:
     ``(anonymous namespace)::`` is part of the name, not its argument list; so is a space inside template
     arguments (``isa_impl_cl<To, From*>::doit``); a ``decltype(auto)`` return type is passed over.
     """
-    signature = signature.replace(_ANONYMOUS, _ANONYMOUS_TOKEN)
+    signature = signature.replace(ANONYMOUS, ANONYMOUS_TOKEN)
     depth, start, end, index = 0, 0, len(signature), 0
     while index < len(signature):
         char = signature[index]
@@ -183,7 +183,7 @@ def function_name(signature: str) -> str:
     name = signature[start:end].strip()
     # C's __PRETTY_FUNCTION__ binds a returned pointer to the name: ``const char *jvp_utf8_backtrack(…)``.
     name = name.lstrip("*&")
-    return name.replace(_ANONYMOUS_TOKEN, _ANONYMOUS)
+    return name.replace(ANONYMOUS_TOKEN, ANONYMOUS)
 
 
 def unqualified(name: str) -> str:
@@ -197,7 +197,9 @@ def unqualified(name: str) -> str:
     return name[start:]
 
 
-_ANONYMOUS, _ANONYMOUS_TOKEN = "(anonymous namespace)", "\x00anonymous\x00"
+# GCC's name for an anonymous namespace, with blanks and parentheses, held as one word while a name is read
+# (here, and by crashes.traces.gdb).
+ANONYMOUS, ANONYMOUS_TOKEN = "(anonymous namespace)", "\x00anonymous\x00"
 # The first template argument of a __PRETTY_FUNCTION__ (clang's ``[To = T, From = …]``, gcc's ``[with To = T; …]``).
 _TEMPLATE_ARGUMENTS = re.compile(r"<[^<>]{0,200}>")
 _TEMPLATE_TO = re.compile(r"\[(?:with )?\w{1,20} = (?P<to>[^,;\]]{1,200})")
