@@ -153,6 +153,11 @@ _IGNORED_FUNCTIONS = {
         # The same, as Rust before 1.0 named them (no ``std::``).
         r"sys::backtrace::|sys_common::|rt::unwind::|rt::lang_start|panicking::|"
         r"BaseThreadInitThunk$|RtlUserThreadStart$|KiUserExceptionDispatcher|"
+        # Windows' exception dispatch and the C runtime's reporting and start-up (a /GS cookie's failure, an
+        # invalid parameter, a C++ throw, mainCRTStartup): every crash on Windows passes through them.
+        r"Rtl(?:p?ExecuteHandlerForException|DispatchException|RaiseException)$|RaiseException$|"
+        r"__report_gsfailure$|__report_securityfailure$|_invalid_parameter\w*$|_CxxThrowException$|"
+        r"__CxxFrameHandler\d?$|__scrt_\w+$|_?_?w?(?:main|WinMain)CRTStartup$|invoke_main$|"
         # glibc's allocator (and jemalloc's je_*) reporting a heap it found corrupt ("malloc(): corrupted top
         # size"): where the corruption was noticed, by every caller of malloc.
         r"malloc_printerr$|malloc_consolidate$|_int_(?:malloc|free|realloc|memalign)$|sysmalloc$|"

@@ -70,6 +70,11 @@ STOCK_LINES = re.compile(
     # WinDbg's explanation of a bug check, the same for every crash with its code ("This is a very common
     # BugCheck. Usually the exception address pinpoints…", "Invalid system memory was referenced.").
     r"this is a very common bugcheck|invalid system memory was referenced|usually the exception address pinpoints|"
+    # WinDbg's notice under every first-chance exception it stops on.
+    r"first chance exceptions are reported before any exception handling|this exception may be expected and handled|"
+    # And its notices on loading a module without its symbols.
+    r"^\*\*\* (?:warning|error): (?:unable to verify checksum for|symbol file could not be found|"
+    r"module load completed but symbols could not be loaded)|"
     # A debugger saying a signal stopped the program (gdb's "Thread 1 "obs" received signal SIGSEGV,
     # Segmentation fault.", a core's "Program terminated with signal SIGSEGV"): any crash of it says so.
     r"\b(?:received|terminated with) signal SIG[A-Z]+|"

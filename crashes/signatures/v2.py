@@ -392,7 +392,13 @@ from crashes.traces.text import mask_message
 # "Error compiling: x.vy" name no bug; a Go module's major version ("…/task/v3/internal/…") is no part of a frame.
 # (The fuzzy stage, versioned apart: a crash type "unknown", a debugger's or a tombstone's with no signal printed,
 # may be any type, as an empty one may.)
-VERSION = 20
+# v21: WinDbg's padded return-address column, its inlined frames ("(Inline Function) --------`--------") and its
+# call-stack window ("[0x1]   coreclr!DoJITFailFast + 0x7") are read, and its event line ("(59cc.549c): Access
+# violation - code c0000005 (first chance)", !analyze's EXCEPTION_CODE_STR) names the exception; its first-chance
+# and symbol-loading notices name no bug; Windows' exception dispatch (RtlDispatchException, RaiseException) and
+# the C runtime's reporting and start-up (__report_gsfailure, _invalid_parameter, _CxxThrowException,
+# mainCRTStartup) are no frames.
+VERSION = 21
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
 SIMILARITY_FRAMES = 8

@@ -35,8 +35,12 @@ _VSCODE_FRAME = re.compile(
 )
 # WinDbg's: an optional frame number, one or two address columns (and !analyze's arguments), then
 # "module!function+0x2a", its arguments with kp, its source with .lines ("[C:\src\parser.cpp @ 42]").
+# Newer WinDbg pads its return-address column ("00 fffff806`152a3128 01000000`00100000     nt!Ki…").
+# An inlined frame has no addresses: "04 (Inline Function) --------`--------     POC!ExecuteCommand+0xab".
+# WinDbg's call-stack window, copied: "[0x1]   coreclr!DoJITFailFast + 0x7   ".
 _WINDBG_FRAME = re.compile(
-    r"^(?:[0-9a-f]{2} )?(?:[0-9a-f]{8}`?[0-9a-f]{0,8} ){1,2}(?:\s*: (?:[0-9a-f`]{8,17} ){1,4}: )?"
+    r"^(?:\[0x[0-9a-f]{1,4}\] {1,8}|(?:[0-9a-f]{2} )?(?:\(Inline(?: Function)?\) -{8}`?-{0,8} {1,8}"
+    r"|(?:[0-9a-f]{8}`?[0-9a-f]{0,8} {1,8}){1,2})(?:\s*: (?:[0-9a-f`]{8,17} ){1,4}: )?)"
     r"(?P<module>[\w.-]{1,200})!(?P<rest>[^\s!][^\n]{0,1000}?)(?: \[[^\]\n]{0,400}\])?\s*$",
     re.IGNORECASE,
 )
@@ -44,13 +48,19 @@ _WINDBG_FRAME = re.compile(
 _LANGUAGES = ("C++", "C", "Unknown", "Asm")
 _LINE = re.compile(r"(?<!\s)\s+Line \d{1,9}$")
 _SOURCE = re.compile(r"(?<!\s)\s+\([^()\n]{0,300}:\d{1,9}\)$")
-_OFFSET = re.compile(r"\+0x[0-9a-fA-F]{1,16}$")
+_OFFSET = re.compile(r"\s?\+\s?0x[0-9a-fA-F]{1,16}$")
+# What WinDbg or the poster put after a frame: a kernel frame's trap frame, an elision.
+_AFTER_FRAME = re.compile(r"(?: \(TrapFrame @ [0-9a-fA-F`]{1,20}\)| \.\.\.)$")
 _DECORATED = re.compile(r"^[_@]?(?P<name>[A-Za-z_]\w{0,500})@\d{1,4}$")
 # "Exception thrown at 0x00007FF6… in App.exe: 0xC0000005: Access violation reading location 0x0…" (and its
 # translations: "Ausnahme ausgelöst bei 0x… in App.exe: 0xC0000005: Zugriffsverletzung…"), WinDbg's
 # "ExceptionCode: c0000005 (Access violation)": the exception's code says the same in every language.
 _THROWN = re.compile(r"^.{0,300}? in [^:\n]{1,200}\.(?:exe|dll): 0x(?P<code>[0-9a-fA-F]{8}): ", re.IGNORECASE)
 _CODE = re.compile(r"^\s*ExceptionCode: (?P<code>[0-9a-fA-F]{8})\b")
+# WinDbg's event line: "(59cc.549c): Access violation - code c0000005 (first chance)", "Access violation - code
+# c0000005 (!!! second chance !!!)" (kd); and !analyze's "EXCEPTION_CODE_STR:  c0000005".
+_EVENT = re.compile(r"^(?:\([0-9a-fA-F]{1,8}\.[0-9a-fA-F]{1,8}\): )?[\w -]{1,80} - code (?P<code>[0-9a-fA-F]{8}) \(")
+_ANALYZED = re.compile(r"^EXCEPTION_CODE(?:_STR)?:\s{1,8}(?:\(\w{1,20}\)\s{1,8})?(?:0x)?(?P<code>[0-9a-fA-F]{8})\b")
 _NAMES = {
     "c0000005": "access violation",
     "c0000409": "stack buffer overrun",
@@ -75,10 +85,12 @@ def _frame_of(line: str) -> Frame | None:
     if last in _LANGUAGES and head:
         rest = head.rstrip()
     rest = _SOURCE.sub("", _LINE.sub("", rest))
-    rest = _OFFSET.sub("", rest.strip())
+    rest = _OFFSET.sub("", _AFTER_FRAME.sub("", rest.strip()))
     if rest.startswith("[") or rest == "":
         return None  # "[External Code]", "[Frames below may be incorrect…]"
-    name = function_name(rest)
+    # MSVC's anonymous namespace ("blink::`anonymous namespace'::ShapeRange") holds a blank: taken out before
+    # the name is read, as the frame rules take it out (crashes.frames).
+    name = function_name(rest.replace("`anonymous namespace'::", ""))
     # x86's __stdcall and __fastcall decorations: "_NtWaitForWorkViaWorkerFactory@20", "@BaseThreadInitThunk@12".
     decorated = _DECORATED.match(name)
     return Frame(function=decorated["name"] if decorated else name, module=found["module"])
@@ -112,6 +124,9 @@ def _crash_type(text: str) -> str:
     if not code:
         recorded = find_lines(text, _CODE, 1, "ExceptionCode:")
         code = recorded[0]["code"] if recorded else ""
+    if not code:
+        event = find_lines(text, _EVENT, 1, " - code ") or find_lines(text, _ANALYZED, 1, "EXCEPTION_CODE")
+        code = event[0]["code"] if event else ""
     if not code:
         return "unknown"
     code = code.lower()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from crashes import traces
 from crashes.traces import debugger_stack
 from tests.crashes.signing import sign
-from tests.traces import ROOT, read_as_recorded
+from tests.traces import ROOT, read_as_recorded, read_report
 
 FIXTURE = ROOT / "debugger_stack" / "vscode_cpptools_call_stack.txt"
 
@@ -77,3 +77,45 @@ def test_windbgs_source_and_arguments_vs_codes_other_systems_and_the_first_threa
     assert [frame.function for frame in traces.parse(linux).frames][1:] == ["Parser::parse_header", "Parser::parse"]
     # A second thread pasted below the first is not the crash's stack.
     assert sign(VISUAL_STUDIO + "\n \tApp.exe!Worker::run() Line 9\tC++\n").frames == sign(VISUAL_STUDIO).frames
+
+
+def test_windbgs_padded_columns_and_inline_frames_are_read():
+    # A Chromium triager's `k` under WinDbg (issue 491516670): newer WinDbg pads its return-address column, an
+    # inlined frame has dashes for addresses, a frame may end in the poster's "...", and MSVC names an anonymous
+    # namespace "`anonymous namespace'". The exception's code is read from `.exr`'s ExceptionCode.
+    text = read_report("v21/windbg_inline_frames_chromium_491516670", "https://issues.chromium.org/")
+    parsed = traces.parse(text)
+    assert parsed.format == debugger_stack.FORMAT
+    assert parsed.crash_type == "0xc0000005 access violation"
+    assert [frame.function for frame in parsed.frames] == [
+        "apply_stch",
+        "postprocess_glyphs_arabic",
+        "hb_ot_substitute_post",
+        "blink::ShapeRange",
+    ]
+    # Padded or not, one stack is one key.
+    assert sign(text.replace("     chrome!", " chrome!")).digest == sign(text).digest
+
+
+def test_windbgs_call_stack_window_is_read_past_windows_exception_dispatch():
+    # dotnet/runtime#47156: WinDbg's call-stack window, copied ("[0x1]   coreclr!DoJITFailFast + 0x7   ").
+    # The C runtime's /GS report (__report_gsfailure) is where the crash was reported, not where it happened.
+    text = read_report("v21/windbg_call_stack_window_dotnet_runtime_47156")
+    assert traces.parse(text).frames[1].function == "DoJITFailFast"
+    assert sign(text).frames == ("DoJITFailFast", "CrawlFrame::SetCurGSCookie", "StackFrameIterator::NextRaw")
+
+
+def test_windbgs_event_line_names_the_exception_and_its_notices_name_no_bug():
+    # WinDbg's "(pid.tid): Access violation - code c0000005 (first chance)" and kd's "(!!! second chance !!!)".
+    assert traces.parse(WINDBG.replace("   ExceptionCode: c0000005 (Access violation)\n", "")).crash_type == "unknown"
+    for event in (
+        "(59cc.549c): Access violation - code c0000005 (first chance)\n",
+        "Access violation - code c0000005 (!!! second chance !!!)\n",
+        "EXCEPTION_CODE_STR:  c0000005\n",
+    ):
+        without = WINDBG.replace("   ExceptionCode: c0000005 (Access violation)\n", event)
+        assert traces.parse(without).crash_type == "0xc0000005 access violation", event
+    # google/UIforETW#28: a managed stack WinDbg could not walk; its first-chance notice and its symbol
+    # warnings are printed on every such stop and are no identity.
+    key = sign(read_report("v21/windbg_first_chance_uiforetw_28"))
+    assert "first chance" not in key.crash_type.lower() and "checksum" not in key.crash_type.lower()
