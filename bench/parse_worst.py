@@ -182,6 +182,9 @@ def shapes(size: int) -> dict[str, str]:
         "marks above a goroutine": _grow("!", size - 64) + "x\ngoroutine 1 [running]:\nruntime/debug.Stack()\n",
         "gdb template frames": _grow("#1 0x1 in a<b, c (d)>::f<g<h>> (x=1) at a.cc:1\n", size),
         "numbered lines": _grow("  1 panic: boom\n", size),
+        # No stack: the fences' lines are read for an identity, and then the whole text.
+        "fenced blocks of failure lines": _grow("```\nfailed to frobnicate the widget:\n```\n", size),
+        "WinDbg padded frames": _grow("00 0000008f`1b2fe4a0 00007ff6`4a1b2c3d     a!b+0x1 [c.cpp @ 1]\n", size),
         "llvm assertion line": "clang: a.cpp:1: " + _grow("f(", size) + ": Assertion `x' failed.\nStack dump:\n",
         "gcc ICE line": "a.c:1:1: internal compiler error: in " + _grow("x", size) + ", at y.c:1\n",
         "hard-wrapped at 80": _grow("x" * 80 + "\n", size),

@@ -44,6 +44,9 @@ STOCK_LINES = re.compile(
     # above the exception that says why.
     r"include this (?:error )?message with your report|the code that produces the crash|"
     r"please (?:create|open) an issue|^error compiling: \S{1,300}$|"
+    # A tool's apology and advice on any crash of it ("%Error: Verilator internal fault, sorry. Suggest trying
+    # --debug --gdbbt", Gleam's "This is a bug in the Gleam compiler, sorry!").
+    r"\b(?:suggest|consider) trying --|internal fault, sorry|compiler, sorry!|"
     # Windows' event log on any .NET program that died ("Description: The process was terminated due to an
     # unhandled exception."): the exception's lines below it say which.
     r"the process was terminated due to an unhandled exception|"
@@ -349,7 +352,7 @@ def identity_line(text: str) -> str:
     # The field lines, found once. Most texts have none: then the first line is the answer, and
     # no other is masked.
     fields = [index for index, line in enumerate(lines) if ":" in line and _FIELD.match(line)]
-    candidates = _candidates(lines)
+    candidates = _without_lead_ins(lines, _candidates(lines))
     first = None
     for index, masked in candidates:
         first = first or (index, masked)
@@ -471,6 +474,26 @@ def _candidates(lines: list[str]) -> Iterator[tuple[int, str]]:
             continue
         # A sentence's full stop is how one reporter copied it, not part of what failed.
         yield index, masked.rstrip(" .!") + _ir_instruction(lines[index + 1 : index + 3])
+
+
+# How far below a line ending in a colon what it introduces may start.
+_LEAD_IN_REACH = 3
+
+
+def _without_lead_ins(lines: list[str], candidates: Iterator[tuple[int, str]]) -> Iterator[tuple[int, str]]:
+    """``candidates`` without the lines that introduce another one just below them.
+
+    A line ending in a colon introduces what follows ("In r12345 the savegame asserts with the following
+    error:", "Verilator throws a SIGSEGV:", "Unchecked Expected<T> contained error:"): where a line below
+    it says what failed, that line is the crash's own words.
+    """
+    previous = next(candidates, None)
+    for current in candidates:
+        if not (lines[previous[0]].rstrip().endswith(":") and current[0] - previous[0] <= _LEAD_IN_REACH):
+            yield previous
+        previous = current
+    if previous is not None:
+        yield previous
 
 
 # (And klog's head, Kubernetes': "E0624 09:37:13.276141   26151 runtime.go:78] ".)

@@ -44,7 +44,7 @@ from crashes.frames import MAX_FRAMES, STACK_OVERFLOW, dependency_caller, normal
 from crashes.model import INPUT, ParsedTrace, Signature
 from crashes.origins import title_function
 from crashes.signatures.unparsed import generic_frames, identity_line, is_generic, names_something, unwrap_payload
-from crashes.traces.extract import clean
+from crashes.traces.extract import clean, fenced
 from crashes.traces.text import mask_message
 
 # These rules were first released as version 2. Any change that moves a digest takes the next
@@ -397,7 +397,10 @@ from crashes.traces.text import mask_message
 # violation - code c0000005 (first chance)", !analyze's EXCEPTION_CODE_STR) names the exception; its first-chance
 # and symbol-loading notices name no bug; Windows' exception dispatch (RtlDispatchException, RaiseException) and
 # the C runtime's reporting and start-up (__report_gsfailure, _invalid_parameter, _CxxThrowException,
-# mainCRTStartup) are no frames.
+# mainCRTStartup) are no frames; with no stack to read, a line the reporter pasted in a Markdown fence says what
+# failed before the prose around it, and a line ending in a colon ("… with the following error:") gives way to the
+# line just below it that says what failed; a tool's apology and advice on any crash of it ("internal fault, sorry.
+# Suggest trying --debug --gdbbt") name no bug.
 VERSION = 21
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
@@ -550,7 +553,7 @@ def compute(
         signature = _from_trace(kind, parsed, crash_type, target, top_n, ignore)
         if signature is not None:
             return _titled(signature, parsed, ignore)
-    return _from_text(kind, crash_type, message, cleaned, parsed, target)
+    return _from_text(kind, crash_type, message, cleaned, parsed, target, trace_text)
 
 
 def _titled(signature: Signature, parsed: ParsedTrace, ignore: tuple[re.Pattern, ...]) -> Signature:
@@ -681,7 +684,9 @@ _MODULE_OFFSET = re.compile(r"(?<![\w.-])[A-Za-z_][\w.-]{0,99}\(?\+0x[0-9a-fA-F]
 _OFFSETS_READ = 64 * 1024
 
 
-def _from_text(kind, crash_type, message, cleaned, parsed: ParsedTrace | None, target: str) -> Signature:
+def _from_text(
+    kind, crash_type, message, cleaned, parsed: ParsedTrace | None, target: str, trace_text: str = ""
+) -> Signature:
     """No usable stack: the most specific line and any frames of an unknown format, or a bucket of its own."""
     text = cleaned.text if cleaned else ""
     line = identity_line(message) if message else ""
@@ -692,6 +697,11 @@ def _from_text(kind, crash_type, message, cleaned, parsed: ParsedTrace | None, t
         # (Not an exception's type alone: "org.jetbrains.kotlin.backend.common.BackendException" is a kind.)
         if " " in masked and names_something(masked, 3) and not is_generic(masked):
             line = masked
+    if not line and trace_text:
+        # A line the reporter pasted as code before one of theirs around it ("Verilator throws a SIGSEGV:",
+        # "The following file causes the server to panic:" above the block that says what failed).
+        inside = fenced(trace_text)
+        line = identity_line(clean(inside).text) if inside else ""
     line = line or identity_line(text)
     if parsed is not None and parsed.crash_type and not is_generic(parsed.crash_type):
         line = line or parsed.crash_type

@@ -489,6 +489,20 @@ def _drop_fences(text: str) -> tuple[str, str]:
     return kept, "Markdown code fences removed"
 
 
+def fenced(text: str) -> str:
+    """What ``text``'s Markdown fences hold, the blocks joined (an opened block a cut left open runs to the end);
+    "" when it has none. What a reporter pasted as code is the tool's own output; the lines around it are theirs."""
+    if "```" not in text and "~~~" not in text:
+        return ""
+    fences = list(_FENCE_LINE.finditer(text))
+    # (An opening fence a cut left unclosed is the one without a partner: zip leaves it for below.)
+    pairs = zip(fences[::2], fences[1::2], strict=False)
+    blocks = [text[opening.end() : closing.start()] for opening, closing in pairs]
+    if len(fences) % 2:
+        blocks.append(text[fences[-1].end() :])
+    return "\n".join(block.rstrip("\n") for block in blocks if block.strip())
+
+
 # Longer than an opening fence's info string ("```python", "```shell session") is, with a blank in it: the
 # first line of what the fence holds, written on the fence's own line ("```clang++: …/SmallVector.h:298: …"),
 # whose closing fence a terminal's wrap put on a line of its own.

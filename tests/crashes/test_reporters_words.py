@@ -1,0 +1,47 @@
+"""The reporter's words around a paste name no crash: the lines they pasted do (crashes.signatures.unparsed)."""
+
+from __future__ import annotations
+
+from tests.crashes.signing import sign, sign_record
+from tests.traces import read_report
+
+
+def test_a_line_pasted_as_code_is_the_identity_before_the_prose_around_it():
+    # leanprover/lean4#780, #776 and #792 (maintainers: "Duplicate of #776", "Another instance of #776"): one PANIC
+    # line, pasted in a fence under "Opening the following file in an editor generates a panic:" or "Another
+    # instance of #776. The following file causes the server to panic:", or with no sentence at all.
+    alone, *introduced = (
+        sign(read_report(f"v21/{name}"), "leanprover/lean4")
+        for name in ("fenced_lean4_780", "fenced_after_lead_in_lean4_776", "fenced_after_lead_in_lean4_792")
+    )
+    assert alone.message.startswith("PANIC at Lean.Server.Snapshots.Snapshot.infoTree")
+    assert {key.digest for key in introduced} == {alone.digest}
+
+
+def test_a_comment_saying_it_saw_the_same_error_is_keyed_by_what_it_pasted():
+    # gleam-lang/gleam#1778: a comment ("I've observed the same error. After creating a fresh project, … the LSP
+    # crashes with an error:") above the compiler's report, with Gleam's apology ("This is a bug in the Gleam
+    # compiler, sorry!") in it.
+    key = sign(read_report("v21/fenced_after_first_person_gleam_1778_c1"), "gleam-lang/gleam")
+    assert key.message == "Unexpected unbound var when serialising module metadata"
+
+
+def test_a_line_ending_in_a_colon_introduces_the_line_below_it():
+    # OpenTTD/OpenTTD#3360 (imported from its old tracker, quoted): "In r18425, the attached savegame will
+    # assert exactly in 15 days with the following error:" above the assertion.
+    key = sign(read_report("v21/lead_in_above_assertion_openttd_3360"), "OpenTTD/OpenTTD")
+    assert key.message.startswith("Assertion failed at line N of <path>: this->occupied < this->length")
+    # ClickHouse/ClickHouse#13281 and #17747, one bug: "Unchecked Expected<T> contained error:" is LLVM's
+    # preamble to the error it found, which the next line names.
+    first, second = sign_record("ClickHouse/ClickHouse#13281"), sign_record("ClickHouse/ClickHouse#17747")
+    assert first.message == second.message == "Symbol not found: memset"
+
+
+def test_a_lead_in_with_nothing_below_it_is_still_read_and_advice_is_no_identity():
+    # Nothing below the colon that says what failed: the line is all there is.
+    assert sign("panic: the worker crashed with this error:\n\n(see the log)\n").message.startswith("panic: the worker")
+    # Verilator's words on any crash of it, its advice and apology, are no identity: two unrelated crashes that
+    # print only them stay apart.
+    one = "%Error: Verilator internal fault, sorry. Suggest trying --debug --gdbbt\n%Error: Command Failed a.v\n"
+    other = "%Error: Verilator internal fault, sorry. Suggest trying --debug --gdbbt\n%Error: Command Failed b.v\n"
+    assert sign(one).digest != sign(other).digest
