@@ -257,6 +257,10 @@ GENERIC_MESSAGES = re.compile(
     r"attempt to (?:divide by zero|calculate the remainder with a divisor of zero)|"
     r"misaligned pointer dereference.*|cannot access a thread local storage value during or after destruction.*|"
     r"nil map|integer divide by zero|stack overflow|out of memory|concurrent map .*|"
+    # Go's channels and sync package on any misuse of them: the frames say whose.
+    r"(?:close of (?:closed|nil) channel|send on closed channel|assignment to entry in nil map|"
+    r"sync: (?:waitgroup is reused before previous wait has returned|negative waitgroup counter|"
+    r"unlock of unlocked mutex|runlock of unlocked rwmutex|unlock of unlocked rwmutex))|"
     r"called '\?' on (?:a|an) '\?' value.*|explicit panic|unexpected panic|box<(?:dyn )?any>|"
     r"attempt to \w+ with overflow|assertion failed(?:: '\?')?|unreachable|not (?:yet )?implemented|"
     # assert_eq!'s own words and its operands (masked, or printed bare since Rust 1.73).

@@ -400,7 +400,8 @@ from crashes.traces.text import mask_message
 # mainCRTStartup) are no frames; with no stack to read, a line the reporter pasted in a Markdown fence says what
 # failed before the prose around it, and a line ending in a colon ("… with the following error:") gives way to the
 # line just below it that says what failed; a tool's apology and advice on any crash of it ("internal fault, sorry.
-# Suggest trying --debug --gdbbt") name no bug.
+# Suggest trying --debug --gdbbt") name no bug; Go's channels' and sync package's panics on a misuse ("sync:
+# WaitGroup is reused before previous Wait has returned", "close of closed channel") are stock, as Rust's std's are.
 VERSION = 21
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

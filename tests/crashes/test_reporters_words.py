@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from crashes import similarity
 from tests.crashes.signing import sign, sign_record
 from tests.traces import read_report
 
@@ -45,3 +46,13 @@ def test_a_lead_in_with_nothing_below_it_is_still_read_and_advice_is_no_identity
     one = "%Error: Verilator internal fault, sorry. Suggest trying --debug --gdbbt\n%Error: Command Failed a.v\n"
     other = "%Error: Verilator internal fault, sorry. Suggest trying --debug --gdbbt\n%Error: Command Failed b.v\n"
     assert sign(one).digest != sign(other).digest
+
+
+def test_gos_stock_panics_name_a_misuse_not_a_bug():
+    # vitessio/vitess#14933 pastes only "panic: sync: WaitGroup is reused before previous Wait has returned"; #3628,
+    # another bug (fixed apart), printed the same panic with its stack. Go's sync package says it of any misuse of
+    # a WaitGroup: the message alone must not join the other report's bucket.
+    alone = similarity.shape_of(sign(read_report("v21/go_stock_panic_vitess_14933"), "vitessio/vitess"))
+    stacked = similarity.shape_of(sign(read_report("v21/go_stock_panic_with_stack_vitess_3628"), "vitessio/vitess"))
+    assert "WaitGroup" in stacked.crash_type
+    assert similarity.similarity(alone, stacked).score < similarity.THRESHOLD
