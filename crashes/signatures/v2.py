@@ -401,7 +401,9 @@ from crashes.traces.text import mask_message
 # failed before the prose around it, and a line ending in a colon ("… with the following error:") gives way to the
 # line just below it that says what failed; a tool's apology and advice on any crash of it ("internal fault, sorry.
 # Suggest trying --debug --gdbbt") name no bug; Go's channels' and sync package's panics on a misuse ("sync:
-# WaitGroup is reused before previous Wait has returned", "close of closed channel") are stock, as Rust's std's are.
+# WaitGroup is reused before previous Wait has returned", "close of closed channel") are stock, as Rust's std's are;
+# the C runtime's assertion dialog ("Assertion failed!", "File: …", "Expression: …") is the assertion its console
+# line prints.
 VERSION = 21
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

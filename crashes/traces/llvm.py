@@ -53,6 +53,13 @@ _MSVC_ASSERTION = re.compile(
     r"^`?Assertion failed: (?![^\n]{0,1000}\), function )(?P<expr>[^\n]{1,1000}?), file (?P<where>[^,\n]{1,300}), "
     r"line \d{1,9}\b"
 )
+# The same assert as the C runtime's dialog shows it (copied from the window or from Visual Studio's output):
+# "Assertion failed!", "Program: …", "File: ../ta/ta.c, Line 335" (or "File: …" and "Line: 293"), "Expression: …".
+_DIALOG_HEAD = "Assertion failed!"
+_DIALOG_FILE = re.compile(r"^\s{0,8}File: (?P<where>[^,\n]{1,300}?)(?:,? [Ll]ine:? \d{1,9})?\s*$")
+_DIALOG_EXPRESSION = re.compile(r"^\s{0,8}Expression: (?P<expr>[^\n]{1,1000}?)\s*$")
+# How far below the dialog's head its fields are (a blank line between each, when copied from the window).
+_DIALOG_SPAN = 12
 _UNREACHABLE = re.compile(r"^UNREACHABLE executed at (?P<where>\S+?):\d+!?")
 # A program's name before it ("clang: LLVM ERROR: …"), or joined to it as rustc's handler prints it
 # ("rustc-LLVM ERROR: Cannot select: …").
@@ -78,6 +85,7 @@ def recognize(text: str) -> bool:
     whole = "\n".join(lines) if joined else text
     return bool(
         _assertion(lines)
+        or (_DIALOG_HEAD in text and _dialog_assertion(lines))
         or find_lines(whole, _MAC_ASSERTION, 1, "Assertion failed")
         or find_lines(whole, _MSVC_ASSERTION, 1, "Assertion failed")
     )
@@ -210,6 +218,20 @@ def _groups(match: dict | re.Match) -> set[str]:
     return set(match) if isinstance(match, dict) else set(match.re.groupindex)
 
 
+def _dialog_assertion(lines: list[str]) -> list[dict]:
+    """The C runtime's assertion dialog: its expression, and its file (MSVC's assert names no function)."""
+    for index, line in enumerate(lines):
+        if line.strip().strip("`") != _DIALOG_HEAD:
+            continue
+        where = expr = None
+        for field in lines[index + 1 : index + 1 + _DIALOG_SPAN]:
+            where = where or _DIALOG_FILE.match(field[:MAX_LINE])
+            expr = expr or _DIALOG_EXPRESSION.match(field[:MAX_LINE])
+        if where and expr:
+            return [{"expr": expr["expr"], "where": where["where"], "line": f"{_DIALOG_HEAD} {expr['expr']}"}]
+    return []
+
+
 def _assertion(lines: list[str]) -> list[dict]:
     """glibc's ``file:line: function: Assertion `expr' failed.``, split by hand (no backtracking over the line)."""
     for line in lines:
@@ -313,6 +335,7 @@ def parse(text: str) -> ParsedTrace:
         _assertion(lines)
         or find_lines(text, _MAC_ASSERTION, 1, "Assertion failed")
         or find_lines(text, _MSVC_ASSERTION, 1, "Assertion failed")
+        or (_dialog_assertion(lines) if _DIALOG_HEAD in text else [])
     )
     unreachable = find_lines(text, _UNREACHABLE, 1, "UNREACHABLE")
     if not unreachable and "UNREACHABLE executed at " in text:

@@ -119,3 +119,19 @@ def test_windbgs_event_line_names_the_exception_and_its_notices_name_no_bug():
     # warnings are printed on every such stop and are no identity.
     key = sign(read_report("v21/windbg_first_chance_uiforetw_28"))
     assert "first chance" not in key.crash_type.lower() and "checksum" not in key.crash_type.lower()
+
+
+def test_the_c_runtimes_assertion_dialog_is_the_assertion_its_console_prints():
+    # mpv-player/mpv#5064: "Assertion failed!", "File: ../ta/ta.c, Line 335", "Expression: h->canary == CANARY" as
+    # Visual Studio showed the dialog, under an issue template whose "Expected behavior" says "without crash".
+    text = read_report("v21/msvc_assert_dialog_mpv_5064")
+    key = sign(text, "mpv-player/mpv")
+    assert key.crash_type == "Assertion `h->canary == CANARY' failed"
+    assert key.frames == ("site ta.c",)
+    # The window's own layout (the line on a field of its own) and the console's one line are one assertion.
+    window = (
+        "Assertion failed!\n\nProgram: C:\\mpv\\mpv.exe\nFile: ../ta/ta.c\nLine: 293\n\n"
+        "Expression: h->canary == CANARY\n"
+    )
+    console = "Assertion failed: h->canary == CANARY, file ../ta/ta.c, line 293\n"
+    assert sign(window, "mpv-player/mpv").digest == sign(console, "mpv-player/mpv").digest == key.digest
