@@ -403,7 +403,8 @@ from crashes.traces.text import mask_message
 # Suggest trying --debug --gdbbt") name no bug; Go's channels' and sync package's panics on a misuse ("sync:
 # WaitGroup is reused before previous Wait has returned", "close of closed channel") are stock, as Rust's std's are;
 # the C runtime's assertion dialog ("Assertion failed!", "File: …", "Expression: …") is the assertion its console
-# line prints.
+# line prints; Windows Error Reporting's problem signature and the event log's Application Error are read (the
+# exception's code, and the faulting module, its version and the offset into it as the place).
 VERSION = 21
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -58,6 +58,7 @@ from crashes.traces import (
     rust,
     sanitizer,
     valgrind,
+    windows_error_report,
     z3,
     zig,
 )
@@ -90,12 +91,13 @@ from crashes.traces import (
 # own, and the stack it reports may be quoted below it as Java prints it.
 # Boost's report of an exception it caught is read before gdb's frames, which a
 # report may quote below it (the throw's site says more than the abort's stack). Z3's File:/Line: fields
-# last: a tool's log may print such fields around another format's trace.
+# last: a tool's log may print such fields around another format's trace. Windows Error Reporting's problem
+# signature, which names no frame, after every format that reads a stack: a report holding both is the stack's.
 REGISTRY = (
     sanitizer, clusterfuzz, valgrind, kernel, qgis, rpython, python, pytest_report, cleo, libfuzzer, rust, go,
     go_errors, go_telemetry, bun_report, zig, hotspot, kotlin_native, bugsnag, jvm, dotnet, roslyn, debugger_stack,
     crystal, ruby, php, elixir, javascript, julia, lua, gcc, msvc, lldb, llvm, android_tombstone, breakpad, apple_ips,
-    apple, glibc_backtrace, ocaml, haskell, boost_exception, gdb, faulthandler, z3,
+    apple, glibc_backtrace, ocaml, haskell, boost_exception, gdb, faulthandler, windows_error_report, z3,
 )  # fmt: skip
 
 __all__ = ["Frame", "ParsedTrace", "REGISTRY", "parse"]

@@ -66,6 +66,7 @@ _NAMES = {
     "c0000409": "stack buffer overrun",
     "c00000fd": "stack overflow",
     "c0000374": "heap corruption",
+    "c0000417": "invalid parameter",
     "c000001d": "illegal instruction",
     "c0000094": "integer divide by zero",
     "80000003": "breakpoint",
@@ -129,6 +130,12 @@ def _crash_type(text: str) -> str:
         code = event[0]["code"] if event else ""
     if not code:
         return "unknown"
+    return exception_type(code)
+
+
+def exception_type(code: str) -> str:
+    """A Windows exception's code and its name when it is a common one: ``c0000005`` -> ``0xc0000005 access
+    violation`` (the code says the same in every language a tool prints its name in)."""
     code = code.lower()
     return f"0x{code} {_NAMES[code]}" if code in _NAMES else f"0x{code}"
 
