@@ -73,6 +73,14 @@ STOCK_LINES = re.compile(
     # WinDbg's explanation of a bug check, the same for every crash with its code ("This is a very common
     # BugCheck. Usually the exception address pinpoints…", "Invalid system memory was referenced.").
     r"this is a very common bugcheck|invalid system memory was referenced|usually the exception address pinpoints|"
+    # A crash log's own head and tail, the same in every log of the program ("*** End of OpenTTD Crash Report ***",
+    # "Crash at: Tue Oct 12 …", "Crashlog for Cemu 2.0-61", "An assertion has failed and OpenTTD must quit"): the
+    # lines between them say what failed.
+    r"^\*{2,} (?:start|end|beginning) of .{0,80}(?:crash|error) (?:report|log)\b|^crash(?:ed)? at:? \w{3} \w{3} \d|"
+    r"^crash ?log (?:for|of) \S|\bhas failed and .{1,60} must (?:quit|exit|close)\b|"
+    r"\b(?:should|please) report this (?:error|crash|problem)\b|"
+    # gdb's PEDA, GEF and pwndbg print their context on every stop: the flags register and the colours' legend.
+    r"^eflags: 0x[0-9a-f?]+ \(|^legend: code, data, rodata|^stopped reason: sig|"
     # WinDbg's notice under every first-chance exception it stops on.
     r"first chance exceptions are reported before any exception handling|this exception may be expected and handled|"
     # And its notices on loading a module without its symbols.

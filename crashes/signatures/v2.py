@@ -404,7 +404,9 @@ from crashes.traces.text import mask_message
 # WaitGroup is reused before previous Wait has returned", "close of closed channel") are stock, as Rust's std's are;
 # the C runtime's assertion dialog ("Assertion failed!", "File: …", "Expression: …") is the assertion its console
 # line prints; Windows Error Reporting's problem signature and the event log's Application Error are read (the
-# exception's code, and the faulting module, its version and the offset into it as the place).
+# exception's code, and the faulting module, its version and the offset into it as the place); a crash log's own
+# head and tail ("*** End of OpenTTD Crash Report ***", "Crash at: <date>"), a dialog's "has failed and X must
+# quit" and "you should report this error", and gdb plugins' context (PEDA's EFLAGS line) name no bug.
 VERSION = 21
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -56,3 +56,24 @@ def test_gos_stock_panics_name_a_misuse_not_a_bug():
     stacked = similarity.shape_of(sign(read_report("v21/go_stock_panic_with_stack_vitess_3628"), "vitessio/vitess"))
     assert "WaitGroup" in stacked.crash_type
     assert similarity.similarity(alone, stacked).score < similarity.THRESHOLD
+
+
+def test_a_crash_logs_own_head_tail_and_advice_name_no_bug():
+    # OpenTTD/OpenTTD#329: the assertion dialog's own words ("An assertion has failed and OpenTTD must quit.",
+    # "You should report this error the OpenTTD developers…") are in every such dialog.
+    key = sign(read_report("v21/crash_dialog_stock_lines_openttd_329"), "OpenTTD/OpenTTD")
+    assert "must quit" not in key.crash_type and "report this error" not in key.crash_type
+    for stock in (
+        "*** End of OpenTTD Crash Report ***",
+        "Crash at: Tue Oct 30 03:40:21 2012",
+        "Crashlog for Cemu 2.0-61 (experimental)",
+    ):
+        # Two crashes whose only line in common is the log's own stay apart.
+        assert sign(f"{stock}\nfoo failed\n").digest != sign(f"{stock}\nbar failed\n").digest, stock
+
+
+def test_a_gdb_plugins_context_on_every_stop_names_no_bug():
+    # HDFGroup/hdf5#1319: PEDA's registers under "Program received signal SIGSEGV"; its flags register line
+    # ("EFLAGS: 0x10283 (CARRY parity adjust zero SIGN trap INTERRUPT direction overflow)") was the key.
+    key = sign(read_report("v21/peda_context_hdf5_1319"), "HDFGroup/hdf5")
+    assert not key.crash_type.startswith("EFLAGS")
