@@ -406,7 +406,9 @@ from crashes.traces.text import mask_message
 # line prints; Windows Error Reporting's problem signature and the event log's Application Error are read (the
 # exception's code, and the faulting module, its version and the offset into it as the place); a crash log's own
 # head and tail ("*** End of OpenTTD Crash Report ***", "Crash at: <date>"), a dialog's "has failed and X must
-# quit" and "you should report this error", and gdb plugins' context (PEDA's EFLAGS line) name no bug.
+# quit" and "you should report this error", and gdb plugins' context (PEDA's EFLAGS line) name no bug; Nim's
+# tracebacks are read (the compiler's internal error or a program's unhandled exception or signal, and the frames
+# above the compiler's and the runtime's reporting; a traceback cut before its end keeps none).
 VERSION = 21
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
@@ -454,6 +456,7 @@ RULES = {
             "php",
             "elixir",
             "javascript",
+            "nim",
         ),
         _TOP_THREE,
     ),  # fmt: skip

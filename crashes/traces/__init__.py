@@ -47,6 +47,7 @@ from crashes.traces import (
     llvm,
     lua,
     msvc,
+    nim,
     ocaml,
     php,
     pytest_report,
@@ -96,8 +97,8 @@ from crashes.traces import (
 REGISTRY = (
     sanitizer, clusterfuzz, valgrind, kernel, qgis, rpython, python, pytest_report, cleo, libfuzzer, rust, go,
     go_errors, go_telemetry, bun_report, zig, hotspot, kotlin_native, bugsnag, jvm, dotnet, roslyn, debugger_stack,
-    crystal, ruby, php, elixir, javascript, julia, lua, gcc, msvc, lldb, llvm, android_tombstone, breakpad, apple_ips,
-    apple, glibc_backtrace, ocaml, haskell, boost_exception, gdb, faulthandler, windows_error_report, z3,
+    crystal, ruby, php, elixir, javascript, julia, lua, nim, gcc, msvc, lldb, llvm, android_tombstone, breakpad,
+    apple_ips, apple, glibc_backtrace, ocaml, haskell, boost_exception, gdb, faulthandler, windows_error_report, z3,
 )  # fmt: skip
 
 __all__ = ["Frame", "ParsedTrace", "REGISTRY", "parse"]
