@@ -304,6 +304,11 @@ GENERIC_MESSAGES = re.compile(
     # address 0x…", a debugger's "Access violation reading location 0x…").
     r"access violation\.?(?: attempted to (?:read from|write to|execute) address .*| (?:reading|writing|executing) "
     r"(?:location|address) .*)?|"
+    # Visual Studio's "Unhandled exception at 0x… in App.exe: 0xC0000005: Access violation reading location 0x…"
+    # ("Exception thrown at 0x… (ntdll.dll) in …"): any crash of the program, without its call stack.
+    r"(?:unhandled exception|exception thrown|first-chance exception) at 0x\?(?: \([^)\n]{1,100}\))? in [^:\n]{1,100}: "
+    r"0x\?: (?:access violation|stack overflow|a heap has been corrupted|integer division by zero|"
+    r"illegal instruction|privileged instruction)\b.*|"
     r"no errors encountered even though .*|unexpected error.*|"
     # Go's runtime finding its heap corrupted: the symptom of any cause (a data race, cgo, unsafe).
     r"(?:fatal error: )?(?:\w+: )?(?:found )?bad pointer in (?:go heap|unexpected span).*|"
@@ -443,6 +448,9 @@ def _candidates(lines: list[str]) -> Iterator[tuple[int, str]]:
         stripped = (
             _LEADING_TIMESTAMP.sub("", stripped) if stripped[:1].isdigit() or stripped[:1] in "IWEF" else stripped
         )
+        if len(stripped) > 2 and stripped[0] == stripped[-1] == '"':
+            # A message quoted whole ("\"Unhandled exception at 0x… occurred\"") is the message.
+            stripped = stripped[1:-1].strip()
         if not stripped or stripped in refused or not _reports_failure(stripped):
             continue
         refused.add(stripped)

@@ -408,7 +408,9 @@ from crashes.traces.text import mask_message
 # head and tail ("*** End of OpenTTD Crash Report ***", "Crash at: <date>"), a dialog's "has failed and X must
 # quit" and "you should report this error", and gdb plugins' context (PEDA's EFLAGS line) name no bug; Nim's
 # tracebacks are read (the compiler's internal error or a program's unhandled exception or signal, and the frames
-# above the compiler's and the runtime's reporting; a traceback cut before its end keeps none).
+# above the compiler's and the runtime's reporting; a traceback cut before its end keeps none); a message quoted
+# whole is the message, and Visual Studio's "Unhandled exception at 0x… in App.exe: 0xC0000005: Access violation
+# reading location 0x…" without its call stack names no bug.
 VERSION = 21
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -77,3 +77,21 @@ def test_a_gdb_plugins_context_on_every_stop_names_no_bug():
     # ("EFLAGS: 0x10283 (CARRY parity adjust zero SIGN trap INTERRUPT direction overflow)") was the key.
     key = sign(read_report("v21/peda_context_hdf5_1319"), "HDFGroup/hdf5")
     assert not key.crash_type.startswith("EFLAGS")
+
+
+def test_a_message_quoted_whole_is_the_message():
+    # OpenTTD/OpenTTD#3405 and #3457 (both closed as duplicates of #3422): one pasted the dialog's assertion as is,
+    # the other wrapped it in double quotes.
+    plain = sign(read_report("v21/assertion_unquoted_openttd_3405"), "OpenTTD/OpenTTD")
+    quoted = sign(read_report("v21/assertion_quoted_openttd_3457"), "OpenTTD/OpenTTD")
+    assert plain.message.startswith("Assertion failed at line N of <path>: v->time_counter != N")
+    assert quoted.digest == plain.digest
+
+
+def test_visual_studios_access_violation_notice_names_no_bug():
+    # yuzu-emu/yuzu#3891: "Unhandled exception at 0x00007FF7C29FA463 in yuzu.exe: 0xC0000005: Access violation
+    # reading location 0x000001DF4480E788. occurred" (Visual Studio's words, quoted): any crash of the program.
+    key = sign(read_report("v21/vs_unhandled_exception_yuzu_3891"), "yuzu-emu/yuzu")
+    assert "Access violation" not in key.crash_type
+    one = "Unhandled exception at 0x00007FF7C29FA463 in yuzu.exe: 0xC0000005: Access violation reading location 0x0."
+    assert sign(f"{one}\nin the shader cache\n").digest != sign(f"{one}\nin the audio renderer\n").digest
