@@ -53,6 +53,8 @@ class ParsedTrace:
     # The site's line where the site is kept without it (rustc's ICEs: the line moves between
     # nightlies). A stock message ("index out of bounds") at a site says only the file otherwise.
     site_line: int | None = None
+    # Whether the text stopped inside the trace (a paste or an excerpt cut short): what is missing was its end.
+    cut: bool = False
 
 
 @dataclass(frozen=True)

@@ -152,8 +152,15 @@ def _is_indented_exception(lines: list[str], index: int) -> bool:
     return named and _indentation(line) < _indentation(lines[above])
 
 
-def _parse_block(lines: list[str], start: int) -> tuple[ParsedTrace | None, int]:
-    """Parse one traceback starting at ``lines[start]``; return it and the next index."""
+def _last_content(lines: list[str]) -> int:
+    """The index of the last line with anything on it (-1 for none)."""
+    return next((index for index in range(len(lines) - 1, -1, -1) if lines[index].strip()), -1)
+
+
+def _parse_block(lines: list[str], start: int, last_content: int | None = None) -> tuple[ParsedTrace | None, int]:
+    """Parse one traceback starting at ``lines[start]``; return it and the next index.
+
+    ``last_content`` is the index of the text's last non-blank line (found once for all blocks)."""
     frames: list[Frame] = []
     index = start
     if index < len(lines) and lines[index].strip() == _HEADER:
@@ -211,7 +218,12 @@ def _parse_block(lines: list[str], start: int) -> tuple[ParsedTrace | None, int]
                 index += 1
                 continue
             if frames:
-                return ParsedTrace(format=FORMAT, crash_type="", frames=tuple(reversed(frames))), index + 1
+                # Other text below the frames ends the trace: printed without its exception line. The text's last
+                # line is no such text: the cut start of one more frame, or of the exception line.
+                if last_content is None:
+                    last_content = _last_content(lines)
+                cut = index >= last_content
+                return ParsedTrace(format=FORMAT, crash_type="", frames=tuple(reversed(frames)), cut=cut), index + 1
             return None, index + 1
         message_lines = [exception["message"] or ""]
         index += 1
@@ -231,7 +243,8 @@ def _parse_block(lines: list[str], start: int) -> tuple[ParsedTrace | None, int]
         )
         return trace, index
     if frames:
-        return ParsedTrace(format=FORMAT, crash_type="", frames=tuple(reversed(frames))), index
+        # The text ended inside the frames: the innermost may be among what was cut.
+        return ParsedTrace(format=FORMAT, crash_type="", frames=tuple(reversed(frames)), cut=True), index
     return None, index
 
 
@@ -372,6 +385,7 @@ def parse(text: str) -> ParsedTrace:
         repairs = ("exception group's boxes undone", *repairs)
     traces: list[ParsedTrace] = []
     remote: ParsedTrace | None = None
+    last_content = _last_content(lines)
     index = 0
     while index < len(lines):
         stripped = lines[index].strip()
@@ -380,14 +394,14 @@ def parse(text: str) -> ParsedTrace:
             # indented as a whole: read it at its own indentation.
             indent = len(lines[index]) - len(lines[index].lstrip())
             block = [line[indent:] if line[:indent].isspace() else line for line in lines[index:]]
-            trace, consumed = _parse_block(block, 0)
+            trace, consumed = _parse_block(block, 0, last_content - index)
             index += max(consumed, 1)
             if trace is not None:
                 traces.append(trace)
             continue
         if stripped == _HEADER or ('File "' in lines[index] and _FRAME.match(lines[index][:MAX_LINE])):
             at = index
-            trace, index = _parse_block(lines, index)
+            trace, index = _parse_block(lines, index, last_content)
             if trace is not None:
                 traces.append(trace)
                 if _is_remote(lines, at):
@@ -425,4 +439,5 @@ def parse(text: str) -> ParsedTrace:
         frames=last.frames,
         causes=tuple(traces[:-1]),
         repairs=repairs,
+        cut=last.cut,
     )

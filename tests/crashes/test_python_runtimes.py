@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from crashes import signatures
 from crashes.traces import faulthandler, parse
+from tests.crashes.signing import sign_record
 from tests.traces import read_report
 
 
@@ -152,3 +153,13 @@ def test_a_wrapper_raised_from_the_failure_with_nothing_to_say_gives_way_to_its_
         "During handling of the above exception, another exception occurred:",
     )
     assert parse(handling).crash_type == "astroid.exceptions.AstroidError"
+
+
+def test_a_traceback_printed_without_its_exception_line_is_keyed_by_its_innermost_frames():
+    # spesmilo/electrum#6099: the frames end in lnworker's _calc_routing_hints_for_invoice and the report goes on
+    # ("Additional information"): no exception line was printed, but the innermost frames were.
+    key = sign_record("spesmilo/electrum#6099")
+    assert key.frames[:2] == ("lnworker.py:_calc_routing_hints_for_invoice", "lnworker.py:_add_request_coro")
+    # python/mypy#4657 stops inside its frames ('File "/User'): the innermost were cut, the outer ones every
+    # crash passes through are no key.
+    assert sign_record("python/mypy#4657").frames == ()
