@@ -87,12 +87,20 @@ _MIETTE_LINES = 4
 # (qdrant's hook prints the file unquoted and the message after it: "Panic occurred in file lib/x.rs at line 139:
 # MSG".)
 _HUMAN_PANIC_AT = re.compile(
-    r"Panic occurred in file '?(?P<file>[^'\s]{1,300})'? at line (?P<line>\d{1,9})(?::\s?(?P<inline>\S.{0,2000}))?"
+    # (Since 2.0 its explanation says only "file '/…/src/execution.rs' at line 356".)
+    r"(?:Panic occurred in file|^file) '?(?P<file>[^'\s]{1,300})'? at line (?P<line>\d{1,9})"
+    r"(?::\s?(?P<inline>\S.{0,2000}))?"
 )
 # Biome's (Rome's) crash report: "Source Location: crates/biome_service/src/settings.rs:78:14", "Thread Name: …",
 # "Message: You must have at least one workspace.".
 _SOURCE_LOCATION = re.compile(r"^\s*Source Location:\s+(?P<file>[^\s:]{1,300}\.rs):(?P<line>\d{1,9})(?::\d{1,9})?\s*$")
-_HUMAN_PANIC_CAUSE = re.compile(r"""^\s*cause = (?P<quote>["'])(?P<message>.{0,2000}?)(?P=quote)\s*$""")
+# Its cause field as TOML writes it: 'cause = "…"', with the key quoted in newer releases ('"cause" = "…"'), or as a
+# multi-line string ("cause = '''" and the message on the lines below it, up to the closing quotes).
+_HUMAN_PANIC_CAUSE = re.compile(r"""^\s*"?cause"? = (?P<quote>'''|\"\"\"|["'])(?P<message>.{0,2000}?)\s*$""")
+_BASIC_STRING_END = re.compile(r'(?<!\\)"')
+_PANICKED_AT_LINE = re.compile(r"^panicked at \S{1,300}:\d{1,9}:\d{1,9}:?$")
+# How many lines a multi-line cause is read over.
+_HUMAN_PANIC_CAUSE_LINES = 20
 # rustc's own thread; since Rust 1.89 with its id: "thread 'rustc' (81234) panicked at".
 _RUSTC_THREAD = re.compile(r"thread 'rustc' (?:\(\d{1,20}\) )?panicked")
 _ICE = re.compile(r"^\s*(?:error|ERROR): internal compiler error: (?P<message>.+)$")
@@ -100,7 +108,8 @@ _ICE = re.compile(r"^\s*(?:error|ERROR): internal compiler error: (?P<message>.+
 _ICE_LOCATION = re.compile(r"^(?P<file>[\w./\\-]{1,300}\.rs):(?P<line>\d+)(?::\d+)?: (?P<message>.*)$")
 _DELAYED_AT = re.compile(r"^\s*(?:=\s*)?note: delayed at (?P<file>[\w./\\-]{1,300}\.rs):(?P<line>\d+)")
 _QUERY = re.compile(r"^\s*#(?P<index>\d+) \[(?P<query>\w+)\]")
-_FRAME = re.compile(r"^\s*(?P<index>\d+):\s+(?:0x[0-9a-fA-F]+ - )?(?P<function>\S.*?)\s*$")
+# (human-panic's report closes its backtrace string on the last frame's line: "6: 0x7ffa… - RtlUserThreadStart\"\"\"".)
+_FRAME = re.compile(r"^\s*(?P<index>\d+):\s+(?:0x[0-9a-fA-F]+ - )?(?P<function>\S.*?)(?:\"\"\"|''')?\s*$")
 # A legacy symbol ends in its hash ("core::fmt::write::h0123456789abcdef"); a name cut short does not.
 _SYMBOL_HASH = re.compile(r"::h[0-9a-f]{16}$")
 _AT = re.compile(r"^\s+at (?P<file>.+?):(?P<line>\d+)(?::\d+)?\s*$")
@@ -187,11 +196,40 @@ def _source_location_panic(lines: list[str]) -> tuple[str, int, str] | None:
 
 def _human_panic(lines: list[str]) -> tuple[str, int, str] | None:
     """(file, line, message) of human-panic's report: its "Panic occurred in file" and its cause field."""
-    at = next((found for line in lines if "Panic occurred" in line and (found := _HUMAN_PANIC_AT.search(line))), None)
+    at = next(
+        (
+            found
+            for line in lines
+            if ("Panic occurred" in line or line.startswith("file '")) and (found := _HUMAN_PANIC_AT.search(line))
+        ),
+        None,
+    )
     if at is None:
         return None
-    cause = next((found for line in lines if "cause = " in line and (found := _HUMAN_PANIC_CAUSE.match(line))), None)
-    return at["file"], int(at["line"]), cause["message"] if cause else (at["inline"] or "").strip()
+    cause = next(
+        (
+            (index, found)
+            for index, line in enumerate(lines)
+            if "cause" in line and " = " in line and (found := _HUMAN_PANIC_CAUSE.match(line[:MAX_LINE]))
+        ),
+        None,
+    )
+    message = _cause_message(lines, *cause) if cause else ""
+    return at["file"], int(at["line"]), message or (at["inline"] or "").strip()
+
+
+def _cause_message(lines: list[str], index: int, found: re.Match) -> str:
+    """The first line of human-panic's cause (an error's chain follows it: "Caused by: …")."""
+    quote, rest = found["quote"], found["message"]
+    if len(quote) == 1:
+        # Up to its closing quote (a basic string escapes its own: \"): a wrap may have joined the next field on.
+        closing = _BASIC_STRING_END.search(rest) if quote == '"' else None
+        return rest[: closing.start()] if closing else rest.split(quote, 1)[0]
+    # A multi-line string: its text from the opening quotes on, up to the closing ones; its first line, past the
+    # location a new-form panic prints on a line of its own ("panicked at src/x.rs:356:14:").
+    text = [line.strip() for line in (rest, *lines[index + 1 : index + 1 + _HUMAN_PANIC_CAUSE_LINES])]
+    said = [line for line in text if line and not _PANICKED_AT_LINE.match(line)]
+    return said[0].split(quote, 1)[0].strip() if said else ""
 
 
 def _eyre_panic(lines: list[str]) -> tuple[str, int | None, str] | None:
@@ -238,6 +276,7 @@ _HOOK_REPORTS = (
     (_EYRE_BANNER, _eyre_panic),
     ("─▶ at ", _miette_panic),
     ("Panic occurred in file", _human_panic),
+    ('explanation" = """', _human_panic),
     ("Source Location:", _source_location_panic),
     ("panicked with message", _join_error_panic),
 )
@@ -617,6 +656,8 @@ def parse(text: str) -> ParsedTrace:
         if new:
             panic_file, panic_line = new["file"], int(new["line"])
             message = new["inline"] or (lines[after].strip() if after < len(lines) else "")
+            # (Quoted in human-panic's TOML report, whose cause string closes on the message's line.)
+            message = message.removesuffix('"""').removesuffix("'''")
             if _AFTER_THE_MESSAGE.match(message):
                 message = ""  # the message was cut off (or the panic printed none): that line is what follows it
             break

@@ -14,6 +14,7 @@ from crashes.traces import parse
 from crashes.traces.text import mask_message
 from tests.crashes.pastes import hard_wrap
 from tests.crashes.signing import record_trace, sign, sign_record
+from tests.traces import read_report
 
 
 def test_color_eyres_panic_report_is_read_as_the_panic_std_prints():
@@ -172,3 +173,28 @@ def test_qdrants_panic_report_with_its_file_unquoted_is_read():
     )
     signed = sign(text)
     assert signed.frames == ("site segment/src/segment_constructor/segment_builder.rs:139",)
+
+
+def test_human_panics_multi_line_and_quoted_cause_fields_are_read():
+    # JuliaLang/juliaup#624 (two comments quoting its report, one bug) and #422 (another bug at another line):
+    # the cause is a multi-line TOML string ("cause = '''" and the message on the line below it).
+    first = sign(read_report("v21/human_panic_multiline_cause_juliaup_624_c1"), "JuliaLang/juliaup")
+    second = sign(read_report("v21/human_panic_multiline_cause_juliaup_630_c1"), "JuliaLang/juliaup")
+    other = sign(read_report("v21/human_panic_multiline_cause_juliaup_422"), "JuliaLang/juliaup")
+    assert first.crash_type.endswith("Failed to open file <path>")
+    assert first.digest == second.digest != other.digest
+    # Newer releases quote the keys ('"cause" = "assertion failed: !version.is_empty()"').
+    quoted = sign(read_report("v21/human_panic_quoted_keys_juliaup_1068_c1"), "JuliaLang/juliaup")
+    assert quoted.crash_type == "assertion failed: !version.is_empty()"
+    # A one-line cause ends at its closing quote, and the backtrace's closing quotes are no part of its last frame.
+    closing = sign(read_report("v21/human_panic_backtrace_closing_juliaup_709"), "JuliaLang/juliaup")
+    assert closing.crash_type.endswith("TryFromIntError(())")
+    assert not any('"""' in frame for frame in closing.similarity_frames)
+
+
+def test_human_panic_2s_explanation_and_a_cause_holding_the_new_panic_line():
+    # vercel/turborepo#11527: '"explanation" = """' / "file '…/execution.rs' at line 356" and a cause that holds
+    # std's own "panicked at …:356:14:" with the message below it, the string closing on the message's line.
+    key = sign(read_report("v21/human_panic_v2_turborepo_11527"), "vercel/turborepo")
+    assert key.crash_type == "summary state thread finished: SendError { .. }"
+    assert key.frames[0] == "site turborepo-run-summary/src/execution.rs:356"
