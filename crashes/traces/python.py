@@ -371,6 +371,18 @@ def _is_remote(lines: list[str], start: int) -> bool:
     )
 
 
+# What CPython prints above a traceback that is not the crash's: an exception raised where it could not propagate
+# ("Exception ignored in: <function Repository.__del__ at 0x…>", a finalizer's, a callback's), and a
+# sys.excepthook that failed on the crash ("Error in sys.excepthook:"; the crash follows "Original exception was:").
+_SECONDARY_HEADS = ("Exception ignored in", "Error in sys.excepthook")
+
+
+def _is_secondary(lines: list[str], start: int) -> bool:
+    """Whether the traceback at ``lines[start]`` is CPython's report of another failure than the crash."""
+    above = [line.strip() for line in lines[max(0, start - 3) : start] if line.strip()]
+    return bool(above) and above[-1].startswith(_SECONDARY_HEADS)
+
+
 def parse(text: str) -> ParsedTrace:
     """Parse the traceback(s) in ``text``; the last exception of a chain is the crash, or a worker's
     traceback a process pool sent back."""
@@ -385,6 +397,7 @@ def parse(text: str) -> ParsedTrace:
         repairs = ("exception group's boxes undone", *repairs)
     traces: list[ParsedTrace] = []
     remote: ParsedTrace | None = None
+    secondary: set[int] = set()  # the traces CPython printed about another failure than the crash
     last_content = _last_content(lines)
     index = 0
     while index < len(lines):
@@ -394,10 +407,13 @@ def parse(text: str) -> ParsedTrace:
             # indented as a whole: read it at its own indentation.
             indent = len(lines[index]) - len(lines[index].lstrip())
             block = [line[indent:] if line[:indent].isspace() else line for line in lines[index:]]
+            at = index
             trace, consumed = _parse_block(block, 0, last_content - index)
             index += max(consumed, 1)
             if trace is not None:
                 traces.append(trace)
+                if _is_secondary(lines, at):
+                    secondary.add(id(trace))
             continue
         if stripped == _HEADER or ('File "' in lines[index] and _FRAME.match(lines[index][:MAX_LINE])):
             at = index
@@ -406,14 +422,18 @@ def parse(text: str) -> ParsedTrace:
                 traces.append(trace)
                 if _is_remote(lines, at):
                     remote = trace
+                if _is_secondary(lines, at):
+                    secondary.add(id(trace))
             continue
         index += 1
     if not traces:
         return ParsedTrace(format=FORMAT, crash_type="", language="python", repairs=repairs)
     # The crash is the last exception printed; a fragment after it whose
     # exception line was cut off only counts when there is nothing else.
-    complete = [trace for trace in traces if trace.crash_type]
-    last = complete[-1] if complete else traces[-1]
+    # (Of the traces that are the crash's, when any is: a report of another failure is read only alone.)
+    pool = [trace for trace in traces if id(trace) not in secondary] or traces
+    complete = [trace for trace in pool if trace.crash_type]
+    last = complete[-1] if complete else pool[-1]
     if (
         len(complete) > 1
         and not last.message.strip()

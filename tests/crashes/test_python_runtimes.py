@@ -163,3 +163,40 @@ def test_a_traceback_printed_without_its_exception_line_is_keyed_by_its_innermos
     # python/mypy#4657 stops inside its frames ('File "/User'): the innermost were cut, the outer ones every
     # crash passes through are no key.
     assert sign_record("python/mypy#4657").frames == ()
+
+
+IGNORED_THEN_CRASH = """Exception ignored in: <function Repository.__del__ at 0x7fc238d1f048>
+Traceback (most recent call last):
+  File "/usr/lib/python3.7/site-packages/borg/repository.py", line 179, in __del__
+    assert False, "cleanup happened in Repository.__del__"
+AssertionError: cleanup happened in Repository.__del__
+Local Exception
+Traceback (most recent call last):
+  File "/usr/lib/python3.7/site-packages/borg/archiver.py", line 4455, in main
+    exit_code = archiver.run(args)
+  File "/usr/lib/python3.7/site-packages/borg/repository.py", line 150, in open
+    raise self.DoesNotExist(self.path)
+borg.repository.Repository.DoesNotExist: Repository /x does not exist.
+"""
+HOOK_FAILED = """Error in sys.excepthook:
+Traceback (most recent call last):
+  File "/usr/lib/python3/dist-packages/apport_python_hook.py", line 153, in apport_excepthook
+    with os.fdopen(os.open(pr_filename,
+FileNotFoundError: [Errno 2] No such file or directory: '/var/crash/_usr_bin_borg.1000.crash'
+
+Original exception was:
+Traceback (most recent call last):
+  File "/usr/lib/python3/dist-packages/borg/archiver.py", line 4610, in main
+    args = archiver.get_args(sys.argv, os.environ.get('SSH_ORIGINAL_COMMAND'))
+KeyError: 'SSH_ORIGINAL_COMMAND'
+"""
+
+
+def test_cpythons_report_of_another_failure_is_not_the_crash():
+    # A finalizer's exception CPython could not raise ("Exception ignored in: …", borg's Repository.__del__ in
+    # borgbackup/borg#4610, printed above the crash), and Ubuntu's apport hook failing on the crash ("Error in
+    # sys.excepthook:", borgbase/vorta#1540, the crash below "Original exception was:").
+    assert parse(IGNORED_THEN_CRASH).crash_type == "borg.repository.Repository.DoesNotExist"
+    assert parse(HOOK_FAILED).crash_type == "KeyError"
+    # Printed alone, the ignored exception is all there is (borgbackup/borg#1490).
+    assert parse(read_report("v21/exception_ignored_alone_borg_1490")).crash_type == "AssertionError"
