@@ -65,6 +65,16 @@ LLVM_HANDLERS = "PrintStackTrace|SignalHandler|CrashRecoverySignalHandler|RunSig
 _IGNORED_FUNCTIONS = {
     "jvm": re.compile(
         r"^(java\.|javax\.|jdk\.internal\.|sun\.|kotlin\.(collections|coroutines|jvm|internal|sequences|io|text)\.|"
+        # The JDK's library as Android's desugaring ships it to older devices ("j$.nio.file.Files", R8's "j$.a.b").
+        r"j\$\.|"
+        # Checks that raise on a bad argument or state, for whoever called them (SWT's "Widget is disposed" from
+        # checkWidget, Guava's Preconditions, Commons' Validate, IntelliJ's PluginException for an outdated PSI):
+        # the caller below them is the bug.
+        r"org\.eclipse\.swt\.SWT\.error|org\.eclipse\.swt\.widgets\.Widget\.(?:error|checkWidget)\b|"
+        r"com\.google\.common\.base\.(?:Preconditions|Verify)\.|org\.apache\.commons\.lang3?\.Validate\.|"
+        r"com\.intellij\.ide\.plugins\.PluginManagerCore\.createPluginException|com\.intellij\.diagnostic\.Plugin"
+        r"(?:ProblemReporterImpl\.createPluginExceptionByClass|Exception\.createByClass)|"
+        r"com\.intellij\.psi\.util\.PsiUtilCore\.ensureValid|"
         # Kotlin/Native's runtime (ThrowIrLinkageError, the exception-throwing helpers).
         r"kotlin\.native\.internal\.|"
         r"kotlin\.(ExceptionsKt|PreconditionsKt|StandardKt|LazyKt|SynchronizedLazyImpl|UnsafeLazyImpl)|"

@@ -417,7 +417,9 @@ from crashes.traces.text import mask_message
 # forms (a multi-line cause, quoted keys, 2.0's "file '…' at line N" explanation; the string's closing quotes no
 # part of a message or frame); CPython's report of another failure than the crash (a finalizer's "Exception ignored
 # in: …", a failed excepthook's "Error in sys.excepthook:") is read only when nothing else is, and its heads name no
-# bug.
+# bug; the JDK as Android's desugaring ships it (j$.*) is the JDK, and a toolkit's check that raises for its caller
+# (SWT's checkWidget and SWT.error, Guava's Preconditions, Commons' Validate, IntelliJ's PluginException for an
+# outdated PSI) is no frame of the bug.
 VERSION = 21
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

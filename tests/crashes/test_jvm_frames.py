@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from tests.crashes.signing import sign
+from tests.traces import read_report
 
 # Timefall-Development/MCDungeonsArtifacts#46 (https://github.com/Timefall-Development/MCDungeonsArtifacts/issues/46),
 # its first frames as posted.
@@ -134,3 +135,21 @@ def test_the_kotlin_front_ends_expression_dispatch_and_gradles_plugin_are_no_fra
         "io.kotest.plugin.intellij.psi.CallsKt.extractStringArgument",
         "io.kotest.plugin.intellij.styles.FunSpecStyle.test",
     )
+
+
+def test_a_toolkits_check_that_raises_is_no_frame_of_the_bug():
+    # dbeaver/dbeaver#16572 and #21730, two bugs: SWT's "Widget is disposed" is raised by Widget.checkWidget and
+    # SWT.error for every caller that touched a disposed widget; the caller says which bug.
+    one = sign(read_report("v21/swt_widget_disposed_dbeaver_16572"), "dbeaver/dbeaver")
+    other = sign(read_report("v21/swt_widget_disposed_dbeaver_21730"), "dbeaver/dbeaver")
+    assert not any(frame.startswith("org.eclipse.swt.SWT.") for frame in one.frames)
+    assert one.digest != other.digest
+    assert "org.jkiss.dbeaver.ui.preferences.PrefPageConfirmations.saveEditorValue" in one.frames
+
+
+def test_the_jdk_as_androids_desugaring_ships_it_is_the_jdk():
+    # libre-tube/LibreTube#3668 (a debug build: "j$.nio.file.spi.FileSystemProvider$VivifiedWrapper") and #3379 (a
+    # release build, R8 renaming it "j$.nio.file.spi.a.x"), one bug: the app's own frame below is the crash's.
+    debug = sign(read_report("v21/desugared_jdk_debug_libretube_3668"), "libre-tube/LibreTube")
+    release = sign(read_report("v21/desugared_jdk_minified_libretube_3379"), "libre-tube/LibreTube")
+    assert debug.frames[0] == release.frames[0] == "com.github.libretube.ui.adapters.DownloadsAdapter.onBindViewHolder"
