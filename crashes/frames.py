@@ -268,7 +268,7 @@ _JVM_LAMBDA = re.compile(
     r"\.?\$r8\$lambda\$[\w-]+|\$\$(?:External|Internal)Synthetic[A-Za-z]+\d*|-\$\$Lambda\$[\w$-]+|"
     r"\$\$Lambda\$\d+/0x[0-9a-f]+|\$lambda-?\d*|\$lambda\$\d+|lambda\$(\w+)\$\d+|\$\d+"
 )
-_DOTNET_SUFFIX = re.compile(r"<(\w+)>[a-z]__\w+|\+<>c__DisplayClass\w+|\+<>c|`\d+|\[[^\]]*\]")
+_DOTNET_SUFFIX = re.compile(r"<(\w+)>[a-z]__\w+(?:\.MoveNext\b)?|[+.]<>c__DisplayClass\w+|[+.]<>c\b|`\d+|\[[^\]]*\]")
 _OBJC_METHOD = re.compile(r"^[-+]\[(?P<cls>[^\s\[\]]{1,300}) (?P<selector>[^\s\[\]]{1,300})\]$")
 _INNERMOST_ANGLES = re.compile(r"<[^<>]*>")
 _TRAIT_IMPL = re.compile(r"<([^<>]+?) as [^<>]+>")
@@ -392,6 +392,11 @@ def _normalize_function(name: str, language: str) -> str:
         name = _unwrap_impl(name)
     if language == "native" and "`" in name:
         name = _msvc_names(name)
+    if language == "dotnet":
+        # A compiler-made name before the angle brackets go: "<PathBoxItem_Tapped>d__208.MoveNext" is the async
+        # method PathBoxItem_Tapped (its state machine's number is the build's), "<>c__DisplayClass12_0.<Bar>b__0"
+        # the lambda in Bar.
+        name = _DOTNET_SUFFIX.sub(r"\1", name)
     if language in ("native", "rust", "dotnet"):
         # Rust hashes first: `::h…` would otherwise survive as a path segment.
         name = _RUST_HASH.sub("", name)
@@ -425,8 +430,6 @@ def _normalize_function(name: str, language: str) -> str:
         name = _GO_MAJOR_VERSION_ROOT.sub(r"\1", _GO_MAJOR_VERSION.sub("", name))
     if language == "jvm":
         name = _JVM_LAMBDA.sub("", name)
-    if language == "dotnet":
-        name = _DOTNET_SUFFIX.sub(r"\1", name)
     return name.strip(" .:")
 
 

@@ -419,7 +419,9 @@ from crashes.traces.text import mask_message
 # in: …", a failed excepthook's "Error in sys.excepthook:") is read only when nothing else is, and its heads name no
 # bug; the JDK as Android's desugaring ships it (j$.*) is the JDK, and a toolkit's check that raises for its caller
 # (SWT's checkWidget and SWT.error, Guava's Preconditions, Commons' Validate, IntelliJ's PluginException for an
-# outdated PSI) is no frame of the bug.
+# outdated PSI) is no frame of the bug; a .NET lambda or async method is named by the method it is in
+# ("<Dispose>b__0" in "<>c__DisplayClass22_0", "<PathBoxItem_Tapped>d__208.MoveNext"), not by the compiler's numbered
+# class, which moves between builds.
 VERSION = 21
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

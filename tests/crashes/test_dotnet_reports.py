@@ -10,6 +10,7 @@ whichever project's build met it (dotnet/roslyn#8700, dotnet/roslyn-analyzers#82
 from __future__ import annotations
 
 from crashes import signatures, traces
+from tests.crashes.signing import sign, sign_record
 from tests.traces import read_report
 
 
@@ -46,3 +47,19 @@ def test_an_analyzers_crash_is_the_analyzers_whichever_project_it_was_filed_in()
 
 def _any(name: str) -> str:
     return read_report(f"v20/{name}", "https://github.com/dotnet/")
+
+
+def test_a_lambda_and_an_async_method_are_named_by_the_method_they_are_in():
+    # microsoft/PowerToys#5537: "PowerLauncher.App.<>c__DisplayClass22_0.<Dispose>b__0", the lambda in App.Dispose;
+    # the closure class's number moves between builds (#11255 prints <>c__DisplayClass20_0 for the same code).
+    assert sign_record("microsoft/PowerToys#5537").frames[1] == "PowerLauncher.App.Dispose"
+    # An async method's state machine ("<PathBoxItem_Tapped>d__208.MoveNext", files-community/Files' frames):
+    # its number is the build's too.
+    frames = [
+        f"   at Files.App.Views.MainPage.<PathBoxItem_Tapped>d__{number}.MoveNext()\n"
+        "   at Files.App.Views.Shell.Run()\n"
+        for number in (208, 211)
+    ]
+    one, other = (sign(f"System.InvalidOperationException: x\n{text}") for text in frames)
+    assert one.frames[0] == "Files.App.Views.MainPage.PathBoxItem_Tapped"
+    assert one.digest == other.digest
