@@ -109,7 +109,10 @@ _IGNORED_FUNCTIONS = {
         r"^(System\.|Microsoft\.(CSharp|VisualStudio|Extensions|Win32)\.|UnityEngine\.|UnityEditor\.|"
         # F#'s core library (its async builder, its collections) and Roslyn running an analyzer: they run
         # whatever code they were handed.
-        r"Microsoft\.FSharp\.|Microsoft\.CodeAnalysis\.Diagnostics\.Analyzer(?:Executor|Driver)\b)"
+        r"Microsoft\.FSharp\.|Microsoft\.CodeAnalysis\.Diagnostics\.Analyzer(?:Executor|Driver)\b|"
+        # Interop raising what the other side returned, for whoever called across it: CsWinRT's HRESULT helpers,
+        # .NET Native's COM marshalling stubs, GtkSharp's handler of an exception thrown in a signal callback.
+        r"WinRT\.ExceptionHelpers\.|__Interop\.|GLib\.ExceptionManager\.)"
     ),
     "native": re.compile(
         r"^(__asan|__ubsan|__msan|__tsan|__lsan|__sanitizer|__interceptor_|___interceptor_|__interception|"

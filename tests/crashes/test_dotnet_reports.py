@@ -63,3 +63,13 @@ def test_a_lambda_and_an_async_method_are_named_by_the_method_they_are_in():
     one, other = (sign(f"System.InvalidOperationException: x\n{text}") for text in frames)
     assert one.frames[0] == "Files.App.Views.MainPage.PathBoxItem_Tapped"
     assert one.digest == other.digest
+
+
+def test_interop_raising_what_the_other_side_returned_is_no_frame_of_the_bug():
+    # files-community/Files#13725: CsWinRT's ExceptionHelpers raise the COMException a XAML call returned;
+    # OpenTabletDriver/OpenTabletDriver#896: GtkSharp's ExceptionManager raises what a signal handler threw.
+    winrt = sign(read_report("v21/cswinrt_exception_helpers_files_13725"), "files-community/Files")
+    assert winrt.frames[0] == "ABI.Microsoft.UI.Xaml.Controls.ITextBlockMethods.set_Text"
+    gtk = sign(read_report("v21/gtksharp_exception_manager_opentabletdriver_896"), "OpenTabletDriver/OpenTabletDriver")
+    assert not any(frame.startswith("GLib.ExceptionManager") for frame in gtk.frames)
+    assert gtk.frames[0] == "Gtk.Widget.DrawnSignalCallback"
