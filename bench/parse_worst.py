@@ -185,6 +185,8 @@ def shapes(size: int) -> dict[str, str]:
         # No stack: the fences' lines are read for an identity, and then the whole text.
         "fenced blocks of failure lines": _grow("```\nfailed to frobnicate the widget:\n```\n", size),
         "nim frames": _grow("a.nim(1) f\n", size),
+        "App Center frame pairs": _grow("A.B\nC.d (E e)\n", size),
+        "App Center namespaces alone": _grow("A.B\n", size),
         "nim frame pairs between lines": _grow("a.nim(1) f\nb.nim(2) g\nx\n", size),
         "assertion dialog heads": _grow("Assertion failed!\n", size),
         "WinDbg padded frames": _grow("00 0000008f`1b2fe4a0 00007ff6`4a1b2c3d     a!b+0x1 [c.cpp @ 1]\n", size),

@@ -112,7 +112,9 @@ _IGNORED_FUNCTIONS = {
         r"Microsoft\.FSharp\.|Microsoft\.CodeAnalysis\.Diagnostics\.Analyzer(?:Executor|Driver)\b|"
         # Interop raising what the other side returned, for whoever called across it: CsWinRT's HRESULT helpers,
         # .NET Native's COM marshalling stubs, GtkSharp's handler of an exception thrown in a signal callback.
-        r"WinRT\.ExceptionHelpers\.|__Interop\.|GLib\.ExceptionManager\.)"
+        r"WinRT\.ExceptionHelpers\.|__Interop\.|GLib\.ExceptionManager\.|"
+        # A crash reporter's handler of the unhandled error it was told of (App Center's, WinRT's propagation).
+        r"Microsoft\.AppCenter\.|ABI\.Windows\.ApplicationModel\.Core\.IUnhandledErrorMethods\.)"
     ),
     "native": re.compile(
         r"^(__asan|__ubsan|__msan|__tsan|__lsan|__sanitizer|__interceptor_|___interceptor_|__interception|"

@@ -422,7 +422,8 @@ from crashes.traces.text import mask_message
 # outdated PSI) is no frame of the bug; a .NET lambda or async method is named by the method it is in
 # ("<Dispose>b__0" in "<>c__DisplayClass22_0", "<PathBoxItem_Tapped>d__208.MoveNext"), not by the compiler's numbered
 # class, which moves between builds; interop raising what the other side returned (CsWinRT's ExceptionHelpers, .NET
-# Native's __Interop stubs, GtkSharp's ExceptionManager) is no frame of the bug.
+# Native's __Interop stubs, GtkSharp's ExceptionManager) is no frame of the bug, nor is a crash reporter's handler
+# (App Center's, WinRT's unhandled-error propagation); App Center's two-line frames are read as .NET's.
 VERSION = 21
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
@@ -471,6 +472,7 @@ RULES = {
             "elixir",
             "javascript",
             "nim",
+            "app-center",
         ),
         _TOP_THREE,
     ),  # fmt: skip

@@ -15,6 +15,7 @@ from dataclasses import replace
 from crashes.model import Frame, ParsedTrace
 from crashes.traces import (
     android_tombstone,
+    app_center,
     apple,
     apple_ips,
     boost_exception,
@@ -88,6 +89,7 @@ from crashes.traces import (
 # (its compiler file is never another format's). Android's tombstone frames
 # ("#00 pc …") are no other format's, read before Breakpad's. The kernel's reports early: their heads are
 # their own ("BUG: KASAN: …", "WARNING: CPU: 1 PID: 42 at …"), and other parsers read their frames badly.
+# App Center's two-line frames after .NET's own stack, which a report may hold beside them.
 # Bugsnag's issue before the JVM's stack and every other format: its stack lines ("File.kt:12 - f") are its
 # own, and the stack it reports may be quoted below it as Java prints it.
 # Boost's report of an exception it caught is read before gdb's frames, which a
@@ -96,9 +98,10 @@ from crashes.traces import (
 # signature, which names no frame, after every format that reads a stack: a report holding both is the stack's.
 REGISTRY = (
     sanitizer, clusterfuzz, valgrind, kernel, qgis, rpython, python, pytest_report, cleo, libfuzzer, rust, go,
-    go_errors, go_telemetry, bun_report, zig, hotspot, kotlin_native, bugsnag, jvm, dotnet, roslyn, debugger_stack,
-    crystal, ruby, php, elixir, javascript, julia, lua, nim, gcc, msvc, lldb, llvm, android_tombstone, breakpad,
-    apple_ips, apple, glibc_backtrace, ocaml, haskell, boost_exception, gdb, faulthandler, windows_error_report, z3,
+    go_errors, go_telemetry, bun_report, zig, hotspot, kotlin_native, bugsnag, jvm, dotnet, app_center, roslyn,
+    debugger_stack, crystal, ruby, php, elixir, javascript, julia, lua, nim, gcc, msvc, lldb, llvm, android_tombstone,
+    breakpad, apple_ips, apple, glibc_backtrace, ocaml, haskell, boost_exception, gdb, faulthandler,
+    windows_error_report, z3,
 )  # fmt: skip
 
 __all__ = ["Frame", "ParsedTrace", "REGISTRY", "parse"]
