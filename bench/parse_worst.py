@@ -314,6 +314,13 @@ def shapes(size: int) -> dict[str, str]:
         "long failure lines, each different": "".join(f"error {i} " + "(." * 1000 + "x\n" for i in range(size // 2000))[
             :size
         ],
+        # Distinct lines each introducing the next ("…with error:"): every one a lead-in, passed over a few times.
+        "lead-in lines, each different": "".join(f"the widget {i} failed with error:\n" for i in range(size // 24))[
+            :size
+        ],
+        # An unclosed fence of distinct failure lines: the fence's text is read for an identity again.
+        "unclosed fence of failure lines, each different": "```\n"
+        + "".join(f"error {i} in module {i} failed\n" for i in range(size // 24))[: size - 4],
         "Rich path pieces": "─── Traceback (most recent call last) ───\n" + _grow("  " + "a/" * 300 + "\n", size),
         # A log line holding a stack as an escaped string: decoded, it is the whole text again.
         "JSON log record holding a stack": '{"level":"error","stacktrace":"'

@@ -491,16 +491,22 @@ def _drop_fences(text: str) -> tuple[str, str]:
 
 def fenced(text: str) -> str:
     """What ``text``'s Markdown fences hold, the blocks joined (an opened block a cut left open runs to the end);
-    "" when it has none. What a reporter pasted as code is the tool's own output; the lines around it are theirs."""
+    "" when it has none. (A fence opened and closed on one line, "```clang: … failed.```", is none of them.)"""
     if "```" not in text and "~~~" not in text:
         return ""
-    fences = list(_FENCE_LINE.finditer(text))
+    fences = [fence for fence in _FENCE_LINE.finditer(text) if not _fence_closed_on_its_line(fence)]
     # (An opening fence a cut left unclosed is the one without a partner: zip leaves it for below.)
     pairs = zip(fences[::2], fences[1::2], strict=False)
     blocks = [text[opening.end() : closing.start()] for opening, closing in pairs]
     if len(fences) % 2:
         blocks.append(text[fences[-1].end() :])
     return "\n".join(block.rstrip("\n") for block in blocks if block.strip())
+
+
+def _fence_closed_on_its_line(fence: re.Match) -> bool:
+    line = fence.group().rstrip()
+    marker = "```" if "```" in line else "~~~"
+    return line.count(marker) > 1
 
 
 # Longer than an opening fence's info string ("```python", "```shell session") is, with a blank in it: the

@@ -61,7 +61,7 @@ _DIALOG_FILE = re.compile(r"^\s{0,8}File: (?P<where>[^,\n]{1,300}?)(?:,? [Ll]ine
 _DIALOG_EXPRESSION = re.compile(r"^\s{0,8}Expression: (?P<expr>[^\n]{1,1000}?)\s*$")
 # How far below the dialog's head its fields are (a blank line between each, when copied from the window).
 _DIALOG_SPAN = 12
-_DIALOG_HEADS = 4
+_DIALOG_TRIES = 4
 _UNREACHABLE = re.compile(r"^UNREACHABLE executed at (?P<where>\S+?):\d+!?")
 # A program's name before it ("clang: LLVM ERROR: …"), or joined to it as rustc's handler prints it
 # ("rustc-LLVM ERROR: Cannot select: …").
@@ -224,7 +224,7 @@ def _dialog_assertion(lines: list[str]) -> list[dict]:
     """The C runtime's assertion dialog: its expression, and its file (MSVC's assert names no function)."""
     heads = (index for index, line in enumerate(lines) if line.strip().strip("`") == _DIALOG_HEAD)
     # (The first few: a hostile text of nothing but heads is not read twelve lines per line.)
-    for index in itertools.islice(heads, _DIALOG_HEADS):
+    for index in itertools.islice(heads, _DIALOG_TRIES):
         where = expr = None
         for field in lines[index + 1 : index + 1 + _DIALOG_SPAN]:
             where = where or _DIALOG_FILE.match(field[:MAX_LINE])

@@ -67,6 +67,19 @@ def _first_run(lines: list[str]) -> tuple[list[re.Match], int, int]:
     return [], len(lines), len(lines)
 
 
+def _base_name(path: str) -> str:
+    return path.replace("\\", "/").rsplit("/", 1)[-1]
+
+
+def _reporting(path: str) -> bool:
+    """Whether a frame's file is the compiler's or the runtime's reporting: named bare (as Nim names its own
+    modules' frames) or in the compiler's or the standard library's folders, not a program's own msgs.nim."""
+    path = path.replace("\\", "/")
+    folder = path.rsplit("/", 1)[0] if "/" in path else ""
+    own = not folder or f"/{folder}".endswith(("/compiler", "/lib/system", "/lib/std"))
+    return own and _base_name(path) in _REPORTING_FILES
+
+
 def recognize(text: str) -> bool:
     """True for two or more of Nim's frame lines in a row."""
     if ".nim(" not in text:
@@ -78,15 +91,16 @@ def parse(text: str) -> ParsedTrace:
     lines = list(lines_of(text))
     run, start, end = _first_run(lines)
     crash_type, message, below = "unknown", "", False
-    # Below the frames (a program's exception, a signal), or anywhere (the compiler's internal error, which old
-    # releases printed above the traceback).
-    for at, line in enumerate([*lines[end : end + 3], *lines[max(0, start - 3) : start]]):
+    # Below the frames (a program's exception, a signal, the compiler's "FAILURE"), or above them (the compiler's
+    # internal error, which old releases printed above the traceback).
+    after = lines[end : end + 3]
+    for at, line in enumerate([*after, *lines[max(0, start - 3) : start]]):
         line = line[:MAX_LINE].strip()
-        below = below or (at < 3 and line == "FAILURE")
+        below = below or (at < len(after) and line == "FAILURE")
         found = _UNHANDLED.match(line) or _SIGNAL.match(line) or _INTERNAL.match(line)
         if found is None:
             continue
-        below = below or at < min(3, len(lines) - end)
+        below = below or at < len(after)
         message = found["message"]
         if found.re is _INTERNAL:
             crash_type = f"internal error: {mask_message(message, 160)}"
@@ -95,14 +109,13 @@ def parse(text: str) -> ParsedTrace:
         break
     # Outermost first: a traceback the paste cut before its end (nothing below it, no reporting frame last) kept
     # only the driver's frames every crash passes through.
-    last = run[-1]["file"].replace("\\", "/").rsplit("/", 1)[-1] if run else ""
-    if not below and last not in _REPORTING_FILES:
+    if not below and not (run and _reporting(run[-1]["file"])):
         run = []
     frames = []
     for found in reversed(run):
-        file = found["file"].replace("\\", "/").rsplit("/", 1)[-1]
-        if file in _REPORTING_FILES:
+        if _reporting(found["file"]):
             continue
+        file = _base_name(found["file"])
         frames.append(
             Frame(function=f"{file.removesuffix('.nim')}.{found['name']}", file=file, line=int(found["line"]))
         )

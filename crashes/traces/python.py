@@ -157,7 +157,7 @@ def _last_content(lines: list[str]) -> int:
     return next((index for index in range(len(lines) - 1, -1, -1) if lines[index].strip()), -1)
 
 
-def _parse_block(lines: list[str], start: int, last_content: int | None = None) -> tuple[ParsedTrace | None, int]:
+def _parse_block(lines: list[str], start: int, last_content: int) -> tuple[ParsedTrace | None, int]:
     """Parse one traceback starting at ``lines[start]``; return it and the next index.
 
     ``last_content`` is the index of the text's last non-blank line (found once for all blocks)."""
@@ -218,10 +218,9 @@ def _parse_block(lines: list[str], start: int, last_content: int | None = None) 
                 index += 1
                 continue
             if frames:
-                # Other text below the frames ends the trace: printed without its exception line. The text's last
-                # line is no such text: the cut start of one more frame, or of the exception line.
-                if last_content is None:
-                    last_content = _last_content(lines)
+                # Other text below the frames ends the trace: printed without its exception line. A paste that
+                # stops one line below its frames is read as stopped inside them (a cut excerpt's last line is
+                # any line's start), as one stopping in them is.
                 cut = index >= last_content
                 return ParsedTrace(format=FORMAT, crash_type="", frames=tuple(reversed(frames)), cut=cut), index + 1
             return None, index + 1
@@ -374,13 +373,15 @@ def _is_remote(lines: list[str], start: int) -> bool:
 # What CPython prints above a traceback that is not the crash's: an exception raised where it could not propagate
 # ("Exception ignored in: <function Repository.__del__ at 0x…>", a finalizer's, a callback's), and a
 # sys.excepthook that failed on the crash ("Error in sys.excepthook:"; the crash follows "Original exception was:").
-_SECONDARY_HEADS = ("Exception ignored in", "Error in sys.excepthook")
+# (And "Exception ignored on calling ctypes callback function", "Exception ignored while finalizing …".)
+_SECONDARY_HEADS = ("Exception ignored", "Error in sys.excepthook")
 
 
-def _is_secondary(lines: list[str], start: int) -> bool:
-    """Whether the traceback at ``lines[start]`` is CPython's report of another failure than the crash."""
+def _note_secondary(lines: list[str], start: int, trace: ParsedTrace, secondary: set[int]) -> None:
+    """Add ``trace`` (at ``lines[start]``) to ``secondary`` when it is CPython's report of another failure."""
     above = [line.strip() for line in lines[max(0, start - 3) : start] if line.strip()]
-    return bool(above) and above[-1].startswith(_SECONDARY_HEADS)
+    if above and above[-1].startswith(_SECONDARY_HEADS):
+        secondary.add(id(trace))
 
 
 def parse(text: str) -> ParsedTrace:
@@ -412,8 +413,7 @@ def parse(text: str) -> ParsedTrace:
             index += max(consumed, 1)
             if trace is not None:
                 traces.append(trace)
-                if _is_secondary(lines, at):
-                    secondary.add(id(trace))
+                _note_secondary(lines, at, trace, secondary)
             continue
         if stripped == _HEADER or ('File "' in lines[index] and _FRAME.match(lines[index][:MAX_LINE])):
             at = index
@@ -422,8 +422,7 @@ def parse(text: str) -> ParsedTrace:
                 traces.append(trace)
                 if _is_remote(lines, at):
                     remote = trace
-                if _is_secondary(lines, at):
-                    secondary.add(id(trace))
+                _note_secondary(lines, at, trace, secondary)
             continue
         index += 1
     if not traces:

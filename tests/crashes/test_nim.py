@@ -46,3 +46,13 @@ def test_a_programs_unhandled_exception_is_its_type_and_own_frames():
     moved = PROGRAM.replace("/home/u/", "C:\\\\Users\\\\v\\\\").replace("(12)", "(14)")
     assert sign(moved).digest == sign(PROGRAM).digest
     assert not nim.recognize("see parser.nim(12) for details\n")
+
+
+def test_one_frame_line_is_no_traceback_and_the_compilers_failure_line_ends_one():
+    assert not nim.recognize("/home/u/app/src/parser.nim(12) parseHeader\nthen it stopped\n")
+    # The compiler's "FAILURE" below its frames: the traceback ended there, its frames are whole.
+    ended = "Traceback (most recent call last)\nmain.nim(254) mainCommand\nsemexprs.nim(12) semExpr\nFAILURE\n"
+    assert [frame.function for frame in traces.parse(ended).frames] == ["semexprs.semExpr", "main.mainCommand"]
+    # A program's own msgs.nim is its code, not the compiler's reporting.
+    own = "/home/u/app/src/app.nim(9) run\n/home/u/app/src/msgs.nim(3) report\nSIGSEGV: Illegal storage access.\n"
+    assert traces.parse(own).frames[0].function == "msgs.report"

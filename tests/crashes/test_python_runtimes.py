@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from crashes import signatures
 from crashes.traces import faulthandler, parse
-from tests.crashes.signing import sign_record
+from tests.crashes.signing import sign, sign_record
 from tests.traces import read_report
 
 
@@ -200,3 +200,22 @@ def test_cpythons_report_of_another_failure_is_not_the_crash():
     assert parse(HOOK_FAILED).crash_type == "KeyError"
     # Printed alone, the ignored exception is all there is (borgbackup/borg#1490).
     assert parse(read_report("v21/exception_ignored_alone_borg_1490")).crash_type == "AssertionError"
+
+
+def test_the_crash_printed_before_cpythons_report_of_another_failure_is_still_the_crash():
+    # The crash first, then a finalizer's exception CPython could not raise as the program shut down.
+    crash_first = IGNORED_THEN_CRASH.split("Local Exception\n")[1] + IGNORED_THEN_CRASH.split("Local Exception\n")[0]
+    assert crash_first.startswith("Traceback")
+    assert parse(crash_first).crash_type == "borg.repository.Repository.DoesNotExist"
+    # ctypes' and newer CPython's wordings of the same report.
+    ctypes = crash_first.replace("Exception ignored in:", "Exception ignored on calling ctypes callback function:")
+    assert parse(ctypes).crash_type == "borg.repository.Repository.DoesNotExist"
+    # With no crash beside them, the heads themselves are no identity.
+    head = "Exception ignored in: <function Repository.__del__ at 0x7fc238d1f048>\n"
+    assert sign(head + "cleanup of the lock failed badly\n").message.startswith("cleanup of the lock failed")
+
+
+def test_a_traceback_without_its_exception_line_needs_two_frames_of_its_own():
+    # One frame ("black.py:assert_equivalent") is where many failures pass: no key of frames alone.
+    one = '  File "/x/black.py", line 3303, in assert_equivalent\n    raise AssertionError(x)\n\nAny idea?\nThanks\n'
+    assert sign(one).frames == ()

@@ -106,3 +106,21 @@ def test_an_applications_crash_banner_names_no_bug():
     assert one.digest != other.digest
     dialog = sign(read_report("v21/crash_dialog_banner_nicotine_plus_1356"), "nicotine-plus/nicotine-plus")
     assert "encountered a critical error" not in dialog.crash_type
+
+
+def test_a_tools_line_outside_the_fences_is_kept_over_their_text():
+    # transmission/transmission#2727 (a comment): the assertion is printed above a fence holding the crash
+    # report's frame lines; the line that says what failed is the assertion.
+    assert sign_record("transmission/transmission#2727/c1").message.startswith("assertion failed: bit_count_")
+    # A one-line fence ("```clang: … failed.```") opens no block: the blocks around it pair as written.
+    text = (
+        "The frobnicator crashes every time on the widget.\n```boom: one```\nWith this config\nand that one\n"
+        "```\nerror: the frobnicator rejected the widget handle\n```\n"
+    )
+    assert sign(text).message.startswith("error: the frobnicator rejected")
+
+
+def test_a_quoted_json_line_keeps_its_quotes_and_gos_recovered_stock_panic_is_stock():
+    assert sign('"error": "the frobnicator failed at x.c"\n').message.startswith('"error"')
+    one = "panic: send on closed channel [recovered]\n\nwhile handling job 12\n"
+    assert sign(one).digest != sign(one.replace("job 12", "the upload")).digest
