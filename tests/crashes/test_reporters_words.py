@@ -124,3 +124,10 @@ def test_a_quoted_json_line_keeps_its_quotes_and_gos_recovered_stock_panic_is_st
     assert sign('"error": "the frobnicator failed at x.c"\n').message.startswith('"error"')
     one = "panic: send on closed channel [recovered]\n\nwhile handling job 12\n"
     assert sign(one).digest != sign(one.replace("job 12", "the upload")).digest
+
+
+def test_a_go_frame_line_of_before_1_0_is_no_identity():
+    # fluffle/goirc#6 (2012): "panic: runtime error: send on closed channel", stock, above frames printed as
+    # "runtime.panicstring+0xa3 /home/raylu/go/src/pkg/runtime/runtime.c:116": any such panic's frames.
+    key = sign_record("fluffle/goirc#6", "fluffle/goirc")
+    assert "panicstring" not in key.crash_type and "send on closed channel" not in key.crash_type
