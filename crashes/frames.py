@@ -118,7 +118,7 @@ _IGNORED_FUNCTIONS = {
     ),
     "native": re.compile(
         r"^(__asan|__ubsan|__msan|__tsan|__lsan|__sanitizer|__interceptor_|___interceptor_|__interception|"
-        r"__GI_|__libc_|__pthread|_dl_|__assert_fail|__assert_perror_fail|__restore_rt|__kernel_|_IO_|"
+        r"__GI_|__libc_|__pthread|_dl_|__assert_fail|__assert_perror_fail|__assert_rtn$|__restore_rt|__kernel_|_IO_|"
         r"raise$|abort$|gsignal$|_start$|start_thread$|(?:__)?clone3?$|syscall(?:_\w+)?$|"
         r"(std::|__gnu_cxx::|__cxxabiv1::)|operator new|operator delete|"
         r"(malloc|calloc|realloc|free|memcpy|memmove|memset|memcmp|strlen|strcmp|strcpy|strncpy)$|"

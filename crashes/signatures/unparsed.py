@@ -31,6 +31,8 @@ STOCK_LINES = re.compile(
     r"internal error -- |unexpectedly panicked|we would appreciate|"
     r"run with `?RUST_BACKTRACE|note: (?:rustc|compiler flags|some of the compiler flags|cargo)|"
     r"^\s*(?:version|rustc|go version|gcc version|clang version|target|thread model|installeddir)\b|"
+    # A tool's banner naming its version ("Nuitka: Version '2.6' on Python 3.12 …").
+    r"^[\w.+-]{1,40}:\s{1,8}version\b|"
     # GNU tools' --version banner: "There is NO warranty; not even for MERCHANTABILITY or FITNESS…".
     # And GCC's driver on a compiler the system killed (out of memory): "fatal error: Killed signal
     # terminated program cc1plus".
@@ -318,6 +320,8 @@ GENERIC_MESSAGES = re.compile(
     r"0x\?: (?:access violation|stack overflow|a heap has been corrupted|integer division by zero|"
     r"illegal instruction|privileged instruction)\b.*|"
     r"no errors encountered even though .*|unexpected error.*|"
+    # Gradle's Exec task on any command that failed: the command's own output says why.
+    r"process 'command '.*'' finished with non-zero exit value n|"
     # Go's runtime finding its heap corrupted: the symptom of any cause (a data race, cgo, unsafe).
     r"(?:fatal error: )?(?:\w+: )?(?:found )?bad pointer in (?:go heap|unexpected span).*|"
     r"unexpected signal during runtime execution|sweep increased allocation count|"
@@ -374,6 +378,9 @@ def identity_line(text: str) -> str:
     before: the fields mark the crash's own message among a log's lines.
     """
     lines = list(lines_of(text, MAX_LINES))
+    gradle = _gradle_failure(lines) if _GRADLE_HEAD in text else ""
+    if gradle:
+        return gradle
     # The field lines, found once. Most texts have none: then the first line is the answer, and
     # no other is masked.
     fields = [index for index, line in enumerate(lines) if ":" in line and _FIELD.match(line)]
@@ -408,6 +415,34 @@ def identity_line(text: str) -> str:
     if early is not None and early.what:
         return f"{early.what} | at {early.where}"
     return first[1] if first else ""
+
+
+# Gradle's failure block, the same in every build that failed: "* What went wrong:", the task or script that failed
+# ("Execution failed for task ':app:detekt'."), the causes below it each a "> " deeper, then "* Try:".
+_GRADLE_HEAD = "* What went wrong:"
+_GRADLE_END = ("* Try:", "* Exception is:", "* Get more help", "BUILD FAILED", "* Where:")
+_GRADLE_CAUSE = re.compile(r"^\s{0,16}(?:> ?)+(?P<cause>\S.{0,500})$")
+_GRADLE_LINES = 20
+
+
+def _gradle_failure(lines: list[str]) -> str:
+    """The innermost cause under Gradle's "* What went wrong:" (the failed task is only where), masked; "" for
+    none that names something."""
+    head = next((index for index, line in enumerate(lines) if line.strip() == _GRADLE_HEAD), None)
+    if head is None:
+        return ""
+    block = []
+    for line in lines[head + 1 : head + 1 + _GRADLE_LINES]:
+        if line.strip().startswith(_GRADLE_END):
+            break
+        if line.strip():
+            block.append(line[:_LINE_READ])
+    causes = [found["cause"] for line in block if (found := _GRADLE_CAUSE.match(line))]
+    said = causes[-1] if causes else (block[0].strip() if block else "")
+    masked = mask_message(said, 200, quoted=False).rstrip(" .")
+    # (A class path masked whole, "> com/sun/tools/doclets/…/HtmlDoclet", names only its placeholder.)
+    named = names_something(without_file_names(masked).replace("<path>", " "))
+    return masked if named and not is_generic(masked) else ""
 
 
 # "Type: message" (an exception's type, dotted, and what it said), to judge the message alone.
@@ -492,6 +527,10 @@ def _candidates(lines: list[str]) -> Iterator[tuple[int, str]]:
             continue
         if _GENERIC_FRAME.match(stripped) or _NUMBERED_FRAME.match(stripped) or _OFFSET_FRAME.match(stripped):
             continue
+        if _WARNING_LINE.search(stripped) or (index and _PYTHON_FRAME_LINE.match(lines[index - 1][:_LINE_READ])):
+            # A warning is no failure (Python's "x.py:12: UserWarning: …", pip's "DEPRECATION: …"), and the line
+            # below a Python frame is its source ("and not self.orelse._safe_to_use(…"), not what failed.
+            continue
         if _INFO_LINE.match(stripped):
             # A log's informational line ("4321 INFO: UPX is not available.", PyInstaller's in every build):
             # the logger said it is no failure.
@@ -542,6 +581,8 @@ _LEADING_TIMESTAMP = re.compile(
     # quoted with or without its date: the logger's name stays, the time and level go.
     r"|(?:\d{4}-\d\d-\d\d[ T])?\d\d:\d\d:\d\d(?:[.,]\d{1,9})?\|(?:TRACE|DEBUG|INFO|WARN|ERROR|FATAL)\|)"
 )
+_WARNING_LINE = re.compile(r"^DEPRECATION: |(?:^|: )[A-Z]\w{0,40}Warning: ")
+_PYTHON_FRAME_LINE = re.compile(r'^\s{0,12}File "[^"\n]{1,500}", line \d{1,9}')
 _INFO_LINE = re.compile(r"^(?:\d{1,9} )?\[?(?:INFO|DEBUG|TRACE)\]?[:\s]")
 _FIRST_PERSON = re.compile(r"(?i)(?<![\w'])(?:i|i'm|i've|i'd|we|we're|we've|my|our|me|us)(?![\w'])")
 # What a tool's line holds and a sentence does not: a call, a path, a qualified name, an identifier.

@@ -434,7 +434,11 @@ from crashes.traces.text import mask_message
 # "<PathBoxItem_Tapped>d__208.MoveNext"), not by the compiler's numbered class, which moves between builds; interop
 # raising what the other side returned (CsWinRT's ExceptionHelpers, .NET Native's __Interop stubs, GtkSharp's
 # ExceptionManager) is no frame of the bug, nor is a crash reporter's handler (App Center's, WinRT's
-# unhandled-error propagation); App Center's two-line frames are read as .NET's.
+# unhandled-error propagation); App Center's two-line frames are read as .NET's; a warning (Python's "x.py:12:
+# UserWarning: …", pip's "DEPRECATION: …"), a tool's version banner ("Nuitka: Version '2.6' …") and the source line
+# under a Python frame are no identity; Gradle's "* What went wrong:" block is keyed by its innermost "> " cause
+# (its Exec task's "Process 'command …' finished with non-zero exit value N" is stock); clang's "fatal error: error
+# in backend: …" is LLVM's "LLVM ERROR: …", and macOS's __assert_rtn is the C library's, as __assert_fail is.
 VERSION = 21
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
@@ -746,9 +750,9 @@ def _from_text(
     if not line:
         line = identity_line(text)
         if line and trace_text and introduces_or_tells(line):
-            # The reporter's words ("Opening the following file in an editor generates a panic:", a reproducer's
-            # block, then the panic's; "The panic is the usual one"): what they pasted as code says what failed,
-            # if it says.
+            # The reporter's line introducing what they pasted, too far below for the lead-in rule ("Opening the
+            # following file in an editor generates a panic:", a reproducer's block, then the panic's): what they
+            # pasted as code says what failed, if it says.
             inside = fenced(trace_text)
             line = (identity_line(clean(inside).text) if inside else "") or line
     if parsed is not None and parsed.crash_type and not is_generic(parsed.crash_type):

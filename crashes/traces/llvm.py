@@ -37,6 +37,7 @@ _MARKERS = (
     "Please submit a bug report",
     "Stack dump:",
     "LLVM ERROR:",
+    "error: error in backend: ",
     "UNREACHABLE executed",
 )
 # glibc's "file:line: " before the function. What precedes the file varies (the
@@ -65,7 +66,8 @@ _DIALOG_TRIES = 4
 _UNREACHABLE = re.compile(r"^UNREACHABLE executed at (?P<where>\S+?):\d+!?")
 # A program's name before it ("clang: LLVM ERROR: …"), or joined to it as rustc's handler prints it
 # ("rustc-LLVM ERROR: Cannot select: …").
-_FATAL = re.compile(r"^(?:\S+: |\w+-)?LLVM ERROR: (?P<error>.+)$")
+# Clang prints the same fatal error as a diagnostic: "fatal error: error in backend: Cannot select: …".
+_FATAL = re.compile(r"^(?:\S+: |\w+-)?(?:LLVM ERROR|(?:\S+: )?fatal error: error in backend): (?P<error>.+)$")
 # (macOS prints the signal trampoline's null address as eighteen zeros, without its 0x.)
 _UNSYMBOLIZED = re.compile(r"^\s*(?P<index>\d+)\s+(?P<module>\S+)\s+(?:0x[0-9a-fA-F]+|0{16,18})\s*(?P<function>.*)$")
 # (The lookbehind: a match starts where a run of blanks does, so a search reads a run once, not per blank.)
@@ -349,7 +351,7 @@ def parse(text: str) -> ParsedTrace:
         )
         text = "\n".join(lines)
         unreachable = find_lines(text, _UNREACHABLE, 1, "UNREACHABLE")
-    fatal = find_lines(text, _FATAL, 1, "LLVM ERROR")
+    fatal = find_lines(text, _FATAL, 1, "LLVM ERROR") or find_lines(text, _FATAL, 1, "error in backend")
     site = ""
     if assertion:
         match = assertion[0]

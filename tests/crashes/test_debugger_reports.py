@@ -162,3 +162,13 @@ def test_an_assertion_whose_function_glibc_named_only_in_its_second_frame_is_sit
     parsed = traces.parse(read_report("v20/assert_function_optimized_out_boost_mysql_380"))
     assert parsed.crash_type == "Assertion `length <= free_size()' failed"
     assert parsed.site == "boost::mysql::detail::read_buffer::move_to_pending"
+
+
+def test_clangs_backend_error_is_llvms_fatal_error_and_macos_assert_is_the_c_librarys():
+    # rocm-arch/rocm-arch#789 and a comment on it: lld printed "LLVM ERROR: Cannot select: …" and clang, for the
+    # same bug, "fatal error: error in backend: Cannot select: …".
+    clang = sign(read_report("v21/v1_unstable/error_in_backend_rocm_arch_789_c1"), "rocm-arch/rocm-arch")
+    linker = sign(read_report("v21/v1_unstable/llvm_error_rocm_arch_789"), "rocm-arch/rocm-arch")
+    assert clang.digest == linker.digest
+    # ponylang/ponyc#981 (a comment): lldb's backtrace of an assertion on macOS, through libc's __assert_rtn.
+    assert sign(read_report("v21/assert_rtn_lldb_ponyc_981_c1"), "ponylang/ponyc").frames[0] == "is_nominal_sub_x"

@@ -131,3 +131,30 @@ def test_a_go_frame_line_of_before_1_0_is_no_identity():
     # "runtime.panicstring+0xa3 /home/raylu/go/src/pkg/runtime/runtime.c:116": any such panic's frames.
     key = sign_record("fluffle/goirc#6", "fluffle/goirc")
     assert "panicstring" not in key.crash_type and "send on closed channel" not in key.crash_type
+
+
+def test_warnings_banners_and_a_frames_source_line_are_no_identity():
+    # PyCQA/isort#2077: pip's "DEPRECATION: --no-binary currently disables reading from the cache…", printed on any
+    # install; davidhalter/jedi#1717: IPython's "UserWarning: IPython parent '/' is not a writable location".
+    for name, target, words in (
+        ("pip_deprecation_warning_isort_2077", "PyCQA/isort", "DEPRECATION"),
+        ("python_user_warning_jedi_1717", "davidhalter/jedi", "UserWarning"),
+        # Nuitka/Nuitka#3645: the tool's banner ("Nuitka: Version '2.6' on Python 3.12 …").
+        ("version_banner_nuitka_3645", "Nuitka/Nuitka", "Version"),
+        # Instagram/LibCST#1061: the source line under a frame ("and not self.orelse._safe_to_use_with_word_…(")
+        # of a traceback cut before its exception line.
+        ("python_source_line_libcst_1061", "Instagram/LibCST", "_safe_to_use_with_word_operator"),
+    ):
+        assert words not in sign(read_report(f"v21/{name}"), target).crash_type, name
+
+
+def test_gradles_failure_block_is_keyed_by_its_innermost_cause():
+    # detekt/detekt#6235 (a duplicate of #6198): under "* What went wrong:", the task that failed and, a "> " deeper,
+    # why: "detekt was compiled with Kotlin 1.9.0 but is currently running with 1.9.10".
+    key = sign(read_report("v21/gradle_what_went_wrong_detekt_6235"), "detekt/detekt")
+    assert key.crash_type == "detekt was compiled with Kotlin N.N but is currently running with N.N"
+    # The Exec task's own failure ("Process 'command …' finished with non-zero exit value 1") names no bug.
+    block = "* What went wrong:\nExecution failed for task ':lint'.\n"
+    block += "> Process 'command '/usr/bin/ktlint'' finished with non-zero exit value 1\n"
+    one = block + "\n* Try:\n> Run with --stacktrace\nwhile linting the api module\n"
+    assert sign(one).digest != sign(one.replace("the api module", "the web module")).digest

@@ -35,8 +35,9 @@ def dedup_records() -> dict[str, dict]:
 def real_traces() -> dict[str, tuple[str, str]]:
     """Every real report the tests hold, by a stable key: (text, target)."""
     found = {}
-    for path in sorted((DATA.parent / "traces").glob("*/*.txt")):
-        found[f"traces/{path.parent.name}/{path.name}"] = (path.read_text(), "")
+    traces = DATA.parent / "traces"
+    for path in sorted(traces.glob("*/**/*.txt")):
+        found[f"traces/{path.relative_to(traces).as_posix()}"] = (path.read_text(), "")
     for record_id, record in dedup_records().items():
         found[f"dedup/{record_id}"] = (record["trace"], record["project"])
     return found
