@@ -291,7 +291,8 @@ def recognize(text: str) -> bool:
     """True for a Rust panic, a rustc ICE, or a Rust backtrace whose head was cut off."""
     if _HOOK_PAYLOAD in text and _panic_hook(_joined_lines(text)[0]):
         return True
-    if _hook_report(text, _joined_lines(text)[0]):
+    # (The lines are joined only for a text holding a hook's words: a text of nothing else is not read for them.)
+    if any(needle in text for needle, _ in _HOOK_REPORTS) and _hook_report(text, _joined_lines(text)[0]):
         return True
     if "anicked at" not in text and "internal compiler error" not in text:
         # Headless: a run of "N: crate::path" frames with "at /rustc/…" or "at src/…" lines, or
