@@ -965,10 +965,13 @@ _MARKERS = (
 _MARKER_SPAN = max(map(len, _MARKERS))
 
 
+_WRAP_WIDE_LINE = re.compile(rf"^[^\n]{{{MIN_WRAP_WIDTH}}}", re.M)
+
+
 def _join_cut_markers(text: str) -> tuple[str, str]:
     """Join a line to the next where a terminal cut a crash marker in two (see :data:`_MARKERS`)."""
-    if "\n" not in text:
-        return text, ""
+    if "\n" not in text or not _WRAP_WIDE_LINE.search(text):
+        return text, ""  # (no line a terminal could have cut: none as long as its width)
     lines = text.split("\n")
     joined: list[str] = []
     cut_at = -1  # index in joined of a line just extended: a marker cut twice is not joined again
