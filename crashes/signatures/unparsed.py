@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from crashes.demangle import demangle
 from crashes.frames import is_ignored
 from crashes.model import Frame
-from crashes.traces import rust
+from crashes.traces import python, rust
 from crashes.traces.extract import MIN_WRAP_WIDTH
 from crashes.traces.text import file_name, lines_of, mask_message, without_file_names
 
@@ -527,7 +527,7 @@ def _candidates(lines: list[str]) -> Iterator[tuple[int, str]]:
             continue
         if _GENERIC_FRAME.match(stripped) or _NUMBERED_FRAME.match(stripped) or _OFFSET_FRAME.match(stripped):
             continue
-        if _WARNING_LINE.search(stripped) or (index and _PYTHON_FRAME_LINE.match(lines[index - 1][:_LINE_READ])):
+        if _WARNING_LINE.search(stripped) or (index and python.is_frame_line(lines[index - 1])):
             # A warning is no failure (Python's "x.py:12: UserWarning: …", pip's "DEPRECATION: …"), and the line
             # below a Python frame is its source ("and not self.orelse._safe_to_use(…"), not what failed.
             continue
@@ -582,7 +582,6 @@ _LEADING_TIMESTAMP = re.compile(
     r"|(?:\d{4}-\d\d-\d\d[ T])?\d\d:\d\d:\d\d(?:[.,]\d{1,9})?\|(?:TRACE|DEBUG|INFO|WARN|ERROR|FATAL)\|)"
 )
 _WARNING_LINE = re.compile(r"^DEPRECATION: |(?:^|: )[A-Z]\w{0,40}Warning: ")
-_PYTHON_FRAME_LINE = re.compile(r'^\s{0,12}File "[^"\n]{1,500}", line \d{1,9}')
 _INFO_LINE = re.compile(r"^(?:\d{1,9} )?\[?(?:INFO|DEBUG|TRACE)\]?[:\s]")
 _FIRST_PERSON = re.compile(r"(?i)(?<![\w'])(?:i|i'm|i've|i'd|we|we're|we've|my|our|me|us)(?![\w'])")
 # What a tool's line holds and a sentence does not: a call, a path, a qualified name, an identifier.
@@ -696,9 +695,9 @@ _GENERIC_FRAME = re.compile(
 )
 # A numbered frame of a backtrace ("12:     0x7f3c5ccaa3a7 - std::panicking::…", "#3 0x… in f"): a frame
 # says where, never what failed.
+_NUMBERED_FRAME = re.compile(r"^(?:#\s*)?\d{1,4}:?\s+(?:0x[0-9a-fA-F]+\s*-?\s|[\w:<>~]+::)")
 # A frame with its offset and source, unnumbered: Go's before 1.0 ("runtime.panicstring+0xa3 /go/src/runtime.c:116").
 _OFFSET_FRAME = re.compile(r"^\S{1,300}\+0x[0-9a-fA-F]{1,16} \S{1,300}:\d{1,9}$")
-_NUMBERED_FRAME = re.compile(r"^(?:#\s*)?\d{1,4}:?\s+(?:0x[0-9a-fA-F]+\s*-?\s|[\w:<>~]+::)")
 _RUNTIME_FRAME = re.compile(
     r"(?i)(?:^_?_?libc|^_start$|^main$|raise|abort|sigfault|signal|handler|backtrace|callstack|panic|kill|"
     r"^_?_?pthread|^_sigtramp|^dyld|^start$|^thread_start|"

@@ -6,7 +6,7 @@
 ``QuickAccessWidget.Button_Click (Object sender, RoutedEventArgs e)``
 
 Each frame takes two lines: the namespace, then the type and method with their parameters. The frames are
-.NET's, read by .NET's rules; the exception is the first "Namespace.SomethingException" the text names.
+.NET's, read by .NET's rules; the exception is the first the text names, read as .NET's own stack names them.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import re
 
 from crashes.frames import MAX_FRAMES
 from crashes.model import Frame, ParsedTrace
+from crashes.traces.dotnet import exception_names
 from crashes.traces.text import MAX_LINE, lines_of
 
 FORMAT = "app-center"
@@ -22,9 +23,6 @@ _NAMESPACE = re.compile(r"^\s{0,8}(?P<namespace>[A-Za-z_][\w]{0,100}(?:\.[A-Za-z
 # "QuickAccessWidgetViewModel.NavigateToPath (String path)", "<>c.<ThrowAsync>b__128_0 (Object state)",
 # "ExceptionHelpers.<ThrowExceptionForHR>g__Throw|39_0 (Int32 hr)".
 _METHOD = re.compile(r"^\s{0,8}(?P<method>[\w<>|`$.]{1,300}\.[\w<>|`$]{1,200}) \((?P<parameters>[^()\n]{0,500})\)\s*$")
-_EXCEPTION = re.compile(
-    r"(?P<type>(?:[A-Za-z_]\w{0,100}\.){1,10}[A-Za-z_]\w{0,100}(?:Exception|Error))(?::\s*(?P<message>[^\n]{0,500}))?"
-)
 _FRAMES_WANTED = 2
 
 
@@ -54,11 +52,12 @@ def recognize(text: str) -> bool:
 
 def parse(text: str) -> ParsedTrace:
     lines = list(lines_of(text))
-    found = next((match for line in lines if (match := _EXCEPTION.search(line[:MAX_LINE]))), None)
+    # (Read as .NET's own stack names its exceptions.)
+    named = exception_names(text)
     return ParsedTrace(
         format=FORMAT,
-        crash_type=found["type"] if found else "unknown",
-        message=(found["message"] or "").strip() if found else "",
+        crash_type=named[0][0] if named else "unknown",
+        message=named[0][1] if named else "",
         frames=tuple(_frames(lines, MAX_FRAMES)),
         language="dotnet",
     )

@@ -45,7 +45,7 @@ _FUNCTION = re.compile(r"^[\w.`<>+$\[\],|]+(?:\s*\[[^\]]{0,200}\])?$")
 _MAX_WRAPPED = 4
 
 
-def _exception_names(text: str) -> list[tuple[str, str]]:
+def exception_names(text: str) -> list[tuple[str, str]]:
     """(type, message) of every .NET exception named in ``text``, in order.
 
     Tokens first, then a check of each: a regular expression with a
@@ -148,7 +148,7 @@ def recognize(text: str) -> bool:
             # A stack pasted without the exception above it (dafny#3615) is .NET's by its frames alone.
             if frames >= _HEADLESS_FRAMES:
                 return True
-    return frames > 0 and bool(_exception_names(text))
+    return frames > 0 and bool(exception_names(text))
 
 
 _HEADLESS_FRAMES = 3
@@ -181,7 +181,7 @@ def parse(text: str) -> ParsedTrace:
         if remote.crash_type and remote.frames:
             carriers = tuple(
                 ParsedTrace(format=FORMAT, crash_type=name, message=message, language="dotnet")
-                for name, message in _exception_names("\n".join(lines[:server]))
+                for name, message in exception_names("\n".join(lines[:server]))
             )
             return dataclasses.replace(remote, causes=carriers + remote.causes)
     return _parse_lines(lines)
@@ -191,16 +191,16 @@ def _parse_lines(lines: list[str]) -> ParsedTrace:
     first_frame = next((i for i, line in enumerate(lines) if _frame(line)), len(lines))
     # Outer ---> inner ---> innermost: the last exception named before the
     # first frame is the innermost.
-    exceptions = _exception_names("\n".join(lines[:first_frame]))
+    exceptions = exception_names("\n".join(lines[:first_frame]))
     if not exceptions:
         # Frames with no exception above them, then an exception and its own stack: the tail of an
         # earlier trace the paste began in (dafny-lang/dafny#6126), before the crash's.
         named = next(
-            (i for i in range(first_frame, len(lines)) if not _frame(lines[i]) and _exception_names(lines[i])), None
+            (i for i in range(first_frame, len(lines)) if not _frame(lines[i]) and exception_names(lines[i])), None
         )
         below = next((i for i in range(named + 1, len(lines)) if _frame(lines[i])), None) if named is not None else None
         if below is not None:
-            first_frame, exceptions = below, _exception_names("\n".join(lines[named:below]))
+            first_frame, exceptions = below, exception_names("\n".join(lines[named:below]))
     innermost = exceptions[-1] if exceptions else None
     frames = []
     for line in lines[first_frame:]:

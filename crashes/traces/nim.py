@@ -19,7 +19,7 @@ import re
 
 from crashes.frames import MAX_FRAMES
 from crashes.model import Frame, ParsedTrace
-from crashes.traces.text import MAX_LINE, lines_of, mask_message
+from crashes.traces.text import MAX_LINE, file_name, lines_of, mask_message
 
 FORMAT = "nim"
 # "/home/u/Nim/compiler/ccgexprs.nim(2760) genStmtList", "nim.nim(133)             nim".
@@ -67,17 +67,13 @@ def _first_run(lines: list[str]) -> tuple[list[re.Match], int, int]:
     return [], len(lines), len(lines)
 
 
-def _base_name(path: str) -> str:
-    return path.replace("\\", "/").rsplit("/", 1)[-1]
-
-
 def _reporting(path: str) -> bool:
     """Whether a frame's file is the compiler's or the runtime's reporting: named bare (as Nim names its own
     modules' frames) or in the compiler's or the standard library's folders, not a program's own msgs.nim."""
     path = path.replace("\\", "/")
     folder = path.rsplit("/", 1)[0] if "/" in path else ""
     own = not folder or f"/{folder}".endswith(("/compiler", "/lib/system", "/lib/std"))
-    return own and _base_name(path) in _REPORTING_FILES
+    return own and file_name(path) in _REPORTING_FILES
 
 
 def recognize(text: str) -> bool:
@@ -115,7 +111,7 @@ def parse(text: str) -> ParsedTrace:
     for found in reversed(run):
         if _reporting(found["file"]):
             continue
-        file = _base_name(found["file"])
+        file = file_name(found["file"])
         frames.append(
             Frame(function=f"{file.removesuffix('.nim')}.{found['name']}", file=file, line=int(found["line"]))
         )

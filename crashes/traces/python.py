@@ -25,6 +25,13 @@ def frame_line(file: str, line: str | int, function: str) -> str:
 
 # loguru marks the frame that caught the exception: "> File "…", line 48, in <lambda>".
 _FRAME = re.compile(r'^\s*(?:> )?File "(?P<file>[^"]*)", line (?P<line>\d+)(?:, in (?P<function>.+))?\s*$')
+
+
+def is_frame_line(line: str) -> bool:
+    """Whether ``line`` is a traceback's frame line (``  File "x.py", line 3, in f``)."""
+    return 'File "' in line and _FRAME.match(line[:MAX_LINE]) is not None
+
+
 _REPEATED = re.compile(r"^\s*\[Previous line repeated (?P<count>\d+) more times?\]\s*$")
 _EXCEPTION = re.compile(r"^(?P<type>[A-Za-z_][\w.]*)(?::\s?(?P<message>.*))?$")
 _CHAIN_SEPARATORS = (
