@@ -107,6 +107,10 @@ STOCK_LINES = re.compile(
     r"the signal is caused by a \w{1,10} memory access|"
     r"^hint: (?:address points to the zero page|this fault was caused)|"
     r"sanitizer can ?not provide additional info|nested bug in the same thread, aborting|"
+    # An allocation the allocator refused (crashes.traces.sanitizer): its size is the input's, the notes and the
+    # allocator's own CHECK every such report's.
+    r"^==(?:\d+|N)==warning: \w{0,40}sanitizer failed to allocate |sanitizer's allocator is terminating the "
+    r"process|set allocator_may_return_null=1|sanitizer check failed: \S{0,500}sanitizer_allocator|"
     # Nim's runtime on any SIGSEGV ("SIGSEGV: Illegal storage access. (Attempt to read from nil?)").
     r"illegal storage access\. \(attempt to read from nil\?\)|"
     # Minecraft's launcher on any crash of the game or a mod ("The game crashed whilst ticking entity",
@@ -329,7 +333,10 @@ GENERIC_MESSAGES = re.compile(
     # A sanitizer's kind of error ("heap-use-after-free READ"), read without the frames that say where.
     r"(?:(?:heap|stack|global|dynamic-stack|container|intra-object)-)?(?:buffer-(?:overflow|underflow)|"
     r"use-after-(?:free|return|scope|poison)|overflow)(?: read| write)?|double-free|alloc-dealloc-mismatch|"
-    r"memcpy-param-overlap|unknown-crash(?: read| write)?|stack-overflow|use-of-uninitialized-value|"
+    r"memcpy-param-overlap|unknown-crash(?: read| write)?|stack-overflow|use-of-uninitialized-value|failed to allocate|"
+    # An allocation error's kind (crashes.traces.sanitizer names it so): the frames say whose allocation.
+    r"out-of-memory|allocation-size-too-big|(?:calloc|reallocarray|pvalloc)-overflow|"
+    r"invalid-(?:allocation|aligned-alloc|posix-memalign)-alignment|"
     r"signed integer overflow|unsigned integer overflow|"
     # Go's runtime finding every goroutine blocked: the goroutines' stacks say where.
     r"(?:fatal error: )?all goroutines are asleep - deadlock!?|"

@@ -439,7 +439,14 @@ from crashes.traces.text import mask_message
 # under a Python frame are no identity; Gradle's "* What went wrong:" block is keyed by its innermost "> " cause
 # (its Exec task's "Process 'command …' finished with non-zero exit value N" is stock); clang's "fatal error: error
 # in backend: …" is LLVM's "LLVM ERROR: …", and macOS's __assert_rtn is the C library's, as __assert_fail is.
-VERSION = 21
+# v22: UBSan's report of a signal ("ERROR: UndefinedBehaviorSanitizer: SEGV on unknown address", then its stack) is
+# read as the other sanitizers' are; an allocation the allocator refused before LLVM 8 ("WARNING: AddressSanitizer
+# failed to allocate 0x… bytes", its notes, the allocator's CHECK and frames) is a sanitizer report, its notes no
+# identity; an allocation error is named by its kind, as its SUMMARY line names it ("allocation-size-too-big",
+# "out-of-memory"), not by the sizes the input asked for, and a number left in a sanitizer's error type is masked;
+# color-eyre's fields parted by blank lines (a report pasted as prose) are one report; a Rust panic's location
+# on a Windows path holding blanks ("C:\Program Files\Rust\.cargo\…") is read.
+VERSION = 22
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
 SIMILARITY_FRAMES = 8

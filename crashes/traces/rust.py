@@ -26,17 +26,20 @@ from crashes.traces.text import MAX_LINE, at_column_zero, find_lines, join_cut_l
 FORMAT = "rust"
 # Since Rust 1.89 the thread's id follows its name: "thread 'main' (6913397) panicked at …".
 THREAD = r"thread '(?P<thread>[^'\n]{0,200})' (?:\(\d{1,20}\) )?"
+# A Windows path may hold blanks ("C:\Program Files\Rust\.cargo\registry\…", "C:\Users\Jane Doe\…"), up to
+# the colon before the line; any other path ends at a blank.
+_WINDOWS_PATH = r"[A-Za-z]:\\[^:\n']{1,300}?"
 _PANIC_NEW = re.compile(
     # A custom panic hook (ruff's, cargo's) prints it without the thread; a logger prints the message on the
     # same line ("panicked at src/x.rs:586:29: called `Option::unwrap()` on a `None` value").
-    r"^\s*`?(?:" + THREAD + r")?panicked at (?P<file>(?:[A-Za-z]:)?[^\s:'][^\s:]{0,300}):"
+    r"^\s*`?(?:" + THREAD + r")?panicked at (?P<file>" + _WINDOWS_PATH + r"|[^\s:'][^\s:]{0,300}):"
     r"(?P<line>\d+):\d+:?(?:\s*$| ?(?P<inline>\S.{0,2000}?)\s*$)"
 )
 _PANIC_OLD = re.compile(
     # The blank after the comma may be gone: a line cut there, its trailing blank stripped.
     # A custom panic hook (ruff's) prints it without the thread, as in the new form.
     r"^\s*`?(?:" + THREAD + r")?panicked at '(?P<message>(?s:.*))', ?"
-    r"(?P<file>(?:[A-Za-z]:)?[^\s:]{1,300}):(?P<line>\d+)(?::\d+)?"
+    r"(?P<file>" + _WINDOWS_PATH + r"|[^\s:]{1,300}):(?P<line>\d+)(?::\d+)?"
 )
 # The old form with its location cut off by the reporter ("thread 'main' panicked at 'msg'" and the
 # line ends): the message is all there is to go by, as for a panic that printed no location.
@@ -238,7 +241,8 @@ def _eyre_panic(lines: list[str]) -> tuple[str, int | None, str] | None:
     if banner is None:
         return None
     said, message = None, []
-    for line in lines[banner + 1 : banner + 1 + _EYRE_LINES]:
+    window = lines[banner + 1 : banner + 1 + _EYRE_LINES]
+    for index, line in enumerate(window):
         clipped = line[:MAX_LINE]
         located = (_EYRE_LOCATION.match(clipped) or _EYRE_IN.match(clipped)) if said is not None else None
         if located:
@@ -250,10 +254,17 @@ def _eyre_panic(lines: list[str]) -> tuple[str, int | None, str] | None:
             message = [said["message"]] if said else []
         elif clipped.strip():
             message.append(clipped.strip())  # a message of several lines
-        else:
+        elif not _field_follows(window, index + 1):
             break
     # Cut before its Location: the message alone, as a panic that printed none.
     return ("", None, message[0]) if said is not None else None
+
+
+def _field_follows(lines: list[str], start: int) -> bool:
+    """Whether the next line with text, from ``start`` on, is the report's ``Location:``: pasted as prose
+    rather than as code, a Markdown renderer parts its fields with blank lines (noir-lang/noir#1021)."""
+    following = next((line[:MAX_LINE] for line in lines[start:] if line.strip()), "")
+    return bool(_EYRE_LOCATION.match(following))
 
 
 # tokio's JoinError for a task that panicked, as an application passes it on ("task 123 panicked with

@@ -198,3 +198,22 @@ def test_human_panic_2s_explanation_and_a_cause_holding_the_new_panic_line():
     key = sign(read_report("v21/human_panic_v2_turborepo_11527"), "vercel/turborepo")
     assert key.crash_type == "summary state thread finished: SendError { .. }"
     assert key.frames[0] == "site turborepo-run-summary/src/execution.rs:356"
+
+
+def test_color_eyres_fields_parted_by_blank_lines_are_one_report():
+    # noir-lang/noir#1021 pasted the report as prose: a Markdown renderer parts its lines with blank ones.
+    # #1146, fenced, is the same bug (closed as a duplicate of #615): one bucket.
+    prose = sign(read_report("v22/eyre_fields_as_paragraphs_noir_1021"), "noir-lang/noir")
+    fenced = sign(read_report("v22/eyre_fields_noir_1146"), "noir-lang/noir")
+    assert prose.frames == fenced.frames == ("site common/src/crs.rs:37",)
+    assert prose.digest == fenced.digest
+
+
+def test_a_windows_path_with_blanks_is_the_panics_location():
+    # wasm-pack#667's cargo lives under "C:\Program Files\Rust\.cargo"; the same reporter's wasm-bindgen#1613,
+    # under "C:\Users\Mike\.cargo", is the same walrus assertion.
+    spaced = sign(read_report("v22/rust_panic_windows_path_wasm_pack_667"), "wasm-bindgen")
+    plain = sign(read_report("v22/rust_panic_windows_path_wasm_bindgen_1613"), "wasm-bindgen")
+    assert spaced.crash_type == "assertion failed: !self.dead.contains(&id)"
+    assert spaced.frames == plain.frames == ("site walrus/src/tombstone_arena.rs:139",)
+    assert spaced.digest == plain.digest
