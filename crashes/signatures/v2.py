@@ -445,7 +445,8 @@ from crashes.traces.text import mask_message
 # identity; an allocation error is named by its kind, as its SUMMARY line names it ("allocation-size-too-big",
 # "out-of-memory"), not by the sizes the input asked for, and a number left in a sanitizer's error type is masked;
 # color-eyre's fields parted by blank lines (a report pasted as prose) are one report; a Rust panic's location
-# on a Windows path holding blanks ("C:\Program Files\Rust\.cargo\…") is read.
+# on a Windows path holding blanks ("C:\Program Files\Rust\.cargo\…") is read, and a hook's labelled location
+# ("Panic: compiler-core/src/exhaustiveness.rs:434") with the message indented below it is the panic's.
 VERSION = 22
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -280,6 +280,28 @@ def _join_error_panic(lines: list[str]) -> tuple[str, None, str] | None:
     return ("", None, found["message"].replace('\\"', '"')) if found else None
 
 
+# A hook that prints the location first, labelled, and the message indented below it (the Gleam compiler's:
+# "Panic: compiler-core/src/exhaustiveness.rs:746", then "\tCustom type variants must exist: …").
+_LABELLED_LOCATION = re.compile(r"^\s{0,8}Panic:\s{1,8}(?P<file>[^\s:]{1,300}\.rs):(?P<line>\d{1,9})(?::\d{1,9})?\s*$")
+_INDENTED_MESSAGE = re.compile(r"^(?:\t|\s{2,16})(?P<message>\S.{0,1000}?)\s*$")
+
+
+def _labelled_location_panic(lines: list[str]) -> tuple[str, int, str] | None:
+    """(file, line, message) of the first "Panic: F.rs:N" line and the indented message just below it."""
+    at, found = next(
+        (
+            (i, m)
+            for i, line in enumerate(lines)
+            if "Panic:" in line and (m := _LABELLED_LOCATION.match(line[:MAX_LINE]))
+        ),
+        (None, None),
+    )
+    if found is None:
+        return None
+    said = _INDENTED_MESSAGE.match(lines[at + 1][:MAX_LINE]) if at + 1 < len(lines) else None
+    return found["file"], int(found["line"]), said["message"] if said else ""
+
+
 # Panic hooks' own reports (color-eyre's, miette's, human-panic's, Biome's, tokio's JoinError), each found by a
 # literal it holds: the first that reads one gives the panic's file, line and message. A {:?} print of the
 # hook's argument (_panic_hook) is read before them, and in parse also where std's panic line left no file.
@@ -290,6 +312,7 @@ _HOOK_REPORTS = (
     ('explanation" = """', _human_panic),
     ("Source Location:", _source_location_panic),
     ("panicked with message", _join_error_panic),
+    ("Panic:", _labelled_location_panic),
 )
 
 

@@ -217,3 +217,14 @@ def test_a_windows_path_with_blanks_is_the_panics_location():
     assert spaced.crash_type == "assertion failed: !self.dead.contains(&id)"
     assert spaced.frames == plain.frames == ("site walrus/src/tombstone_arena.rs:139",)
     assert spaced.digest == plain.digest
+
+
+def test_a_hooks_labelled_location_and_the_message_indented_below_it():
+    # The Gleam compiler's hook (gleam-lang/gleam#2599): "Panic: compiler-core/src/exhaustiveness.rs:434", then
+    # the message indented, under its own banner and a build log's DEBUG line.
+    signed = sign(read_report("v20/report_request_gleam_2599"), "gleam-lang/gleam")
+    assert signed.trace_format == "rust"
+    assert signed.frames[0] == "site compiler-core/src/exhaustiveness.rs:434"
+    assert signed.crash_type.startswith("Unexpected pattern Tuple { elements: [Id { idx: N }")
+    # A label without a Rust source file is no panic's location.
+    assert sign("Panic: the build failed\n    at step three of the deploy\n", "t").trace_format != "rust"
