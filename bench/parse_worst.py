@@ -345,6 +345,12 @@ def shapes(size: int) -> dict[str, str]:
         "kernel heads never ending": _grow("WARNING: CPU: 1 PID: 2 at " + "a/" * 300 + " BUG: " * 50 + "\n", size),
         "tombstone frames of nested parentheses": _grow("  #01 pc 0001a5010  /l.so " + "(" * 500 + "\n", size),
         "wasm frames never closed": _grow("    at a::b (wasm://" + "x" * 400 + "\nf@:wasm-function[" + "\n", size),
+        # v22: any hook's "panic" line, a Rust file's name near it that is no location, or one behind a long path;
+        # the allocator's refusals; a hook's labelled locations.
+        "panic lines beside no location": _grow("panic at x.rs: y.rs; z.rs:\n", size),
+        "panic lines with long paths": _grow("Panic " + "a/" * 600 + "b.rs:1 " + "c" * 800 + ".rs:\n", size),
+        "allocation refusals": _grow("==1==WARNING: AddressSanitizer failed to allocate 0x1 bytes\n", size),
+        "labelled panic locations": _grow("Panic: a.rs:1\n\tx\n", size),
     }
     # What the search found first: a run of go-errors frames, then 2,764 blanks, repeated. A pattern
     # that lets a run of one character class open a line or a match (``^\s*x?\s*``, a search for

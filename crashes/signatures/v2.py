@@ -446,7 +446,9 @@ from crashes.traces.text import mask_message
 # "out-of-memory"), not by the sizes the input asked for, and a number left in a sanitizer's error type is masked;
 # color-eyre's fields parted by blank lines (a report pasted as prose) are one report; a Rust panic's location
 # on a Windows path holding blanks ("C:\Program Files\Rust\.cargo\…") is read, and a hook's labelled location
-# ("Panic: compiler-core/src/exhaustiveness.rs:434") with the message indented below it is the panic's.
+# ("Panic: compiler-core/src/exhaustiveness.rs:434") with the message indented below it is the panic's, as is, with no
+# panic of a known form, any hook's line saying "panic" with a Rust location on it or just below it (Neovide's
+# "… panicked with the message '…'. (File: F; Line: N, …)", a {:?} print's "Location: Some(…)").
 VERSION = 22
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

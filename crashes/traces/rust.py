@@ -28,7 +28,7 @@ FORMAT = "rust"
 THREAD = r"thread '(?P<thread>[^'\n]{0,200})' (?:\(\d{1,20}\) )?"
 # A Windows path may hold blanks ("C:\Program Files\Rust\.cargo\registry\…", "C:\Users\Jane Doe\…"), up to
 # the colon before the line; any other path ends at a blank.
-_WINDOWS_PATH = r"[A-Za-z]:\\[^:\n']{1,300}?"
+_WINDOWS_PATH = r"[A-Za-z]:[\\/][^:\n']{1,300}?"
 _PANIC_NEW = re.compile(
     # A custom panic hook (ruff's, cargo's) prints it without the thread; a logger prints the message on the
     # same line ("panicked at src/x.rs:586:29: called `Option::unwrap()` on a `None` value").
@@ -302,6 +302,86 @@ def _labelled_location_panic(lines: list[str]) -> tuple[str, int, str] | None:
     return found["file"], int(found["line"]), said["message"] if said else ""
 
 
+# Any other hook's wording, read by what every one of them prints: a line saying "panic" and a Rust source location on
+# it or just below it. Neovide's "Neovide panicked with the message '…'. (File: src/bridge/events.rs; Line: 321,
+# Column: 17)", a crash reporter's "RustPanic: panicked at C:\…\runner.rs:246:18:" (the message on the next line,
+# as std's new form prints it), "A panic occurred: Some("…")" with "Location: Some("…/event_loop.rs:2345:11")"
+# below it (a {:?} print, its backslashes doubled). A path of a Windows drive with blanks in it is not read here.
+# What follows a Rust file's name in a location: ":321:17", ":2345", or "; Line: 321" (Neovide's fields). The name
+# is read back from its ".rs" to a blank or a quote (a pattern searched along the line would try every start).
+_AFTER_RUST_FILE = re.compile(r"(?::(?P<line>\d{1,9})(?::(?P<column>\d{1,9}))?|; Line: (?P<field>\d{1,9}))")
+_PATH_ENDS = frozenset(" \t:;'\"()")
+_MAX_PATH = 300
+# "panic" as a word of the hook's ("Neovide panicked", "A panic occurred", "RustPanic:"), not inside a frame's name
+# (__rust_maybe_catch_panic, std::panicking::begin_panic).
+_PANIC_WORD = re.compile(r"(?<![\w:])[Pp]anic|(?<=[a-z])Panic")
+# Nor std's own places (libpanic_unwind's catch, core's Result::unwrap): a frame's, not the panic's.
+_STD_PLACE = re.compile(r"(?:^|[/\\])(?:libpanic_unwind|libpanic_abort|library[/\\]panic_)")
+_LOCATION_ENDS_LINE = re.compile(r":?\s*$")
+_QUOTES = "'\""
+# How far below its panic line a hook prints the location.
+_HOOK_LOCATION_LINES = 2
+
+
+def _any_hook_panic(lines: list[str]) -> tuple[str, int, str] | None:
+    """(file, line, message) of the first line saying "panic" with a Rust location on it or just below it."""
+    for index, line in enumerate(lines):
+        if "anic" not in line:
+            continue
+        clipped = line[:MAX_LINE]
+        spoken = _PANIC_WORD.search(clipped)
+        if spoken is None:
+            continue
+        for below, place in enumerate(lines[index : index + 1 + _HOOK_LOCATION_LINES]):
+            located = _rust_location(place[:MAX_LINE]) if ".rs" in place else None
+            if located is None:
+                continue
+            begins, found, ends = located
+            file = place[begins : found.start()].replace("\\\\", "\\")
+            if _RAISING_FILES.search(file.replace("\\", "/")) or _STD_PLACE.search(file):
+                return None
+            number = int(found["line"] or found["field"])
+            end = begins if below == 0 else len(clipped)
+            said = _quoted_after(clipped, spoken.end(), end)
+            if not said and below == 0 and found["column"] and _LOCATION_ENDS_LINE.fullmatch(clipped, ends):
+                # std's new form, behind the hook's own words: the message is the next line with text.
+                said = next((text.strip() for text in lines[index + 1 : index + 4] if text.strip()), "")
+            return file, number, said
+        return None
+    return None
+
+
+def _rust_location(line: str) -> tuple[int, re.Match, int] | None:
+    """(where the file's name begins, what follows its ".rs", where that ends) of the first Rust location in
+    ``line``; a drive ("C:") is part of the name."""
+    at = line.find(".rs")
+    while at != -1:
+        found = _AFTER_RUST_FILE.match(line, at + 3)
+        if found:
+            begins = at
+            while begins > 0 and at - begins < _MAX_PATH and line[begins - 1] not in _PATH_ENDS:
+                begins -= 1
+            if begins >= 2 and line[begins - 1] == ":" and line[begins - 2].isalpha():
+                begins -= 2  # "C:\Users\…", "C:/…"
+            if begins < at:
+                return begins, found, found.end()
+        at = line.find(".rs", at + 3)
+    return None
+
+
+def _quoted_after(line: str, start: int, end: int) -> str:
+    """The quoted text of ``line`` between ``start`` and ``end``: from its first quote to the last one like it (a
+    message may quote inside itself: "message 'invalid format for event 'win_pos' - …'."); else what follows
+    the last ": " before ``end``."""
+    opening = next((at for at in range(start, end) if line[at] in _QUOTES), None)
+    if opening is not None:
+        closing = line.rfind(line[opening], opening + 1, end)
+        # (Unclosed: the message runs on below, as an old-form panic's multi-line message does.)
+        return line[opening + 1 : closing if closing > opening else end].strip()
+    colon = line.rfind(": ", start, end)
+    return line[colon + 2 : end].strip(" .(") if colon >= 0 else ""
+
+
 # Panic hooks' own reports (color-eyre's, miette's, human-panic's, Biome's, tokio's JoinError), each found by a
 # literal it holds: the first that reads one gives the panic's file, line and message. A {:?} print of the
 # hook's argument (_panic_hook) is read before them, and in parse also where std's panic line left no file.
@@ -313,6 +393,8 @@ _HOOK_REPORTS = (
     ("Source Location:", _source_location_panic),
     ("panicked with message", _join_error_panic),
     ("Panic:", _labelled_location_panic),
+    # (Last: the least specific.)
+    ("anic", _any_hook_panic),
 )
 
 

@@ -228,3 +228,28 @@ def test_a_hooks_labelled_location_and_the_message_indented_below_it():
     assert signed.crash_type.startswith("Unexpected pattern Tuple { elements: [Id { idx: N }")
     # A label without a Rust source file is no panic's location.
     assert sign("Panic: the build failed\n    at step three of the deploy\n", "t").trace_format != "rust"
+
+
+def test_any_hooks_words_with_a_rust_location_on_or_below_them_are_the_panic():
+    # Neovide's hook (neovide/neovide#1804): "Neovide panicked with the message '…'. (File: src/bridge/events.rs;
+    # Line: 321, Column: 17)", under log lines. #1798 printed the same panic through std's hook: one bucket.
+    hooked = sign(read_report("v22/hook_words_neovide_1804"), "neovide/neovide")
+    plain = sign(read_report("v22/std_panic_neovide_1798"), "neovide/neovide")
+    assert hooked.frames[0] == plain.frames[0] == "site src/bridge/events.rs:321"
+    assert hooked.message == "index out of bounds: the len is 1 but the index is 1"
+    assert hooked.digest == plain.digest
+    # A hook printing the PanicInfo's parts with {:?} (tauri-apps/tao#1140): the location below, its backslashes
+    # doubled.
+    debug = sign(read_report("v22/hook_debug_print_tao_1140"), "tauri-apps/tao")
+    assert debug.frames[0] == "site tao/src/platform_impl/windows/event_loop.rs:2345"
+    assert debug.message == "assertion failed: flush_paint_messages(None, &subclass_input.event_loop_runner)"
+
+
+def test_a_frame_named_for_panics_is_no_hooks_report():
+    # hsivonen/encoding_rs#49, a backtrace without its panic line: "__rust_maybe_catch_panic" and, below it,
+    # "at src/libpanic_unwind/lib.rs:86" are std's, not a panic's words and place.
+    signed = sign_record("hsivonen/encoding_rs#49")
+    assert not any("libpanic_unwind" in frame for frame in signed.frames)
+    # A drive written with a slash ("C:/Users/…/cargo\registry\…\src\parse/mod.rs:76") is a location too
+    # (rust-lang/rustfmt#753).
+    assert sign_record("rust-lang/rustfmt#753").frames[0] == "site syntex_syntax/src/parse/mod.rs:76"
