@@ -351,6 +351,11 @@ def shapes(size: int) -> dict[str, str]:
         "panic lines with long paths": _grow("Panic " + "a/" * 600 + "b.rs:1 " + "c" * 800 + ".rs:\n", size),
         "allocation refusals": _grow("==1==WARNING: AddressSanitizer failed to allocate 0x1 bytes\n", size),
         "labelled panic locations": _grow("Panic: a.rs:1\n\tx\n", size),
+        # Boost.Stacktrace's frames and Node's native ones, under their heads, and lines that almost are.
+        "boost frames": "Caught signal: SIGSEGV\n" + _grow(" 1# f at a\\b.cpp:1\n 2# 0x1 in m\n 3# g in h", size),
+        "boost frames cut in their paths": _grow(" 1# f at " + "a\\" * 700 + "\n", size),
+        "node frames": "FATAL ERROR: x\n" + _grow(" 1: 0x1 node::Abort() [node]\n 2: f(a [b] c) [", size),
+        "V8 heads": _grow("# Fatal error in a, line 0\n#\n", size),
     }
     # What the search found first: a run of go-errors frames, then 2,764 blanks, repeated. A pattern
     # that lets a run of one character class open a line or a match (``^\s*x?\s*``, a search for

@@ -448,7 +448,11 @@ from crashes.traces.text import mask_message
 # on a Windows path holding blanks ("C:\Program Files\Rust\.cargo\…") is read, and a hook's labelled location
 # ("Panic: compiler-core/src/exhaustiveness.rs:434") with the message indented below it is the panic's, as is, with no
 # panic of a known form, any hook's line saying "panic" with a Rust location on it or just below it (Neovide's
-# "… panicked with the message '…'. (File: F; Line: N, …)", a {:?} print's "Location: Some(…)").
+# "… panicked with the message '…'. (File: F; Line: N, …)", a {:?} print's "Location: Some(…)"); Boost.Stacktrace's
+# frames ("8# f at F:L", "3# f in M") are read, those above the signal's way in (the C library's trampoline,
+# Windows' KiUserExceptionDispatcher) the handler's; Node's and V8's fatal reports ("FATAL ERROR: …", "# Check
+# failed: …", Node's assertion) are read with the native frames below their reporting machinery, a JavaScript heap
+# out of memory naming no frame.
 VERSION = 22
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
@@ -487,6 +491,8 @@ RULES = {
             "gdb",
             "lldb",
             "glibc-backtrace",
+            "boost-stacktrace",
+            "node-native",
             "qgis",
             "hotspot",
             "breakpad",
@@ -532,8 +538,10 @@ _DEFAULT_RULE = Rule()
 # project's bug, triaged by each (and, across languages, never one bucket). A Roslyn analyzer's failure
 # names the analyzer's code: one bug of the analyzer, whichever project's build met it.
 _SHARED_CODE_FORMATS = frozenset({"rustc-ice", "gcc-ice", "go-ice", "roslyn-analyzer"})
-# Formats printing several stacks of which one is the crash's, and saying which.
-_WHOLE_STACK_FORMATS = frozenset({"apple-crash"})
+# Formats printing several stacks of which one is the crash's, and saying which; and Node's fatal report, whose
+# stack is all Node's and V8's when Node itself failed (its head's function, "Local<v8::Value> node::…", is no
+# frame of another format).
+_WHOLE_STACK_FORMATS = frozenset({"apple-crash", "node-native"})
 
 
 def _digest(*parts: str) -> str:

@@ -19,6 +19,7 @@ from crashes.traces import (
     apple,
     apple_ips,
     boost_exception,
+    boost_stacktrace,
     breakpad,
     bugsnag,
     bun_report,
@@ -49,6 +50,7 @@ from crashes.traces import (
     lua,
     msvc,
     nim,
+    node_native,
     ocaml,
     php,
     pytest_report,
@@ -75,7 +77,7 @@ from crashes.traces import (
 # before GCC; LLVM's stack dump after every other compiler that may embed
 # LLVM (and before a macOS crash report, whose assertion, when it has one,
 # names the bug better than its crashed thread); glibc's backtrace_symbols lines
-# (a program's own crash handler) after those that may print them among their
+# and Boost.Stacktrace's (a program's own crash handler) after those that may print them among their
 # own; gdb's generic frames near the end. QGIS's crash dialog comes before Python's traceback
 # (newer dialogs print the Python threads' stacks above the crash's own); bun.report's list before
 # Zig's panic line, which Bun's terminal output prints above it; pytest's report after CPython's
@@ -89,7 +91,9 @@ from crashes.traces import (
 # (its compiler file is never another format's). Android's tombstone frames
 # ("#00 pc …") are no other format's, read before Breakpad's. The kernel's reports early: their heads are
 # their own ("BUG: KASAN: …", "WARNING: CPU: 1 PID: 42 at …"), and other parsers read their frames badly.
-# App Center's two-line frames after .NET's own stack, which a report may hold beside them.
+# Node's and V8's fatal reports before JavaScript's stack, which an uncaught error prints above them, and before
+# LLVM's assertion, which Node's assertion line looks like. App Center's two-line frames after .NET's own stack,
+# which a report may hold beside them.
 # Bugsnag's issue before the JVM's stack and every other format: its stack lines ("File.kt:12 - f") are its
 # own, and the stack it reports may be quoted below it as Java prints it.
 # Boost's report of an exception it caught is read before gdb's frames, which a
@@ -99,9 +103,9 @@ from crashes.traces import (
 REGISTRY = (
     sanitizer, clusterfuzz, valgrind, kernel, qgis, rpython, python, pytest_report, cleo, libfuzzer, rust, go,
     go_errors, go_telemetry, bun_report, zig, hotspot, kotlin_native, bugsnag, jvm, dotnet, app_center, roslyn,
-    debugger_stack, crystal, ruby, php, elixir, javascript, julia, lua, nim, gcc, msvc, lldb, llvm, android_tombstone,
-    breakpad, apple_ips, apple, glibc_backtrace, ocaml, haskell, boost_exception, gdb, faulthandler,
-    windows_error_report, z3,
+    debugger_stack, crystal, ruby, php, elixir, node_native, javascript, julia, lua, nim, gcc, msvc, lldb, llvm,
+    android_tombstone, breakpad, apple_ips, apple, glibc_backtrace, boost_stacktrace, ocaml, haskell, boost_exception,
+    gdb, faulthandler, windows_error_report, z3,
 )  # fmt: skip
 
 __all__ = ["Frame", "ParsedTrace", "REGISTRY", "parse"]
