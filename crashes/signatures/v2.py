@@ -452,7 +452,8 @@ from crashes.traces.text import mask_message
 # frames ("8# f at F:L", "3# f in M") are read, those above the signal's way in (the C library's trampoline,
 # Windows' KiUserExceptionDispatcher) the handler's; Node's and V8's fatal reports ("FATAL ERROR: …", "# Check
 # failed: …", Node's assertion) are read with the native frames below their reporting machinery, a JavaScript heap
-# out of memory naming no frame.
+# out of memory naming no frame; the stack Go's cockroachdb/errors attaches ("  -- stack trace:", each line behind a
+# "  | " gutter) is read as Go's.
 VERSION = 22
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

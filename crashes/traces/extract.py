@@ -217,6 +217,7 @@ def clean(text: str) -> Cleaned:
         _strip_markup_tags,
         _drop_fences,
         _unquote,
+        _strip_stack_gutter,
         _strip_inline_code,
         _strip_emphasis,
         _unescape_frame_numbers,
@@ -280,6 +281,32 @@ def _strip_line_numbers(text: str) -> tuple[str, str]:
         return text, ""
     kept = [line[match.end() :] if match else line for line, match in zip(lines, found, strict=True)]
     return "\n".join(kept), "line numbers removed"
+
+
+# Go's cockroachdb/errors (CockroachDB's, Pebble's and other programs' errors, and Sentry's copies of them) prints
+# each stack it attached below "  -- stack trace:", every line behind a "  | " gutter:
+#   "  | github.com/cockroachdb/pebble.(*DB).newIter", "  | \tgithub.com/cockroachdb/pebble/db.go:954".
+# Without the gutter the lines are Go's own stack lines.
+_STACK_TRACE_HEAD = "-- stack trace:"
+_STACK_GUTTER = re.compile(r"^[ \t]{0,16}\|(?: |(?=\t)|$)")
+
+
+def _strip_stack_gutter(text: str) -> tuple[str, str]:
+    if _STACK_TRACE_HEAD not in text:
+        return text, ""
+    lines = text.split("\n")
+    inside, changed = False, False
+    for index, line in enumerate(lines):
+        if _STACK_TRACE_HEAD in line:
+            inside = True
+            continue
+        gutter = _STACK_GUTTER.match(line) if inside else None
+        if gutter:
+            lines[index] = line[gutter.end() :]
+            changed = True
+        else:
+            inside = False
+    return ("\n".join(lines), "an error library's stack gutter removed") if changed else (text, "")
 
 
 # A frame's number written "\#0" (or "\# 1") where a reporter escaped Markdown's heading mark by hand.

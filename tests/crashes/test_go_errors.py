@@ -9,9 +9,11 @@ nil dereference a gitea server recovered.
 from __future__ import annotations
 
 from crashes import signatures, traces
+from crashes.traces.extract import clean
 from tests.crashes.pastes import hard_wrap
 from tests.crashes.signing import sign_record as _sign
 from tests.data.record_digests import dedup_records
+from tests.traces import read_report
 
 RECORDS = dedup_records()
 
@@ -134,3 +136,19 @@ def test_a_frame_line_cut_before_its_extension_is_read_whole():
         "layout.go",
     ]
     assert parsed.message == "*errors.errorString unknown view"
+
+
+def test_the_cockroachdb_errors_librarys_stack_is_read_behind_its_gutter():
+    # cockroachdb/cockroach#115342 and #108580 ("dup of #86703", yuzefovich): "pebble: closed" with the stack
+    # cockroachdb/errors attached, each line behind "  | " below "  -- stack trace:"; the line numbers in
+    # Pebble's db.go differ between the two builds. Before v22 each was keyed on its first lines.
+    one = signatures.compute(kind="crash", trace_text=read_report("v22/errors_stack_gutter_cockroach_115342"))
+    other = signatures.compute(kind="crash", trace_text=read_report("v22/errors_stack_gutter_cockroach_108580"))
+    assert one.trace_format == "go"
+    assert one.frames[0] == "github.com/cockroachdb/pebble.DB.newIter"
+    assert "an error library's stack gutter removed" in one.repairs
+    assert one.digest == other.digest
+    # A gutter of the same look with no such head (a compiler's diagnostic) is left as it is.
+
+    diagnostic = "error: x\n  |\n  | let a = b;\n  |     ^ here\n"
+    assert "| let a = b;" in clean(diagnostic).text
