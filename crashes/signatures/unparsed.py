@@ -97,7 +97,8 @@ STOCK_LINES = re.compile(
     r"module load completed but symbols could not be loaded)|"
     # A debugger saying a signal stopped the program (gdb's "Thread 1 "obs" received signal SIGSEGV,
     # Segmentation fault.", a core's "Program terminated with signal SIGSEGV"): any crash of it says so.
-    r"\b(?:received|terminated with) signal SIG[A-Z]+|"
+    # (Or by its number, as a program's own handler says it: "Hyprland received signal 11 (Segmentation fault)".)
+    r"\b(?:received|terminated with) signal (?:SIG[A-Z]+|\d{1,2}\b)|"
     # Chromium's (Electron's) signal handler: "Received signal 11 SEGV_MAPERR 000000000000".
     r"^received signal \d+ |^\[end of stack trace\]|"
     # A sanitizer's headline says which kind of error, never where ("SEGV on unknown address"): its frames

@@ -453,7 +453,8 @@ from crashes.traces.text import mask_message
 # Windows' KiUserExceptionDispatcher) the handler's; Node's and V8's fatal reports ("FATAL ERROR: …", "# Check
 # failed: …", Node's assertion) are read with the native frames below their reporting machinery, a JavaScript heap
 # out of memory naming no frame; the stack Go's cockroachdb/errors attaches ("  -- stack trace:", each line behind a
-# "  | " gutter) is read as Go's.
+# "  | " gutter) is read as Go's; gdb's stop line on a function it did not know ("in ?? ()") is the backtrace's first
+# frame however the backtrace names that unknown ("in ??? ()"); a handler's "X received signal 11 (…)" is stock.
 VERSION = 22
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

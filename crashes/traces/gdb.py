@@ -248,6 +248,10 @@ class _Thread:
 _MOST_FRAMES = 4 * MAX_FRAMES
 
 
+def _unknown_as_one(function: str) -> str:
+    return "??" if function.strip("?") == "" else function
+
+
 def _threads(lines: list[str]) -> list[_Thread]:
     """Each thread's frames, as printed: one thread unless the paste holds "thread apply all bt"."""
     threads = [_Thread(None)]
@@ -271,7 +275,10 @@ def _threads(lines: list[str]) -> list[_Thread]:
         if not match:
             continue
         if match["index"] == "0" and current.frames:
-            if len(current.frames) == 1 and current.frames[0].function == match["function"]:
+            # (A name gdb did not know is "??" on one line and "???" on the other: one unknown.)
+            if len(current.frames) == 1 and _unknown_as_one(current.frames[0].function) == _unknown_as_one(
+                match["function"]
+            ):
                 # gdb printed where it stopped ("#0 f (…)" on loading a core), then `bt` printed it all.
                 current.frames = []
             else:

@@ -71,3 +71,19 @@ def test_a_javascript_heap_out_of_memory_names_no_bug():
     )
     parsed = traces.parse(text)
     assert (parsed.format, parsed.crash_type, parsed.frames) == ("node-native", "out of memory", ())
+
+
+def test_gdbs_stop_line_on_an_unknown_function_is_the_backtraces_first_frame():
+    # swaywm/sway#7946: on loading a core gdb printed "#0 … in ?? () from /usr/lib/libc.so.6", then `bt full`
+    # printed it again as "#0 … in ??? () at /usr/lib/libc.so.6": one stack, not a one-frame thread beside it.
+    signed = sign(read_report("v22/gdb_unknown_stop_line_sway_7946"), "sway")
+    assert signed.frames[0] == "wlr_xdg_toplevel_set_size"
+
+
+def test_a_handlers_received_signal_banner_names_no_bug():
+    # hyprwm/Hyprland#4096 and #2241, two bugs, each pasted up to its handler's own frames: "Hyprland received
+    # signal 11 (Segmentation fault)" is every crash's.
+    one = sign(read_report("v22/handler_banner_hyprland_4096"), "Hyprland")
+    other = sign(read_report("v22/handler_banner_hyprland_2241"), "Hyprland")
+    assert "no identifying line: a bucket of its own" in one.repairs
+    assert one.digest != other.digest
