@@ -22,6 +22,7 @@ import re
 
 from crashes.frames import MAX_FRAMES
 from crashes.model import Frame, ParsedTrace
+from crashes.traces.glibc_backtrace import LIBC
 from crashes.traces.native_frames import HANDLER_DEPTH
 from crashes.traces.text import find_lines
 
@@ -36,9 +37,7 @@ _AT_CUT_PATH = re.compile(r" at (?:[A-Za-z]:)?[\\/]?[^\s:]{0,500}[\\/][^\s:]{0,5
 _ADDRESS = re.compile(r"^0x[0-9a-fA-F]{1,16}$")
 # Frames it takes to tell a stack from a line that happens to look like one ("1# of 3").
 _MIN_FRAMES = 3
-# The C library's modules, whose unnamed frame below a handler's is the signal trampoline, and Windows'
-# dispatch of an exception to the handler.
-_LIBC = re.compile(r"(?:^|[/\\])lib(?:c|pthread)(?:[.-][\w.]*)?\.so(?:\.\d+)*$")
+# Windows' dispatch of an exception to the handler (on Linux, the C library's trampoline: glibc_backtrace.LIBC).
 _WINDOWS_DISPATCH = "KiUserExceptionDispatcher"
 _SIGNAL = re.compile(r"\b(SIG(?:SEGV|ABRT|BUS|FPE|ILL|TRAP))\b")
 
@@ -74,7 +73,7 @@ def recognize(text: str) -> bool:
 def _below_handler(frames: list[Frame]) -> list[Frame]:
     """The frames below a crash handler's: after the signal's way in (the trampoline, or Windows' dispatch)."""
     for index, frame in enumerate(frames[: HANDLER_DEPTH + 1]):
-        way_in = frame.function == _WINDOWS_DISPATCH or (index and not frame.function and _LIBC.search(frame.module))
+        way_in = frame.function == _WINDOWS_DISPATCH or (index and not frame.function and LIBC.search(frame.module))
         if way_in:
             return frames[index + 1 :]
     return frames

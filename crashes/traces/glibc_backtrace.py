@@ -43,8 +43,9 @@ _FRAME = re.compile(
 )
 # Frames it takes to tell a backtrace from a line that happens to look like one.
 _MIN_FRAMES = 3
-# The C library's modules, whose unnamed frame below a handler's is the signal trampoline.
-_LIBC = re.compile(r"(?:^|/)lib(?:c|pthread)(?:[.-][\w.]*)?\.so(?:\.\d+)*$")
+# The C library's modules, whose unnamed frame below a handler's is the signal trampoline (Boost.Stacktrace's
+# handlers print it too).
+LIBC = re.compile(r"(?:^|/)lib(?:c|pthread)(?:[.-][\w.]*)?\.so(?:\.\d+)*$")
 # How far down the trampoline may be: a handler is a frame or two, with backtrace() itself.
 _HANDLER_DEPTH = 6
 _GLIBC_ERROR = re.compile(
@@ -77,7 +78,7 @@ def recognize(text: str) -> bool:
 def _below_handler(frames: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """The frames below a crash handler's: after the C library's unnamed frame (the signal trampoline)."""
     for index, (module, function) in enumerate(frames[:_HANDLER_DEPTH]):
-        if index and not function and _LIBC.search(module):
+        if index and not function and LIBC.search(module):
             return frames[index + 1 :]
     return frames
 
