@@ -276,6 +276,11 @@ GENERIC_MESSAGES = re.compile(
     r"capacity overflow|(?:removal|insertion|swap_remove) index \(is N\) should be <=? len \(is N\)|"
     r"byte index N is (?:not a char boundary|out of bounds of).*|slice index starts at N but ends at N|"
     r"internal error: entered unreachable code|"
+    # The Swift runtime's own traps.
+    r"unexpectedly found nil while (?:implicitly )?unwrapping an optional value|(?:array )?index out of range|"
+    r"division (?:by zero|results in an overflow)|range requires lowerbound <= upperbound|"
+    r"can't form range with upperbound < lowerbound|not enough bits to represent the passed value|"
+    r"negative value is not representable|(?:double|float) value cannot be converted to int because .*|"
     r"attempt to (?:divide by zero|calculate the remainder with a divisor of zero)|"
     r"misaligned pointer dereference.*|cannot access a thread local storage value during or after destruction.*|"
     r"nil map|integer divide by zero|stack overflow|out of memory|concurrent map .*|"

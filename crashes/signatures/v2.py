@@ -454,7 +454,10 @@ from crashes.traces.text import mask_message
 # failed: …", Node's assertion) are read with the native frames below their reporting machinery, a JavaScript heap
 # out of memory naming no frame; the stack Go's cockroachdb/errors attaches ("  -- stack trace:", each line behind a
 # "  | " gutter) is read as Go's; gdb's stop line on a function it did not know ("in ?? ()") is the backtrace's first
-# frame however the backtrace names that unknown ("in ??? ()"); a handler's "X received signal 11 (…)" is stock.
+# frame however the backtrace names that unknown ("in ??? ()"); a handler's "X received signal 11 (…)" is stock; the
+# Swift runtime's trap line, in any release's form ("F.swift:N: Fatal error: m", "Fatal error: m: file F, line N"),
+# is keyed by its message and file as a Rust panic is (the standard library's own files no place; its stock
+# messages keep the line); faulthandler's "Fatal Python error: …" is read after other output on its line.
 VERSION = 22
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
@@ -511,6 +514,8 @@ RULES = {
     ),  # fmt: skip
     **dict.fromkeys(("zig", "crystal", "bun-report", "lua"), _TOP_THREE_UNTYPED),
     "rust": Rule(frames=2, frames_with_site=1, typed=False),
+    # The Swift runtime's trap: its message and file, as a Rust panic's (crashes.traces.swift).
+    "swift": Rule(frames=2, frames_with_site=1, typed=False),
     # OCaml's exception names the failure ("Failure(\"List.skipn\")"), unless it is a stock one (Not_found).
     "ocaml": Rule(frames=3, frames_with_site=1, typed=False),
     # rustc's triagers: the panic location's file and function, and the message.

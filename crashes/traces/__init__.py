@@ -61,6 +61,7 @@ from crashes.traces import (
     ruby,
     rust,
     sanitizer,
+    swift,
     valgrind,
     windows_error_report,
     z3,
@@ -93,7 +94,8 @@ from crashes.traces import (
 # their own ("BUG: KASAN: …", "WARNING: CPU: 1 PID: 42 at …"), and other parsers read their frames badly.
 # Node's and V8's fatal reports before JavaScript's stack, which an uncaught error prints above them, and before
 # LLVM's assertion, which Node's assertion line looks like. App Center's two-line frames after .NET's own stack,
-# which a report may hold beside them.
+# which a report may hold beside them. The Swift runtime's trap line before LLVM's and lldb's readers: its
+# "Assertion failed: …: file F.swift, line N" is no C assertion, and it names the trap a debugger's stack stops in.
 # Bugsnag's issue before the JVM's stack and every other format: its stack lines ("File.kt:12 - f") are its
 # own, and the stack it reports may be quoted below it as Java prints it.
 # Boost's report of an exception it caught is read before gdb's frames, which a
@@ -103,7 +105,7 @@ from crashes.traces import (
 REGISTRY = (
     sanitizer, clusterfuzz, valgrind, kernel, qgis, rpython, python, pytest_report, cleo, libfuzzer, rust, go,
     go_errors, go_telemetry, bun_report, zig, hotspot, kotlin_native, bugsnag, jvm, dotnet, app_center, roslyn,
-    debugger_stack, crystal, ruby, php, elixir, node_native, javascript, julia, lua, nim, gcc, msvc, lldb, llvm,
+    debugger_stack, crystal, ruby, php, elixir, node_native, javascript, julia, lua, nim, swift, gcc, msvc, lldb, llvm,
     android_tombstone, breakpad, apple_ips, apple, glibc_backtrace, boost_stacktrace, ocaml, haskell, boost_exception,
     gdb, faulthandler, windows_error_report, z3,
 )  # fmt: skip

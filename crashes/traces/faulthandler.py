@@ -14,7 +14,8 @@ from crashes.model import Frame, ParsedTrace
 from crashes.traces.text import MAX_LINE, find_lines
 
 FORMAT = "python-faulthandler"
-_FATAL = re.compile(r"^Fatal Python error: (?P<error>.+)$")
+# (Where other output shares the line, as pytest's "collecting ... " does: the error is what follows.)
+_FATAL = re.compile(r"^.{0,120}?Fatal Python error: (?P<error>.+)$")
 _THREAD = re.compile(r"^((Current thread|Thread) 0x[0-9a-fA-F]+ |Stack )\(most recent call first\):\s*$")
 # (Indented by two blanks as printed; a paste may have lost them.)
 _FRAME = re.compile(r'^\s*File "(?P<file>[^"]*)", line (?P<line>\d+|\?\?\?) in (?P<function>.+?)\s*$')

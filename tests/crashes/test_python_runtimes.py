@@ -219,3 +219,11 @@ def test_a_traceback_without_its_exception_line_needs_two_frames_of_its_own():
     # One frame ("black.py:assert_equivalent") is where many failures pass: no key of frames alone.
     one = '  File "/x/black.py", line 3303, in assert_equivalent\n    raise AssertionError(x)\n\nAny idea?\nThanks\n'
     assert sign(one).frames == ()
+
+
+def test_faulthandlers_header_after_other_output_on_its_line():
+    # jax-ml/jax#7198 (closed as a duplicate of #7128): pytest's "collecting ... " shares the line with
+    # "Fatal Python error: Segmentation fault"; the error is what follows it, and the dump below is read.
+    signed = signatures.compute(kind="crash", trace_text=read_report("v22/faulthandler_after_pytest_jax_7198"))
+    assert (signed.trace_format, signed.crash_type) == ("python-faulthandler", "Segmentation fault")
+    assert signed.frames[0] == "xla_client.py:make_cpu_client"
