@@ -302,11 +302,6 @@ def _labelled_location_panic(lines: list[str]) -> tuple[str, int, str] | None:
     return found["file"], int(found["line"]), said["message"] if said else ""
 
 
-# Any other hook's wording, read by what every one of them prints: a line saying "panic" and a Rust source location on
-# it or just below it. Neovide's "Neovide panicked with the message '…'. (File: src/bridge/events.rs; Line: 321,
-# Column: 17)", a crash reporter's "RustPanic: panicked at C:\…\runner.rs:246:18:" (the message on the next line,
-# as std's new form prints it), "A panic occurred: Some("…")" with "Location: Some("…/event_loop.rs:2345:11")"
-# below it (a {:?} print, its backslashes doubled). A path of a Windows drive with blanks in it is not read here.
 # What follows a Rust file's name in a location: ":321:17", ":2345", or "; Line: 321" (Neovide's fields). The name
 # is read back from its ".rs" to a blank or a quote (a pattern searched along the line would try every start).
 _AFTER_RUST_FILE = re.compile(r"(?::(?P<line>\d{1,9})(?::(?P<column>\d{1,9}))?|; Line: (?P<field>\d{1,9}))")
@@ -324,7 +319,14 @@ _HOOK_LOCATION_LINES = 2
 
 
 def _any_hook_panic(lines: list[str]) -> tuple[str, int, str] | None:
-    """(file, line, message) of the first line saying "panic" with a Rust location on it or just below it."""
+    """(file, line, message) of the first line saying "panic" with a Rust location on it or just below it.
+
+    Any other hook's wording, read by what every one of them prints: Neovide's "Neovide panicked with the message
+    '…'. (File: src/bridge/events.rs; Line: 321, Column: 17)", a crash reporter's "RustPanic: panicked at
+    C:\\…\\runner.rs:246:18:" (the message on the next line, as std's new form prints it), "A panic occurred:
+    Some("…")" with "Location: Some("…/event_loop.rs:2345:11")" below it (a {:?} print, its backslashes
+    doubled). A path of a Windows drive with blanks in it is not read here.
+    """
     for index, line in enumerate(lines):
         if "anic" not in line:
             continue
@@ -341,11 +343,12 @@ def _any_hook_panic(lines: list[str]) -> tuple[str, int, str] | None:
             if _RAISING_FILES.search(file.replace("\\", "/")) or _STD_PLACE.search(file):
                 return None
             number = int(found["line"] or found["field"])
-            end = begins if below == 0 else len(clipped)
-            said = _quoted_after(clipped, spoken.end(), end)
-            if not said and below == 0 and found["column"] and _LOCATION_ENDS_LINE.fullmatch(clipped, ends):
-                # std's new form, behind the hook's own words: the message is the next line with text.
+            if below == 0 and found["column"] and _LOCATION_ENDS_LINE.fullmatch(clipped, ends):
+                # std's new form behind the hook's own words ("RustPanic: panicked at F:L:C:"): the message is
+                # the next line with text.
                 said = next((text.strip() for text in lines[index + 1 : index + 4] if text.strip()), "")
+            else:
+                said = _quoted_after(clipped, spoken.end(), begins if below == 0 else len(clipped))
             return file, number, said
         return None
     return None
@@ -369,11 +372,19 @@ def _rust_location(line: str) -> tuple[int, re.Match, int] | None:
     return None
 
 
+def _names_thread(line: str, at: int) -> bool:
+    """Whether the quote at ``at`` opens or closes a thread's name ("panic on thread 'main' at …")."""
+    if line.endswith("thread ", 0, at):
+        return True
+    previous = line.rfind(line[at], 0, at)
+    return previous > 0 and line.endswith("thread ", 0, previous)
+
+
 def _quoted_after(line: str, start: int, end: int) -> str:
     """The quoted text of ``line`` between ``start`` and ``end``: from its first quote to the last one like it (a
     message may quote inside itself: "message 'invalid format for event 'win_pos' - …'."); else what follows
     the last ": " before ``end``."""
-    opening = next((at for at in range(start, end) if line[at] in _QUOTES), None)
+    opening = next((at for at in range(start, end) if line[at] in _QUOTES and not _names_thread(line, at)), None)
     if opening is not None:
         closing = line.rfind(line[opening], opening + 1, end)
         # (Unclosed: the message runs on below, as an old-form panic's multi-line message does.)

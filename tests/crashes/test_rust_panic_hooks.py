@@ -253,3 +253,16 @@ def test_a_frame_named_for_panics_is_no_hooks_report():
     # A drive written with a slash ("C:/Users/…/cargo\registry\…\src\parse/mod.rs:76") is a location too
     # (rust-lang/rustfmt#753).
     assert sign_record("rust-lang/rustfmt#753").frames[0] == "site syntex_syntax/src/parse/mod.rs:76"
+
+
+def test_a_hooks_own_words_before_std_s_new_form_leave_the_message_below():
+    # tauri-apps/tao#1345, a crash reporter's "RustPanic: panicked at C:\…\runner.rs:246:18:", and
+    # screenpipe/screenpipe#2495's "panic on thread 'main' at ~\.cargo\…\runner.rs:245:18:": the message is the
+    # next line, as std prints it, never the hook's words or the thread's name.
+    expected = "either event handler is re-entrant (likely), or no event handler is registered (very unlikely)"
+    for name in ("v22/hook_reporter_prefix_tao_1345", "v22/hook_thread_words_screenpipe_2495"):
+        signed = sign(read_report(name), "t")
+        assert signed.message == expected, name
+        assert (
+            signed.frames[0].startswith("site ") and "platform_impl/windows/event_loop/runner.rs:24" in signed.frames[0]
+        )
