@@ -1,4 +1,4 @@
-"""Node.js's own report of a fatal error, with the native stack it prints (Electron's too).
+"""Node.js's own report of a fatal error, with the native stack it prints.
 
 ``FATAL ERROR: v8::ToLocalChecked Empty MaybeLocal.``
 `` 1: 0x95bf28 node::Abort() [node]``
@@ -33,8 +33,8 @@ FORMAT = "node-native"
 _FRAME = re.compile(r"^\s{0,4}(?P<index>\d{1,3}): (?:(?:0x)?[0-9A-Fa-f]{6,16}(?:\s+|$))?(?P<rest>.{0,2000})$")
 _MODULE = re.compile(r"(?:^|\s)\[(?P<module>[^\[\]]{1,300})\]\s*$")
 _EXPORT_OFFSET = re.compile(r"\+\d{1,12}$")
-# The heads (each at a line's start, after V8's "# " where it prints one).
-# (A test runner may put its own words before it on the line: "test-tap/api.js 2> FATAL ERROR: …".)
+# The heads. Node's own at a line's start, or after a test runner's words on the line ("test-tap/api.js 2> FATAL
+# ERROR: …"); V8's after its "# ".
 _FATAL = re.compile(r"^.{0,80}?FATAL ERROR: (?P<message>\S.{0,600})$")
 _V8_FATAL = re.compile(r"^#\s{0,4}Fatal error in .{0,300}$")
 # The line V8 prints below its "Fatal error in …" ("# Check failed: result.second.", "# Empty MaybeLocal."), and
@@ -96,13 +96,18 @@ def _frames(text: str) -> list[Frame]:
 
 
 def recognize(text: str) -> bool:
-    """True for Node's or V8's fatal report (its head) above three native frames numbered from 1."""
+    """True for Node's or V8's fatal report (its head) above three native frames numbered on from 1 (or a little
+    further)."""
     if "FATAL ERROR:" not in text and "Assertion" not in text and "Fatal " not in text:
         return False
     found = find_lines(text, _FRAME, _MIN_FRAMES, ": ")
     # Numbered on from 1, or from a little further where output of the program's own cut into the stack.
     numbers = [int(m["index"]) for m in found]
-    if len(numbers) < _MIN_FRAMES or numbers[0] > _FIRST_NUMBER or numbers != list(range(numbers[0], numbers[0] + 3)):
+    if (
+        len(numbers) < _MIN_FRAMES
+        or numbers[0] > _FIRST_NUMBER
+        or numbers != list(range(numbers[0], numbers[0] + _MIN_FRAMES))
+    ):
         return False
     # Node's own frames, or its binary as the module: not any numbered list below an assertion.
     named = " ".join(m["rest"][:MAX_LINE] for m in found)
