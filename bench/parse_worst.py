@@ -356,6 +356,8 @@ def shapes(size: int) -> dict[str, str]:
         "boost frames cut in their paths": _grow(" 1# f at " + "a\\" * 700 + "\n", size),
         "node frames": "FATAL ERROR: x\n" + _grow(" 1: 0x1 node::Abort() [node]\n 2: f(a [b] c) [", size),
         "V8 heads": _grow("# Fatal error in a, line 0\n#\n", size),
+        "c10 frames": "Exception raised from f at a.cpp:1 (most recent call first):\n"
+        + _grow("frame #0: f(a (b) c) + 0x1 (0x2 in " + "l" * 300 + "\n", size),
         "Swift trap lines": _grow("x.swift: Fatal error: a.swift:1: Fatal error: " + "a" * 300 + "\n", size),
         "error library gutters": "  -- stack trace:\n" + _grow("  | a.(*B).c\n  | \ta/b.go:1\n", size),
     }

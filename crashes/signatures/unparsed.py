@@ -26,6 +26,9 @@ from crashes.traces.text import file_name, lines_of, mask_message, without_file_
 STOCK_LINES = re.compile(
     r"(?i)(?:please (?:try|report|submit|file|include|run|use)|report (?:this|a) bug|bug report|"
     r"query stack during panic|end of query stack|indicates a bug in|has crashed\b|found a bug in|"
+    # CUDA's errors that any later call reports, whichever kernel caused them (crashes.traces.c10_error).
+    r"cuda error: (?:an illegal memory access was encountered|unspecified launch failure|device-side assert "
+    r"triggered|misaligned address|an illegal instruction was encountered)\s*$|"
     # journalctl's and coredumpctl's notice to users outside the adm group.
     r"you are currently not seeing messages|"
     r"internal error -- |unexpectedly panicked|we would appreciate|"
@@ -276,6 +279,9 @@ GENERIC_MESSAGES = re.compile(
     r"capacity overflow|(?:removal|insertion|swap_remove) index \(is N\) should be <=? len \(is N\)|"
     r"byte index N is (?:not a char boundary|out of bounds of).*|slice index starts at N but ends at N|"
     r"internal error: entered unreachable code|"
+    # CUDA's errors that any later call reports, whichever kernel caused them (crashes.traces.c10_error).
+    r"cuda error: (?:an illegal memory access was encountered|unspecified launch failure|device-side assert "
+    r"triggered|misaligned address|an illegal instruction was encountered)|"
     # The Swift runtime's own traps.
     r"unexpectedly found nil while (?:implicitly )?unwrapping an optional value|(?:array )?index out of range|"
     r"division (?:by zero|results in an overflow)|range requires lowerbound <= upperbound|"

@@ -457,7 +457,9 @@ from crashes.traces.text import mask_message
 # frame however the backtrace names that unknown ("in ??? ()"); a handler's "X received signal 11 (…)" is stock; the
 # Swift runtime's trap line, in any release's form ("F.swift:N: Fatal error: m", "Fatal error: m: file F, line N"),
 # is keyed by its message and file as a Rust panic is (the standard library's own files no place; its stock
-# messages keep the line); faulthandler's "Fatal Python error: …" is read after other output on its line.
+# messages keep the line); faulthandler's "Fatal Python error: …" is read after other output on its line; PyTorch's
+# C++ error is keyed by the check that threw ("Exception raised from f at F:N") and the frames below c10::Error's
+# own, except a CUDA error reported asynchronously, whose check and frames are any kernel's.
 VERSION = 22
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
@@ -514,6 +516,8 @@ RULES = {
     ),  # fmt: skip
     **dict.fromkeys(("zig", "crystal", "bun-report", "lua"), _TOP_THREE_UNTYPED),
     "rust": Rule(frames=2, frames_with_site=1, typed=False),
+    # PyTorch's C++ error: the check's function and message, then the frames that called it.
+    "c10-error": Rule(frames=2, frames_with_site=1, typed=False),
     # The Swift runtime's trap: its message and file, as a Rust panic's (crashes.traces.swift).
     "swift": Rule(frames=2, frames_with_site=1, typed=False),
     # OCaml's exception names the failure ("Failure(\"List.skipn\")"), unless it is a stock one (Not_found).

@@ -23,6 +23,7 @@ from crashes.traces import (
     breakpad,
     bugsnag,
     bun_report,
+    c10_error,
     cleo,
     clusterfuzz,
     crystal,
@@ -92,6 +93,7 @@ from crashes.traces import (
 # (its compiler file is never another format's). Android's tombstone frames
 # ("#00 pc …") are no other format's, read before Breakpad's. The kernel's reports early: their heads are
 # their own ("BUG: KASAN: …", "WARNING: CPU: 1 PID: 42 at …"), and other parsers read their frames badly.
+# PyTorch's C++ error before Python's traceback, which it is raised into: the check that threw names the bug.
 # Node's and V8's fatal reports before JavaScript's stack, which an uncaught error prints above them, and before
 # LLVM's assertion, which Node's assertion line looks like. App Center's two-line frames after .NET's own stack,
 # which a report may hold beside them. The Swift runtime's trap line before LLVM's and lldb's readers: its
@@ -103,8 +105,8 @@ from crashes.traces import (
 # last: a tool's log may print such fields around another format's trace. Windows Error Reporting's problem
 # signature, which names no frame, after every format that reads a stack: a report holding both is the stack's.
 REGISTRY = (
-    sanitizer, clusterfuzz, valgrind, kernel, qgis, rpython, python, pytest_report, cleo, libfuzzer, rust, go,
-    go_errors, go_telemetry, bun_report, zig, hotspot, kotlin_native, bugsnag, jvm, dotnet, app_center, roslyn,
+    sanitizer, clusterfuzz, valgrind, kernel, qgis, rpython, c10_error, python, pytest_report, cleo, libfuzzer, rust,
+    go, go_errors, go_telemetry, bun_report, zig, hotspot, kotlin_native, bugsnag, jvm, dotnet, app_center, roslyn,
     debugger_stack, crystal, ruby, php, elixir, node_native, javascript, julia, lua, nim, swift, gcc, msvc, lldb, llvm,
     android_tombstone, breakpad, apple_ips, apple, glibc_backtrace, boost_stacktrace, ocaml, haskell, boost_exception,
     gdb, faulthandler, windows_error_report, z3,

@@ -87,3 +87,23 @@ def test_a_handlers_received_signal_banner_names_no_bug():
     other = sign(read_report("v22/handler_banner_hyprland_2241"), "Hyprland")
     assert "no identifying line: a bucket of its own" in one.repairs
     assert one.digest != other.digest
+
+
+def test_pytorchs_cpp_error_is_its_checks_function_and_the_frames_that_called_it():
+    # DeepLink-org/deeplink.framework#109: a RuntimeError raised into Python from a device check; "Exception raised
+    # from current_device at …" names the check, and below c10::Error's own frames is the call.
+    parsed = traces.parse(read_report("v22/c10_error_deeplink_framework_109"))
+    assert (parsed.format, parsed.site) == ("c10-error", "current_device")
+    assert parsed.crash_type.startswith("RuntimeError: call cnrt error")
+    assert [frame.function for frame in parsed.frames] == ["dipu::devapis::current_device()"]
+
+
+def test_an_asynchronously_reported_cuda_error_names_neither_check_nor_frames():
+    # vllm-project/vllm#8177: NCCL's watchdog reported "CUDA error: an illegal memory access was encountered" that
+    # some earlier kernel caused; its check and frames are any such error's (vllm's #4108 and #9308, other bugs,
+    # print the same).
+    parsed = traces.parse(read_report("v22/c10_cuda_asynchronous_vllm_8177"))
+    assert parsed.crash_type == "CUDA error: an illegal memory access was encountered"
+    assert (parsed.site, parsed.frames) == ("", ())
+    signed = sign(read_report("v22/c10_cuda_asynchronous_vllm_8177"), "vllm")
+    assert "illegal memory access" not in signed.message
