@@ -26,9 +26,6 @@ from crashes.traces.text import file_name, lines_of, mask_message, without_file_
 STOCK_LINES = re.compile(
     r"(?i)(?:please (?:try|report|submit|file|include|run|use)|report (?:this|a) bug|bug report|"
     r"query stack during panic|end of query stack|indicates a bug in|has crashed\b|found a bug in|"
-    # CUDA's errors that any later call reports, whichever kernel caused them (crashes.traces.c10_error).
-    r"cuda error: (?:an illegal memory access was encountered|unspecified launch failure|device-side assert "
-    r"triggered|misaligned address|an illegal instruction was encountered)\s*$|"
     # journalctl's and coredumpctl's notice to users outside the adm group.
     r"you are currently not seeing messages|"
     r"internal error -- |unexpectedly panicked|we would appreciate|"
@@ -283,7 +280,7 @@ GENERIC_MESSAGES = re.compile(
     r"cuda error: (?:an illegal memory access was encountered|unspecified launch failure|device-side assert "
     r"triggered|misaligned address|an illegal instruction was encountered)|"
     # The Swift runtime's own traps.
-    r"unexpectedly found nil while (?:implicitly )?unwrapping an optional value|(?:array )?index out of range|"
+    r"unexpectedly found nil while (?:implicitly )?unwrapping an optional value|array index out of range|"
     r"division (?:by zero|results in an overflow)|range requires lowerbound <= upperbound|"
     r"can't form range with upperbound < lowerbound|not enough bits to represent the passed value|"
     r"negative value is not representable|(?:double|float) value cannot be converted to int because .*|"

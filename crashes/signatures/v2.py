@@ -458,8 +458,10 @@ from crashes.traces.text import mask_message
 # Swift runtime's trap line, in any release's form ("F.swift:N: Fatal error: m", "Fatal error: m: file F, line N"),
 # is keyed by its message and file as a Rust panic is (the standard library's own files no place; its stock
 # messages keep the line); faulthandler's "Fatal Python error: …" is read after other output on its line; PyTorch's
-# C++ error is keyed by the check that threw ("Exception raised from f at F:N") and the frames below c10::Error's
-# own, except a CUDA error reported asynchronously, whose check and frames are any kernel's.
+# C++ error is keyed by the check that threw ("Exception raised from f at F:N") and the frame below c10::Error's
+# own, except a CUDA error reported asynchronously, whose check and frames are any kernel's. Readers that may
+# claim another format's text are tried after it: the Swift trap line after lldb's and Apple's reports,
+# Boost.Stacktrace's frames after Boost's exception report, a panic hook's words after Go's and the JVM's stacks.
 VERSION = 22
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
@@ -498,8 +500,6 @@ RULES = {
             "gdb",
             "lldb",
             "glibc-backtrace",
-            "boost-stacktrace",
-            "node-native",
             "qgis",
             "hotspot",
             "breakpad",
@@ -516,10 +516,6 @@ RULES = {
     ),  # fmt: skip
     **dict.fromkeys(("zig", "crystal", "bun-report", "lua"), _TOP_THREE_UNTYPED),
     "rust": Rule(frames=2, frames_with_site=1, typed=False),
-    # PyTorch's C++ error: the check's function and message, then the frames that called it.
-    "c10-error": Rule(frames=2, frames_with_site=1, typed=False),
-    # The Swift runtime's trap: its message and file, as a Rust panic's (crashes.traces.swift).
-    "swift": Rule(frames=2, frames_with_site=1, typed=False),
     # OCaml's exception names the failure ("Failure(\"List.skipn\")"), unless it is a stock one (Not_found).
     "ocaml": Rule(frames=3, frames_with_site=1, typed=False),
     # rustc's triagers: the panic location's file and function, and the message.
@@ -550,8 +546,8 @@ _DEFAULT_RULE = Rule()
 # names the analyzer's code: one bug of the analyzer, whichever project's build met it.
 _SHARED_CODE_FORMATS = frozenset({"rustc-ice", "gcc-ice", "go-ice", "roslyn-analyzer"})
 # Formats printing several stacks of which one is the crash's, and saying which; and Node's fatal report, whose
-# stack is all Node's and V8's when Node itself failed (its head's function, "Local<v8::Value> node::…", is no
-# frame of another format).
+# stack is all Node's and V8's when Node itself failed: no frame-like text of its head ("Local<v8::Value> node::…")
+# is read in place of them.
 _WHOLE_STACK_FORMATS = frozenset({"apple-crash", "node-native"})
 
 

@@ -61,6 +61,7 @@ from crashes.traces import (
     rpython,
     ruby,
     rust,
+    rust_hook_words,
     sanitizer,
     swift,
     valgrind,
@@ -96,20 +97,23 @@ from crashes.traces import (
 # PyTorch's C++ error before Python's traceback, which it is raised into: the check that threw names the bug.
 # Node's and V8's fatal reports before JavaScript's stack, which an uncaught error prints above them, and before
 # LLVM's assertion, which Node's assertion line looks like. App Center's two-line frames after .NET's own stack,
-# which a report may hold beside them. The Swift runtime's trap line before LLVM's and lldb's readers: its
-# "Assertion failed: …: file F.swift, line N" is no C assertion, and it names the trap a debugger's stack stops in.
+# which a report may hold beside them. The Swift runtime's trap line after lldb's stack and Apple's crash
+# report, which may quote it above the frames that say whose trap it was.
 # Bugsnag's issue before the JVM's stack and every other format: its stack lines ("File.kt:12 - f") are its
 # own, and the stack it reports may be quoted below it as Java prints it.
-# Boost's report of an exception it caught is read before gdb's frames, which a
-# report may quote below it (the throw's site says more than the abort's stack). Z3's File:/Line: fields
-# last: a tool's log may print such fields around another format's trace. Windows Error Reporting's problem
-# signature, which names no frame, after every format that reads a stack: a report holding both is the stack's.
+# Boost.Stacktrace's frames after Boost's report of an exception, which may carry them as its stacktrace tag; a
+# panic hook's own words with a Rust location (crashes.traces.rust_hook_words) after every format that may
+# mention a panic of another runtime (Go's, a JVM's). Boost's report of an exception it caught is read before
+# gdb's frames, which a report may quote below it (the throw's site says more than the abort's stack). Z3's
+# File:/Line: fields last: a tool's log may print such fields around another format's trace. Windows Error
+# Reporting's problem signature, which names no frame, after every format that reads a stack: a report holding
+# both is the stack's.
 REGISTRY = (
     sanitizer, clusterfuzz, valgrind, kernel, qgis, rpython, c10_error, python, pytest_report, cleo, libfuzzer, rust,
     go, go_errors, go_telemetry, bun_report, zig, hotspot, kotlin_native, bugsnag, jvm, dotnet, app_center, roslyn,
-    debugger_stack, crystal, ruby, php, elixir, node_native, javascript, julia, lua, nim, swift, gcc, msvc, lldb, llvm,
-    android_tombstone, breakpad, apple_ips, apple, glibc_backtrace, boost_stacktrace, ocaml, haskell, boost_exception,
-    gdb, faulthandler, windows_error_report, z3,
+    debugger_stack, crystal, ruby, php, elixir, node_native, javascript, julia, lua, nim, gcc, msvc, lldb, llvm,
+    android_tombstone, breakpad, apple_ips, apple, swift, glibc_backtrace, ocaml, haskell, boost_exception,
+    boost_stacktrace, rust_hook_words, gdb, faulthandler, windows_error_report, z3,
 )  # fmt: skip
 
 __all__ = ["Frame", "ParsedTrace", "REGISTRY", "parse"]

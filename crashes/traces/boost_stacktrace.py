@@ -11,9 +11,9 @@ programs print ``boost::stacktrace::stacktrace()`` from a signal handler
 the stack starts with the handler's own frames, then the signal's way in (on
 Linux the C library's unnamed trampoline, on Windows the system's exception
 dispatch, KiUserExceptionDispatcher), then the frames that crashed. What is
-above the way in is the handler's, the same in every crash of the program,
-and is left out, as glibc's backtrace lines' handler frames are. The crash
-type is the signal the text names.
+above the way in, when it is a handler's (crashes.traces.native_frames), is
+the same in every crash of the program and is left out. The crash type is
+the signal the text names.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import re
 from crashes.frames import MAX_FRAMES
 from crashes.model import Frame, ParsedTrace
 from crashes.traces.glibc_backtrace import LIBC
-from crashes.traces.native_frames import HANDLER_DEPTH
+from crashes.traces.native_frames import HANDLER_DEPTH, is_handlers
 from crashes.traces.text import find_lines
 
 FORMAT = "boost-stacktrace"
@@ -61,7 +61,7 @@ def _frames(text: str, limit: int = MAX_FRAMES) -> list[Frame]:
 
 
 def recognize(text: str) -> bool:
-    """True for three or more ``N# …`` frame lines numbered from 0 or 1 up."""
+    """True for three or more ``N# …`` frame lines numbered one after another (a paste may start past 0)."""
     if "# " not in text:
         return False
     found = find_lines(text, _FRAME, _MIN_FRAMES, "# ")
@@ -71,10 +71,11 @@ def recognize(text: str) -> bool:
 
 
 def _below_handler(frames: list[Frame]) -> list[Frame]:
-    """The frames below a crash handler's: after the signal's way in (the trampoline, or Windows' dispatch)."""
+    """The frames below a crash handler's: after the signal's way in (the trampoline, or Windows' dispatch), where
+    the frames above it are a handler's (a terminate handler's stack passes an unnamed C library frame too)."""
     for index, frame in enumerate(frames[: HANDLER_DEPTH + 1]):
         way_in = frame.function == _WINDOWS_DISPATCH or (index and not frame.function and LIBC.search(frame.module))
-        if way_in:
+        if way_in and is_handlers(frames[:index]):
             return frames[index + 1 :]
     return frames
 

@@ -7,9 +7,9 @@
 ``frame #2: dipu::devapis::current_device() + 0x6d (0x7fbe… in …/libtorch_dipu.so)``
 
 The check that threw names its function ("Exception raised from f at F:N"):
-that is the crash's site, as an assertion's function is; the frames below
-the error's own machinery (c10::Error's constructor, torchCheckFail, the
-CUDA check helper) are where it was called. A CUDA error is reported by
+that is the crash's site, as an assertion's function is, keyed with the
+first frame below the error's own machinery (c10::Error's constructor,
+torchCheckFail, the CUDA check helper) that is not that function. A CUDA error is reported by
 whichever later call looked ("CUDA kernel errors might be asynchronously
 reported at some other API call, so the stacktrace below might be
 incorrect"): its check and frames are then any kernel's, and only its
@@ -39,7 +39,7 @@ _WHAT = re.compile(r"^\s{0,8}what\(\):\s+(?P<message>\S.{0,600})$")
 # The error's own machinery, above the frame that called the check.
 _MACHINERY = re.compile(
     r"^(?:c10::(?:Error|AcceleratorError|\w+Error)::\w+Error|c10::detail::torch\w+|c10::cuda::c10_cuda_check_implementation|"
-    r"c10::\w+::\w+_check_implementation|operator\(\)|std::function<|<unknown function>)"
+    r"c10::\w+::\w+_check_implementation|operator\(\)|std::function<)"
 )
 _MACHINERY_DEPTH = 6
 _ASYNCHRONOUS = "might be asynchronously reported"

@@ -41,8 +41,10 @@ _V8_FATAL = re.compile(r"^#\s{0,4}Fatal error in .{0,300}$")
 # its own out-of-memory reports ("# Fatal JavaScript out of memory: Reached heap limit").
 _V8_SAID = re.compile(r"^#\s{0,4}(?P<message>\S.{0,600})$")
 _V8_OUT_OF_MEMORY = re.compile(r"^#\s{0,4}Fatal JavaScript (?:out of memory|invalid size error)")
+# Node's assertion: "node[1]: ../src/x.cc:86:void f(): Assertion `expr' failed.", or since Node 16 "  #  Assertion
+# failed: expr" (a console.assert's "Assertion failed: …" is the program's own, no such line).
 _ASSERTION = re.compile(
-    r"(?:^|: )(?:#\s{0,4})?Assertion(?: failed: (?P<new>.{1,600})| `(?P<old>.{1,600})' failed\.?)\s*$"
+    r"(?:^|: )Assertion `(?P<old>.{1,600})' failed\.?\s*$|^\s{0,8}#\s{0,4}Assertion failed: (?P<new>.{1,600})$"
 )
 # Node's and V8's reporting machinery, above the frame that failed.
 _REPORTING = re.compile(

@@ -21,7 +21,15 @@ from collections.abc import Sequence
 
 from crashes.model import Frame, ParsedTrace
 from crashes.traces.extract import MIN_WRAP_WIDTH
-from crashes.traces.text import MAX_LINE, at_column_zero, find_lines, join_cut_lines, mask_message, per_text
+from crashes.traces.text import (
+    MAX_LINE,
+    at_column_zero,
+    find_lines,
+    join_cut_lines,
+    mask_message,
+    path_before,
+    per_text,
+)
 
 FORMAT = "rust"
 # Since Rust 1.89 the thread's id follows its name: "thread 'main' (6913397) panicked at …".
@@ -305,17 +313,19 @@ def _labelled_location_panic(lines: list[str]) -> tuple[str, int, str] | None:
 # What follows a Rust file's name in a location: ":321:17", ":2345", or "; Line: 321" (Neovide's fields). The name
 # is read back from its ".rs" to a blank or a quote (a pattern searched along the line would try every start).
 _AFTER_RUST_FILE = re.compile(r"(?::(?P<line>\d{1,9})(?::(?P<column>\d{1,9}))?|; Line: (?P<field>\d{1,9}))")
-_PATH_ENDS = frozenset(" \t:;'\"()")
-_MAX_PATH = 300
 # "panic" as a word of the hook's ("Neovide panicked", "A panic occurred", "RustPanic:"), not inside a frame's name
 # (__rust_maybe_catch_panic, std::panicking::begin_panic).
 _PANIC_WORD = re.compile(r"(?<![\w:])[Pp]anic|(?<=[a-z])Panic")
-# Nor std's own places (libpanic_unwind's catch, core's Result::unwrap): a frame's, not the panic's.
-_STD_PLACE = re.compile(r"(?:^|[/\\])(?:libpanic_unwind|libpanic_abort|library[/\\]panic_)")
 _LOCATION_ENDS_LINE = re.compile(r":?\s*$")
 _QUOTES = "'\""
 # How far below its panic line a hook prints the location.
 _HOOK_LOCATION_LINES = 2
+
+
+def hook_words(text: str) -> tuple[str, int, str] | None:
+    """(file, line, message) of a panic hook's own words with a Rust location (:func:`_any_hook_panic`), read where
+    no other format claimed the text (crashes.traces.rust_hook_words)."""
+    return _any_hook_panic(list(_joined_lines(text)[0])) if "anic" in text else None
 
 
 def _any_hook_panic(lines: list[str]) -> tuple[str, int, str] | None:
@@ -340,8 +350,8 @@ def _any_hook_panic(lines: list[str]) -> tuple[str, int, str] | None:
                 continue
             begins, found, ends = located
             file = place[begins : found.start()].replace("\\\\", "\\")
-            if _RAISING_FILES.search(file.replace("\\", "/")) or _STD_PLACE.search(file):
-                return None
+            if _RAISING_FILES.search(file.replace("\\", "/")):
+                return None  # std's own place (core's Result::unwrap): a frame's, not the panic's
             number = int(found["line"] or found["field"])
             if below == 0 and found["column"] and _LOCATION_ENDS_LINE.fullmatch(clipped, ends):
                 # std's new form behind the hook's own words ("RustPanic: panicked at F:L:C:"): the message is
@@ -356,35 +366,23 @@ def _any_hook_panic(lines: list[str]) -> tuple[str, int, str] | None:
 
 def _rust_location(line: str) -> tuple[int, re.Match, int] | None:
     """(where the file's name begins, what follows its ".rs", where that ends) of the first Rust location in
-    ``line``; a drive ("C:") is part of the name."""
+    ``line``."""
     at = line.find(".rs")
     while at != -1:
         found = _AFTER_RUST_FILE.match(line, at + 3)
         if found:
-            begins = at
-            while begins > 0 and at - begins < _MAX_PATH and line[begins - 1] not in _PATH_ENDS:
-                begins -= 1
-            if begins >= 2 and line[begins - 1] == ":" and line[begins - 2].isalpha():
-                begins -= 2  # "C:\Users\…", "C:/…"
+            begins = path_before(line, at)
             if begins < at:
                 return begins, found, found.end()
         at = line.find(".rs", at + 3)
     return None
 
 
-def _names_thread(line: str, at: int) -> bool:
-    """Whether the quote at ``at`` opens or closes a thread's name ("panic on thread 'main' at …")."""
-    if line.endswith("thread ", 0, at):
-        return True
-    previous = line.rfind(line[at], 0, at)
-    return previous > 0 and line.endswith("thread ", 0, previous)
-
-
 def _quoted_after(line: str, start: int, end: int) -> str:
     """The quoted text of ``line`` between ``start`` and ``end``: from its first quote to the last one like it (a
     message may quote inside itself: "message 'invalid format for event 'win_pos' - …'."); else what follows
     the last ": " before ``end``."""
-    opening = next((at for at in range(start, end) if line[at] in _QUOTES and not _names_thread(line, at)), None)
+    opening = next((at for at in range(start, end) if line[at] in _QUOTES), None)
     if opening is not None:
         closing = line.rfind(line[opening], opening + 1, end)
         # (Unclosed: the message runs on below, as an old-form panic's multi-line message does.)
@@ -404,8 +402,6 @@ _HOOK_REPORTS = (
     ("Source Location:", _source_location_panic),
     ("panicked with message", _join_error_panic),
     ("Panic:", _labelled_location_panic),
-    # (Last: the least specific.)
-    ("anic", _any_hook_panic),
 )
 
 
@@ -799,7 +795,7 @@ def parse(text: str) -> ParsedTrace:
             break
     hooked = None if panic_file or _HOOK_PAYLOAD not in text else _panic_hook(lines)
     if not (panic_file or message or hooked):
-        hooked = _hook_report(text, lines)
+        hooked = _hook_report(text, lines) or (_any_hook_panic(lines) if "anic" in text else None)
     if hooked:
         panic_file, panic_line, message = hooked
     ice_messages = [m["message"].strip() for m in find_lines(text, _ICE, 8, "internal compiler error")]

@@ -27,13 +27,14 @@ _HEADER = re.compile(
 # in an ERROR line (a fuzzer's over-large length field, tbeu/matio#141): "==1==WARNING: AddressSanitizer failed to
 # allocate 0x51fc66500400000 bytes", then "==1==AddressSanitizer CHECK failed: …" and the stack, the allocator's
 # frames (__sanitizer::, __asan::) above the program's. The size is the input's. (Since LLVM 8 the warning may
-# still come first, an ERROR line naming the failure just below it: that line is the report's.)
-_ERROR_AFTER_WARNING = 4
+# still come first, an ERROR line naming the failure below it: that line is the report's.)
 _ALLOCATION_FAILED = re.compile(
     r"^.{0,80}?(?:WARNING|ERROR): (?P<tool>AddressSanitizer|MemorySanitizer|ThreadSanitizer|HWAddressSanitizer|"
     r"LeakSanitizer) failed to allocate 0x[0-9a-fA-F]{1,20} bytes"
 )
 ALLOCATION_FAILED = "failed to allocate"
+_TERMINATING = "allocator is terminating the process"
+_CHECK_FAILED = "Sanitizer CHECK failed"
 _UBSAN = re.compile(r"^(?P<file>[^\s:]+):(?P<line>\d+):(?:\d+:)? runtime error: (?P<error>[^:\n]+)")
 _ACCESS = re.compile(r"^\s*(?P<access>READ|WRITE) of size \d+")
 _ERROR_END = re.compile(r"\s(?:on (?:unknown )?address|on 0x|at pc|in thread|\(pid=)|:")
@@ -46,8 +47,14 @@ def recognize(text: str) -> bool:
     return bool(
         find_lines(text, _HEADER, 1, "Sanitizer")
         or find_lines(text, _UBSAN, 1, "runtime error:")
-        or find_lines(text, _ALLOCATION_FAILED, 1, "failed to allocate")
+        or (_ends_the_process(text) and bool(find_lines(text, _ALLOCATION_FAILED, 1, "failed to allocate")))
     )
+
+
+def _ends_the_process(text: str) -> bool:
+    """Whether the allocator ended the process on refusing (allocator_may_return_null=0, the default): with
+    the option set, the program goes on, and its warning is no crash."""
+    return _TERMINATING in text or _CHECK_FAILED in text
 
 
 # An allocation error's headline holds the sizes the input asked for ("requested allocation size 0x30000000000 (…)
@@ -89,15 +96,12 @@ def parse(text: str) -> ParsedTrace:
         if "runtime error:" in line and (ubsan := _UBSAN.match(line)):
             start = index
             break
-        if "failed to allocate" in line and (refused := _ALLOCATION_FAILED.match(line)):
-            start = index
-            below = lines[index + 1 : index + 1 + _ERROR_AFTER_WARNING]
-            header = next((m for m in (_HEADER.match(ln[:MAX_LINE]) for ln in below if "Sanitizer" in ln) if m), None)
-            if header:
-                refused = None
-                start = index + 1 + next(i for i, ln in enumerate(below) if _HEADER.match(ln[:MAX_LINE]))
-            break
-    if refused:
+        if refused is None and "failed to allocate" in line:
+            # A refusal ends the process only where the allocator says so; an ERROR line below it (LLVM 8 and
+            # later, or another failure after the program went on) is the report.
+            refused = _ALLOCATION_FAILED.match(line)
+            start = index if refused else start
+    if refused and not (header or ubsan):
         frames, _ = first_stack(lines, start)
         return ParsedTrace(
             format=FORMAT,

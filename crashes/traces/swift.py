@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from crashes.model import Frame, ParsedTrace
-from crashes.traces.text import MAX_LINE, lines_of, mask_message
+from crashes.traces.text import MAX_LINE, lines_of, mask_message, path_before
 
 FORMAT = "swift"
 _KINDS = r"(?P<kind>[Ff]atal error|Precondition failed|Assertion failed)"
@@ -27,14 +27,13 @@ _KINDS = r"(?P<kind>[Ff]atal error|Precondition failed|Assertion failed)"
 # Fatal error: …", when …'): matched from its ".swift:", the file's path read back from there to a blank or a
 # quote (a pattern searched along a long line would try every start).
 _NEW_TAIL = re.compile(r"\.swift:(?P<line>\d{1,9}): " + _KINDS + r"(?:: (?P<message>.{0,600}))?$")
-_PATH_ENDS = frozenset(" \t\"'`")
-_MAX_PATH = 500
 # "Fatal error: message: file F.swift, line N" at the line's start.
 _OLD = re.compile(
     r"^\s{0,8}" + _KINDS + r": (?P<message>.{0,600}?):? file (?P<file>\S{1,500}\.swift), line (?P<line>\d{1,9})\s*$"
 )
 _NEEDLE = ".swift"
 _STANDARD_LIBRARY = "Swift/"
+_STANDARD_LIBRARY_BUILT = "/stdlib/public/"
 _QUOTES = "\"'`"
 
 
@@ -57,9 +56,7 @@ def _new_form(line: str) -> tuple[str, int, str, str] | None:
     while at > 0:
         found = _NEW_TAIL.match(line, at)
         if found:
-            begins = at
-            while begins > 0 and at - begins < _MAX_PATH and line[begins - 1] not in _PATH_ENDS:
-                begins -= 1
+            begins = path_before(line, at)
             message = (found["message"] or "").strip()
             before = line[begins - 1] if begins else ""
             if before and before in _QUOTES and before in message:
@@ -78,9 +75,11 @@ def parse(text: str) -> ParsedTrace:
     """The trap's message as the crash, and its file as the site (none where the standard library trapped)."""
     file, line, kind, message = _first(text) or ("", 0, "", "")
     path = file.replace("\\", "/")
-    # The standard library names its own files "Swift/Array.swift": an index out of range there is any
-    # program's, as a Rust panic in core's files is (the message, or the stack, says more).
-    name = "" if path.startswith(_STANDARD_LIBRARY) else path.rsplit("/", 1)[-1]
+    # The standard library names its own files "Swift/Array.swift" (before Swift 5.3, by the path it was built
+    # at: ".../swift/stdlib/public/core/ContiguousArrayBuffer.swift"): an index out of range there is any
+    # program's, as a Rust panic in core's files is; its message is all the trap says.
+    standard = path.startswith(_STANDARD_LIBRARY) or _STANDARD_LIBRARY_BUILT in path
+    name = "" if standard else path.rsplit("/", 1)[-1]
     return ParsedTrace(
         format=FORMAT,
         crash_type=mask_message(message, 160) if message else kind,

@@ -101,6 +101,23 @@ def file_name(path: str) -> str:
     return path.replace("\\", "/").rsplit("/", 1)[-1]
 
 
+# What ends a path read back along a line: a blank, a quote, a bracket or a field's colon or semicolon.
+_PATH_ENDS = frozenset(" \t:;'\"`()")
+_MAX_PATH = 500
+
+
+def path_before(line: str, end: int) -> int:
+    """Where the path ending at ``end`` begins: read back to a blank, a quote or a field mark, at most
+    :data:`_MAX_PATH` characters, a drive ("C:") kept. Found from its literal tail ("…/x.rs:12") and read back,
+    a path costs its own length, not a pattern tried at every start along the line."""
+    begins = end
+    while begins > 0 and end - begins < _MAX_PATH and line[begins - 1] not in _PATH_ENDS:
+        begins -= 1
+    if begins >= 2 and line[begins - 1] == ":" and line[begins - 2].isalpha():
+        begins -= 2  # "C:\Users\…", "C:/…"
+    return begins
+
+
 def lines_of(text: str, limit: int | None = None) -> Iterator[str]:
     """The first ``limit`` lines of ``text`` (all by default), each cut to :data:`MAX_LINE` characters."""
     for number, line in enumerate(text.split("\n")):

@@ -107,3 +107,42 @@ def test_an_asynchronously_reported_cuda_error_names_neither_check_nor_frames():
     assert (parsed.site, parsed.frames) == ("", ())
     signed = sign(read_report("v22/c10_cuda_asynchronous_vllm_8177"), "vllm")
     assert "illegal memory access" not in signed.message
+
+
+def test_node_reports_read_only_what_node_printed():
+    # nodejs/node#43617 on Windows: each frame is the nearest exported symbol and an offset into it
+    # ("v8::internal::CodeObjectRegistry::~CodeObjectRegistry+114207"): the offset is one build's.
+    windows = traces.parse(read_report("v22/v8_check_failed_windows_node_43617"))
+    assert windows.frames and not any(frame.function.rstrip("0123456789").endswith("+") for frame in windows.frames)
+    # nodejs/node#34475: every frame below the assertion is Node's own; no frame-like text of the head
+    # ("Local<v8::Value> node::(anonymous namespace)::Parser::Execute(…)") is read in their place.
+    assert sign(read_report("v22/node_assertion_node_34475"), "node").frames == ()
+    # A program's console.assert above Node's fatal error is the program's line, not the crash's.
+    text = "Assertion failed: cache should be warm\n" + read_report("v22/node_fatal_error_node_27433")
+    assert traces.parse(text).crash_type == "FATAL ERROR: vN::ToLocalChecked Empty MaybeLocal"
+
+
+def test_later_readers_leave_other_formats_their_texts():
+    # A Swift trap quoted above lldb's stack: the stack says whose trap it was.
+    lldb = (
+        "Swift/ContiguousArrayBuffer.swift:600: Fatal error: Index out of range\n"
+        "(lldb) bt\n* thread #1, queue = 'com.apple.main-thread', stop reason = Fatal error: Index out of range\n"
+        "    frame #0: 0x00000001a2b3c4d8 libswiftCore.dylib`_assertionFailure(_:_:file:line:flags:) + 1396\n"
+        "  * frame #1: 0x0000000100a1b2c4 MyApp`TableController.row(at:) at TableController.swift:42:17\n"
+        "    frame #2: 0x0000000100a1b3d0 MyApp`TableController.reload() at TableController.swift:30:9\n"
+    )
+    assert traces.parse(lldb).format == "lldb"
+    # A Go panic that names a Rust file: Go's stack.
+    go = (
+        "panic: rust library returned error: ffi panic in src/ffi.rs:88\n\ngoroutine 1 [running]:\n"
+        "main.loadIndex(0xc000010000)\n\t/app/index.go:42 +0x1a5\nmain.main()\n\t/app/main.go:10 +0x25\n"
+    )
+    assert traces.parse(go).format == "go"
+    # Boost's report of an exception carrying Boost.Stacktrace's frames as its tag: the throw's site.
+    boost = (
+        "/src/app/config.cpp(42): Throw in function void app::Config::load(std::string const&)\n"
+        "Dynamic exception type: boost::wrapexcept<std::runtime_error>\nstd::exception::what: cannot open file\n"
+        "[tag_stacktrace*] =  0# app::Config::load(std::string const&) at /src/app/config.cpp:42\n"
+        " 1# app::run(int, char**) at /src/app/main.cpp:20\n 2# main at /src/app/main.cpp:5\n"
+    )
+    assert traces.parse(boost).format == "boost-exception"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from crashes import traces
 from tests.crashes.signing import record_trace, sign
 from tests.traces import read_report
 
@@ -69,3 +70,26 @@ def test_an_allocation_errors_sizes_are_the_inputs_not_the_bugs():
         first, second = sign(template.format("0x30000000000"), "p"), sign(template.format("0x5000"), "p")
         assert first.crash_type == second.crash_type == kind
         assert first.digest == second.digest
+
+
+def test_a_refusal_the_program_went_on_from_is_no_crash_and_a_frameless_one_no_bucket_of_its_kind():
+    # With allocator_may_return_null=1 the allocator warns and the program goes on: what failed next is the crash.
+    warned = "==12==WARNING: AddressSanitizer failed to allocate 0x7fffffff bytes\n"
+    python = 'Traceback (most recent call last):\n  File "a.py", line 3, in load\n    data = read()\nMemoryError\n'
+    assert traces.parse(warned + python).format == "python"
+    # An allocation error's kind with no frame of the program says nothing of which allocation.
+    too_big = (
+        "==7==ERROR: AddressSanitizer: requested allocation size 0x30000000000 exceeds maximum supported size of "
+        "0x10000000000 (thread T0)\n    #0 0x7f in malloc\n"
+    )
+    assert "no identifying line: a bucket of its own" in sign(too_big, "p").repairs
+
+
+def test_a_number_left_in_a_sanitizers_error_type_is_one_runs():
+    # ASan's ODR violation names the global's address, which moves with every build.
+    odr = (
+        "==1==ERROR: AddressSanitizer: odr-violation ({}):\n  [1] size=40 'table' a.cc:3\n    #0 0x1 in init /a.cc:9\n"
+    )
+    one, other = sign(odr.format("0x000000ed3ce0"), "p"), sign(odr.format("0x0000005a1120"), "p")
+    assert one.crash_type == "odr-violation (N)"
+    assert one.digest == other.digest
