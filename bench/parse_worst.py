@@ -358,6 +358,7 @@ def shapes(size: int) -> dict[str, str]:
         "V8 heads": _grow("# Fatal error in a, line 0\n#\n", size),
         "c10 frames": "Exception raised from f at a.cpp:1 (most recent call first):\n"
         + _grow("frame #0: f(a (b) c) + 0x1 (0x2 in " + "l" * 300 + "\n", size),
+        "Paddle frames": "C++ Traceback (most recent call last):\n" + _grow("0   paddle::f(a<b> c)\n1  x\n", size),
         "Swift trap lines": _grow("x.swift: Fatal error: a.swift:1: Fatal error: " + "a" * 300 + "\n", size),
         "error library gutters": "  -- stack trace:\n" + _grow("  | a.(*B).c\n  | \ta/b.go:1\n", size),
     }

@@ -26,6 +26,9 @@ from crashes.traces.text import file_name, lines_of, mask_message, without_file_
 STOCK_LINES = re.compile(
     r"(?i)(?:please (?:try|report|submit|file|include|run|use)|report (?:this|a) bug|bug report|"
     r"query stack during panic|end of query stack|indicates a bug in|has crashed\b|found a bug in|"
+    # Paddle's signal handler on any signal, and its notes (crashes.traces.paddle).
+    r"is detected by the operating system|^\s*\[(?:timeinfo|signalinfo): \*\*\*|no stack trace in paddle|"
+    r"^\s*error message summary:|^\s*c\+\+ traceback \(most recent call last\):|"
     # journalctl's and coredumpctl's notice to users outside the adm group.
     r"you are currently not seeing messages|"
     r"internal error -- |unexpectedly panicked|we would appreciate|"

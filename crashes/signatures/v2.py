@@ -459,7 +459,8 @@ from crashes.traces.text import mask_message
 # is keyed by its message and file as a Rust panic is (the standard library's own files no place; its stock
 # messages keep the line); faulthandler's "Fatal Python error: …" is read after other output on its line; PyTorch's
 # C++ error is keyed by the check that threw ("Exception raised from f at F:N") and the frame below c10::Error's
-# own, except a CUDA error reported asynchronously, whose check and frames are any kernel's. Readers that may
+# own, except a CUDA error reported asynchronously, whose check and frames are any kernel's; Paddle's C++ traceback
+# is read innermost first under its error (a signal by its name; "No stack trace in paddle" no frame). Readers that may
 # claim another format's text are tried after it: the Swift trap line after lldb's and Apple's reports,
 # Boost.Stacktrace's frames after Boost's exception report, a panic hook's words after Go's and the JVM's stacks.
 VERSION = 22

@@ -53,6 +53,7 @@ from crashes.traces import (
     nim,
     node_native,
     ocaml,
+    paddle,
     php,
     pytest_report,
     python,
@@ -94,7 +95,8 @@ from crashes.traces import (
 # (its compiler file is never another format's). Android's tombstone frames
 # ("#00 pc …") are no other format's, read before Breakpad's. The kernel's reports early: their heads are
 # their own ("BUG: KASAN: …", "WARNING: CPU: 1 PID: 42 at …"), and other parsers read their frames badly.
-# PyTorch's C++ error before Python's traceback, which it is raised into: the check that threw names the bug.
+# PyTorch's C++ error before Python's traceback, which it is raised into: the check that threw names the bug; and
+# Paddle's C++ traceback, whose head ("C++ Traceback (most recent call last):") Python's reader would take.
 # Node's and V8's fatal reports before JavaScript's stack, which an uncaught error prints above them, and before
 # LLVM's assertion, which Node's assertion line looks like. App Center's two-line frames after .NET's own stack,
 # which a report may hold beside them. The Swift runtime's trap line after lldb's stack and Apple's crash
@@ -109,9 +111,9 @@ from crashes.traces import (
 # Reporting's problem signature, which names no frame, after every format that reads a stack: a report holding
 # both is the stack's.
 REGISTRY = (
-    sanitizer, clusterfuzz, valgrind, kernel, qgis, rpython, c10_error, python, pytest_report, cleo, libfuzzer, rust,
-    go, go_errors, go_telemetry, bun_report, zig, hotspot, kotlin_native, bugsnag, jvm, dotnet, app_center, roslyn,
-    debugger_stack, crystal, ruby, php, elixir, node_native, javascript, julia, lua, nim, gcc, msvc, lldb, llvm,
+    sanitizer, clusterfuzz, valgrind, kernel, qgis, rpython, c10_error, paddle, python, pytest_report, cleo, libfuzzer,
+    rust, go, go_errors, go_telemetry, bun_report, zig, hotspot, kotlin_native, bugsnag, jvm, dotnet, app_center,
+    roslyn, debugger_stack, crystal, ruby, php, elixir, node_native, javascript, julia, lua, nim, gcc, msvc, lldb, llvm,
     android_tombstone, breakpad, apple_ips, apple, swift, glibc_backtrace, ocaml, haskell, boost_exception,
     boost_stacktrace, rust_hook_words, gdb, faulthandler, windows_error_report, z3,
 )  # fmt: skip

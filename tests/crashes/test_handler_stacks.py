@@ -146,3 +146,21 @@ def test_later_readers_leave_other_formats_their_texts():
         " 1# app::run(int, char**) at /src/app/main.cpp:20\n 2# main at /src/app/main.cpp:5\n"
     )
     assert traces.parse(boost).format == "boost-exception"
+
+
+def test_paddles_cpp_traceback_is_read_innermost_first_under_its_signal():
+    # PaddlePaddle/Paddle#61332: the C++ frames printed outermost first ("most recent call last"), then "Error
+    # Message Summary:" and the signal its handler caught. Before v22, Python's reader took the head
+    # ("C++ Traceback (most recent call last):") and found no frame.
+    signed = sign(read_report("v22/paddle_traceback_paddle_61332"), "PaddlePaddle/Paddle")
+    assert (signed.trace_format, signed.crash_type) == ("paddle", "SIGSEGV")
+    assert signed.frames[:2] == (
+        "paddle::framework::OperatorWithKernel::BuildPhiKernelContext",
+        "paddle::framework::OperatorWithKernel::RunImpl",
+    )
+    # Paddle#43411 and PaddleSeg#2506, different causes outside Paddle: "No stack trace in paddle" and the
+    # handler's banner are every such crash's.
+    one = sign(read_report("v22/paddle_no_stack_paddle_43411"), "paddle")
+    other = sign(read_report("v22/paddle_no_stack_paddleseg_2506"), "paddle")
+    assert "no identifying line: a bucket of its own" in one.repairs
+    assert one.digest != other.digest
