@@ -63,12 +63,13 @@ def parse(text: str) -> ParsedTrace:
     """The check's function as the site, the message above it as the crash, the frames below the machinery."""
     raised = find_lines(text, _RAISED, 1, "Exception raised from")[0]
     raised_at = text.find(raised.group(0))
-    message = _message(text, raised_at)
     if _ASYNCHRONOUS in text:
         # The CUDA error's own line, not the advice below it.
-        message = next((line.strip() for line in text[:raised_at].split("\n") if "CUDA error" in line), message)
+        cuda = next((line.strip() for line in text[:raised_at].split("\n") if "CUDA error" in line), "")
+        message = cuda or _message(text, raised_at)
         message = message[message.index("CUDA error") :] if "CUDA error" in message else message
         return ParsedTrace(format=FORMAT, crash_type=mask_message(message, 160), message=message, language="native")
+    message = _message(text, raised_at)
     frames = []
     for match in find_lines(text[raised_at:], _FRAME, MAX_FRAMES, "frame #"):
         rest = match["rest"][:MAX_LINE].rstrip()

@@ -25,7 +25,7 @@ import re
 
 from crashes.frames import MAX_FRAMES
 from crashes.model import Frame, ParsedTrace
-from crashes.traces.text import MAX_LINE, find_lines, lines_of, mask_message
+from crashes.traces.text import MAX_LINE, find_lines, lines_of, mask_message, per_text
 
 FORMAT = "node-native"
 # " 4: 0xa23ef1 node::TTYWrap::Initialize(…) [node]", "10: 00007FF663DA5A7C v8::internal::Builtins::code_handle+172460",
@@ -63,6 +63,7 @@ _OUT_OF_MEMORY = "out of memory"
 _HEAD_LINES = 2000
 
 
+@per_text
 def _head(text: str) -> tuple[str, str] | None:
     """(crash type, message) of the report's head, or None when the text has none of Node's or V8's."""
     after_fatal = False

@@ -17,7 +17,7 @@ import re
 
 from crashes.frames import MAX_FRAMES
 from crashes.model import Frame, ParsedTrace
-from crashes.traces.text import MAX_LINE, lines_of
+from crashes.traces.text import lines_of
 
 FORMAT = "paddle"
 _HEAD = "C++ Traceback (most recent call last):"
@@ -49,13 +49,12 @@ def parse(text: str) -> ParsedTrace:
             reading, frames = True, []
             continue
         if _SUMMARY in line:
-            reading = False
             error = next(
                 (m for m in (_ERROR.match(ln) for ln in lines[index + 1 : index + 1 + _SUMMARY_LINES]) if m), None
             )
             break
         if reading and len(frames) < MAX_FRAMES:
-            found = _FRAME.match(line[:MAX_LINE])
+            found = _FRAME.match(line)
             if found:
                 frames.append(Frame(function=found["function"]))
             elif frames and line.strip() and not _RULE.match(line):

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from crashes.model import Frame, ParsedTrace
-from crashes.traces.text import MAX_LINE, lines_of, mask_message, path_before
+from crashes.traces.text import lines_of, mask_message, path_before, per_text
 
 FORMAT = "swift"
 _KINDS = r"(?P<kind>[Ff]atal error|Precondition failed|Assertion failed)"
@@ -37,6 +37,7 @@ _STANDARD_LIBRARY_BUILT = "/stdlib/public/"
 _QUOTES = "\"'`"
 
 
+@per_text
 def _first(text: str) -> tuple[str, int, str, str] | None:
     """(file, line, kind, message) of the first trap line in ``text``."""
     for line in lines_of(text):
@@ -45,7 +46,7 @@ def _first(text: str) -> tuple[str, int, str, str] | None:
         old = _OLD.match(line)
         if old:
             return old["file"], int(old["line"]), old["kind"].capitalize(), old["message"].strip()
-        new = _new_form(line[:MAX_LINE])
+        new = _new_form(line)
         if new:
             return new
     return None
