@@ -361,6 +361,14 @@ def shapes(size: int) -> dict[str, str]:
         "Paddle frames": "C++ Traceback (most recent call last):\n" + _grow("0   paddle::f(a<b> c)\n1  x\n", size),
         "Swift trap lines": _grow("x.swift: Fatal error: a.swift:1: Fatal error: " + "a" * 300 + "\n", size),
         "error library gutters": "  -- stack trace:\n" + _grow("  | a.(*B).c\n  | \ta/b.go:1\n", size),
+        # The verifier's check is looked for above each "Broken … found" line: many of them, and IR dumps.
+        "verifier failures": _grow(
+            "Bad check!\n  %1 = load i8\n i8LLVM ERROR: Broken function found, compilation aborted!\n", size
+        ),
+        "verifier dumps": _grow("  store i8 %1\n", size) + "LLVM ERROR: Broken module found, compilation aborted!\n",
+        # rustc's types in an ICE's message: brackets nested deep, left open, and paths.
+        "rustc types": "error: internal compiler error: " + _grow("<a::b::" * 50 + "c" + ">" * 10, size),
+        "Go ICE lines after words": _grow("see " * 60 + "x.g internal compiler error: a\n", size),
     }
     # What the search found first: a run of go-errors frames, then 2,764 blanks, repeated. A pattern
     # that lets a run of one character class open a line or a match (``^\s*x?\s*``, a search for

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from crashes.demangle import demangle
 from crashes.frames import is_ignored
 from crashes.model import Frame
-from crashes.traces import python, rust
+from crashes.traces import llvm_verifier, python, rust
 from crashes.traces.extract import MIN_WRAP_WIDTH
 from crashes.traces.text import file_name, lines_of, mask_message, without_file_names
 
@@ -500,6 +500,9 @@ def _names_nothing(message: str) -> bool:
 _LINE_READ = 500
 
 
+_SEVERITY = re.compile(r"^(?:e|error|fatal error|fatal|ERROR|Error): (?=\S)")
+
+
 def _candidates(lines: list[str]) -> Iterator[tuple[int, str]]:
     """``(index, masked line)`` of each line that could be the identity, in order."""
     refused: set[str] = set()  # a line printed again (a log, a hostile paste) is read once
@@ -534,7 +537,8 @@ def _candidates(lines: list[str]) -> Iterator[tuple[int, str]]:
             # The message is what failed; the thread's name ('main', '<unnamed>') and the standard
             # library's line (libcore/result.rs:997, 999, 1084 by release) only say how it was run.
             stripped = panic["message"]
-        masked = mask_message(stripped, 200, quoted=False)
+        # A severity word ("error: ", Gradle's "e: ") says how the tool printed it, not what failed.
+        masked = mask_message(_SEVERITY.sub("", stripped, count=1), 200, quoted=False)
         # A file of the user's is no word of the crash's: "pkg/node.py:N: error:" (a stock sentence
         # stripped from its end) names nothing.
         if is_generic(masked) or not names_something(without_file_names(masked)):
@@ -563,7 +567,7 @@ def _candidates(lines: list[str]) -> Iterator[tuple[int, str]]:
             # Execution failed for task …" once that goes): a kind of failure, as a bare "KeyError" is.
             continue
         # A sentence's full stop is how one reporter copied it, not part of what failed.
-        yield index, masked.rstrip(" .!") + _ir_instruction(lines[index + 1 : index + 3])
+        yield index, masked.rstrip(" .!") + llvm_verifier.instruction(lines[index + 1 : index + 3])
 
 
 # How far below a line ending in a colon what it introduces may start, and how many such lines are passed over.
@@ -677,26 +681,6 @@ def site_fields(lines: list[str], start: int, stop: int) -> Site | None:
         return None
     where = f"{function} ({file})" if function and file else function or file
     return Site(at=index, where=where, what=what)
-
-
-# LLVM's IR verifier prints each failed check followed by the instruction that failed it; one check
-# ("inlinable function call … must have a !dbg location") fails for every front-end bug that drops a
-# location, and the instruction's callee says which code generator path dropped it.
-_IR_INSTRUCTION = re.compile(
-    r"^\s*(?:%[\w.\"-]{1,100} = )?(?:tail |musttail |notail )?(?P<op>call|invoke|store|load|br|ret|phi|"
-    r"getelementptr|bitcast|alloca|switch|select|icmp|fcmp|extractvalue|insertvalue)\b"
-)
-_CALLEE = re.compile(r"@(?P<callee>\"[^\"]{1,200}\"|[\w.$-]{1,200})\(")
-
-
-def _ir_instruction(following: list[str]) -> str:
-    """`` | call @callee`` (or `` | store``) for the IR instruction just after a verifier's message."""
-    line = next((line for line in following if line.strip()), "")
-    instruction = _IR_INSTRUCTION.match(line)
-    if instruction is None:
-        return ""
-    callee = _CALLEE.search(line) if instruction["op"] in ("call", "invoke") else None
-    return f" | {instruction['op']}" + (f" @{callee['callee']}" if callee else "")
 
 
 # Frame lines of formats no parser knows (Zig, Crystal, GHC, Nim, a gdb

@@ -17,7 +17,7 @@ import re
 
 from crashes.frames import LLVM_HANDLERS, MAX_NAME, is_ignored
 from crashes.model import Frame, ParsedTrace
-from crashes.traces import apple
+from crashes.traces import apple, llvm_verifier
 from crashes.traces.extract import MIN_WRAP_WIDTH
 from crashes.traces.native_frames import HANDLER_DEPTH, parse_frame
 from crashes.traces.text import (
@@ -352,6 +352,8 @@ def parse(text: str) -> ParsedTrace:
         text = "\n".join(lines)
         unreachable = find_lines(text, _UNREACHABLE, 1, "UNREACHABLE")
     fatal = find_lines(text, _FATAL, 1, "LLVM ERROR") or find_lines(text, _FATAL, 1, "error in backend")
+    # (rustc prints the verifier's last value without a newline: " i64LLVM ERROR: Broken function found…".)
+    broken = llvm_verifier.broken_at(lines) if "compilation aborted" in text else None
     site = ""
     if assertion:
         match = assertion[0]
@@ -388,9 +390,19 @@ def parse(text: str) -> ParsedTrace:
         crash_type = f"UNREACHABLE: {mask_message(said, 120)}"
         site = where
         message = said
-    elif fatal:
-        crash_type = f"LLVM ERROR: {mask_message(fatal[0]['error'], 160)}"
-        message = fatal[0]["error"].strip()
+    elif fatal or broken is not None:
+        check = llvm_verifier.failed_check(lines, broken) if broken is not None else None
+        if check:
+            # The verifier's check, not its "Broken function found" that every bad IR ends with.
+            said, at = check
+            what = llvm_verifier.BROKEN.search(lines[broken])["what"]
+            instruction = llvm_verifier.instruction(lines[at + 1 : at + 3])
+            crash_type = f"LLVM ERROR: Broken {what} found: {mask_message(said, 120)}{instruction}"
+            message = said
+        else:
+            error = fatal[0]["error"] if fatal else lines[broken][llvm_verifier.BROKEN.search(lines[broken]).start() :]
+            crash_type = f"LLVM ERROR: {mask_message(error, 160)}"
+            message = error.strip()
     elif not any(marker in text for marker in _MARKERS) and not _signal_handlers(text) and _headless(text):
         # The head, which said what failed, was not pasted.
         return ParsedTrace(

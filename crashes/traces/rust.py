@@ -762,6 +762,42 @@ def _old_panic(lines: list[str], index: int) -> re.Match | None:
     return _PANIC_OLD.match(joined)
 
 
+# A path of the compiler's or the user's types ("std::option::Option", "alloc::raw_vec::RawVec"): two
+# separators at least ("Def::Err" is one variant's name, as the message's own words are).
+_TYPE_PATH = re.compile(r"(?<![\w:])\w{1,100}(?:::\w{1,100}){2,20}")
+# How long a type printed into a message may be.
+_TYPE_READ = 2000
+
+
+def mask_types(message: str) -> str:
+    """``message`` with the types rustc printed into it as ``T?``: ``<A<B> as Tr>::X`` -> ``<T?>::X``.
+
+    rustc's triagers read an ICE's message without the user's types
+    ("Failed to normalize <T?>::Item, maybe try to call …"): the same bug
+    names each program's own. A bracket counts as a type's when it holds a
+    path or another bracket ("Box<Any>" is a word); "a < b" is no bracket.
+    """
+    message = message[:_TYPE_READ]
+    out, depth, start, typed = [], 0, 0, False
+    for index, character in enumerate(message):
+        if character == "<" and index + 1 < len(message) and message[index + 1] not in " =":
+            if depth == 0:
+                start_of_type, typed = index, False
+            depth += 1
+            typed = typed or depth > 1
+        elif character == ":" and depth and message[index - 1 : index + 1] == "::":
+            typed = True
+        elif character == ">" and depth:
+            depth -= 1
+            if depth == 0 and typed:
+                out.append(message[start:start_of_type] + "<T?>")
+                start = index + 1
+        elif character == "\n":
+            depth = 0
+    out.append(message[start:])
+    return _TYPE_PATH.sub("T?", "".join(out))
+
+
 def parse(text: str) -> ParsedTrace:
     """Parse the panic (or ICE) and its backtrace; the first panic is the crash."""
     joined_lines, joined = _joined_lines(text)
@@ -822,7 +858,7 @@ def parse(text: str) -> ParsedTrace:
             site += f":{panic_line}"
     if not what or _GENERIC_PANICS.match(what):
         what = next((m for m in ice_messages if not _GENERIC_PANICS.match(m)), what)
-    crash_type = ("ICE: " if is_ice else "") + mask_message(what, limit=160)
+    crash_type = ("ICE: " if is_ice else "") + mask_message(mask_types(what) if is_ice else what, limit=160)
     if site:
         frames.insert(0, Frame(function="", file=site, line=None, source="panic site"))
     query_frames = tuple(Frame(function=f"query {query}", source="query") for query in queries[:2])

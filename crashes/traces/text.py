@@ -29,7 +29,7 @@ _HEX = re.compile(r"0x[0-9a-fA-F]+")
 # An address or a hash printed without its 0x (a kernel's "segfault at 174ab640 ip 00007f77174ddd5f"):
 # eight to sixteen hex digits, at least one a letter and one a digit (all digits are a number, masked below).
 _BARE_HEX = re.compile(r"\b(?=[0-9a-fA-F]{0,15}[a-fA-F])(?=[0-9a-fA-F]{0,15}[0-9])[0-9a-fA-F]{8,16}\b")
-_QUOTED = re.compile(r"`[^`\n]{0,200}`|'[^'\n]{0,200}'|\"[^\"\n]{0,200}\"")
+_QUOTED = re.compile(r"`[^`\n]{0,200}`|'[^'\n]{0,200}'|\"[^\"\n]{0,200}\"|‘[^’\n]{0,200}’|“[^”\n]{0,200}”")
 # A quote left open where the message ends (the code it quotes went on over lines the reader did not
 # take: "bad span: `macro_rules!`: `macro_rules ! say_hello {"). Not "'": it is an apostrophe as often.
 _UNCLOSED = re.compile(r"(?<![^\s:(\[])[`\"][^`\"\n]{0,200}$")

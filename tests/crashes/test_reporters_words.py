@@ -117,7 +117,7 @@ def test_a_tools_line_outside_the_fences_is_kept_over_their_text():
         "The frobnicator crashes every time on the widget.\n```boom: one```\nWith this config\nand that one\n"
         "```\nerror: the frobnicator rejected the widget handle\n```\n"
     )
-    assert sign(text).message.startswith("error: the frobnicator rejected")
+    assert sign(text).message.startswith("the frobnicator rejected")
 
 
 def test_a_quoted_json_line_keeps_its_quotes_and_gos_recovered_stock_panic_is_stock():

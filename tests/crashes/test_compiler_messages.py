@@ -1,0 +1,156 @@
+"""Compilers' crash messages as they differ between two reports of one bug (signature v23), on real reports.
+
+- LLVM's verifier ends every front end's bad IR with "LLVM ERROR: Broken function found, compilation
+  aborted!": before v23 that line (or a prompt above it) was the key of every such bug of a target. The
+  check the verifier printed above its IR dump says which (rust-lang/cargo#1667, rust-lang/git2-rs#119,
+  ClangBuiltLinux/linux#954 in tests/data/dedup).
+- GCC quotes with typographic quotes in a UTF-8 locale ("‘I’"), with ASCII ones in the C locale: the two
+  reports of GCC PR 84785 (avast/yaramod#5, open-telemetry/opentelemetry-cpp#611) had two keys.
+- A severity word opening the line ("error: [Hilt] …", Gradle's "e: ") is how the tool ran, not what failed
+  (google/dagger#5001 and #5059: one bug, two keys).
+- rustc prints the user's types into an ICE's message ("Failed to normalize <std::option::Option<…> as
+  std::iter::Iterator>::Item"): the reports collected under rust-lang/rust-clippy#8662 each had their own.
+- A Go ICE line the reporter opened with words of their own was GCC's, whose key is shared across targets.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from crashes import similarity
+from crashes.traces import llvm_verifier
+from crashes.traces.rust import mask_types
+from crashes.traces.text import mask_message
+from tests.crashes.signing import record_trace, sign
+from tests.traces import read_report
+
+# -- LLVM's verifier -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("record_id", "project", "crash_type"),
+    [
+        (
+            "rust-lang/cargo#1667",
+            "rust-lang/cargo",
+            "LLVM ERROR: Broken function found: Attributes '?' are incompatible",
+        ),
+        # rustc printed the last dumped value without a newline: " i64LLVM ERROR: Broken function found…".
+        (
+            "rust-lang/git2-rs#119",
+            "rust-lang/git2-rs",
+            "LLVM ERROR: Broken function found: Stored value type does not match pointer operand type | store",
+        ),
+        (
+            "ClangBuiltLinux/linux#954",
+            "ClangBuiltLinux/linux",
+            "LLVM ERROR: Broken module found: fragment covers entire variable",
+        ),
+    ],
+)
+def test_a_verifier_failure_is_named_by_the_check_it_printed(record_id, project, crash_type):
+    signed = sign(record_trace(record_id), project)
+    assert signed.trace_format == "llvm"
+    assert signed.crash_type == crash_type
+
+
+def test_two_checks_are_two_bugs_and_one_check_on_other_ir_is_one():
+    text = record_trace("rust-lang/git2-rs#119")
+    check = "Stored value type does not match pointer operand type!"
+    other_check = text.replace(check, "Instruction does not dominate all uses!")
+    other_values = text.replace("%2, i64* %7, align 8", "%5, i64* %9, align 4")
+    assert other_values != text
+    assert sign(other_check, "t").digest != sign(text, "t").digest
+    assert sign(other_values, "t").digest == sign(text, "t").digest
+
+
+def test_a_verifier_that_printed_no_check_keeps_its_line():
+    # Cargo's output and a prompt above the fatal line: nothing of the verifier's to name the bug by.
+    text = (
+        "$ cargo build\n"
+        "   Compiling aeon v0.0.1 (file:///home/u/aeon)\n"
+        "LLVM ERROR: Broken function found, compilation aborted!\n"
+    )
+    lines = text.splitlines()
+    assert llvm_verifier.failed_check(lines, llvm_verifier.broken_at(lines)) is None
+    assert sign(text).crash_type == "LLVM ERROR: Broken function found, compilation aborted!"
+
+
+def test_the_failing_call_names_its_callee():
+    lines = [
+        "inlinable function call in a function with debug info must have a !dbg location",
+        '  call void @"*Foo#bar<Foo>:Nil"(%Foo* %self)',
+        "LLVM ERROR: Broken module found, compilation aborted!",
+    ]
+    check = llvm_verifier.failed_check(lines, 2)
+    assert check == (lines[0], 0)
+    assert llvm_verifier.instruction(lines[1:]) == ' | call @"*Foo#bar<Foo>:Nil"'
+
+
+# -- Quotes and severity words ------------------------------------------------------------------------------
+
+
+def test_gccs_typographic_quotes_are_quotes():
+    typographic = sign(read_report("v23/gcc_ice_typographic_quotes_yaramod_5"), "avast/yaramod")
+    ascii_quotes = sign(
+        read_report("v23/gcc_ice_ascii_quotes_opentelemetry_cpp_611"), "open-telemetry/opentelemetry-cpp"
+    )
+    assert typographic.trace_format == ascii_quotes.trace_format == "gcc-ice"
+    assert typographic.crash_type == "internal compiler error: unexpected expression '?' of kind template_parm_index"
+    # One GCC bug: its key is the compiler's, whichever project's build met it.
+    assert typographic.digest == ascii_quotes.digest
+
+
+def test_double_typographic_quotes_are_masked_too():
+    assert mask_message("cannot convert “x” to “y”") == "cannot convert '?' to '?'"
+    # An apostrophe alone is no quote.
+    assert mask_message("can’t find the symbol table") == "can’t find the symbol table"
+
+
+def test_a_severity_word_is_no_part_of_what_failed():
+    with_word = sign(read_report("v23/hilt_error_prefix_dagger_5001"), "google/dagger")
+    without = sign(read_report("v23/hilt_no_prefix_dagger_5059"), "google/dagger")
+    assert with_word.message.startswith("[Hilt] Provided Metadata instance has version N.N")
+    assert with_word.digest == without.digest
+
+
+# -- rustc's types ------------------------------------------------------------------------------------------
+
+
+def test_the_types_rustc_printed_into_an_ice_are_masked():
+    reports = [
+        sign(read_report(f"v23/rustc_ice_types_clippy_{number}"), "rust-lang/rust-clippy") for number in (8320, 8659)
+    ]
+    assert reports[0].crash_type.startswith("ICE: Failed to normalize <T?>::Item, maybe try to call")
+    assert reports[0].crash_type == reports[1].crash_type
+    # One printed the query stack, the other was cut above it: the fuzzy stage joins them by site and message.
+    shapes = [similarity.shape_of(report) for report in reports]
+    assert similarity.similarity(shapes[1], shapes[0]).score >= similarity.THRESHOLD
+    # Another type's normalization in another part of rustc is another bug (rust-lang/rust#110682).
+    other = sign(read_report("v23/rustc_ice_types_lookalike_rust_110682_c1"), "rust-lang/rust-clippy")
+    assert other.crash_type.startswith("ICE: Failed to normalize T?<T?>")
+    assert similarity.similarity(similarity.shape_of(other), shapes[0]).score < similarity.THRESHOLD
+
+
+@pytest.mark.parametrize(
+    ("message", "masked"),
+    [
+        ("no type for <Self>::SC_NEGATE as core::ops::Neg", "no type for <Self>::SC_NEGATE as T?"),
+        (
+            "vtable not supported on type std::pin::Pin<&mut dyn Future<Output = ()>>",
+            "vtable not supported on type T?<T?>",
+        ),
+        # Words, comparisons and one enum's variant are no types.
+        ("Box<Any>", "Box<Any>"),
+        ("assertion failed: a < b && c <= d", "assertion failed: a < b && c <= d"),
+        ("resolution.base_def != Def::Err", "resolution.base_def != Def::Err"),
+    ],
+)
+def test_what_counts_as_a_type(message, masked):
+    assert mask_types(message) == masked
+
+
+def test_a_go_ice_after_the_reporters_words_is_gos():
+    signed = sign(read_report("v23/go_ice_after_words_ipaddress_go_9"), "seancfoley/ipaddress-go")
+    assert signed.trace_format == "go-ice"
+    assert signed.crash_type.startswith("ICE: method GetBitCount on *uintN not found")
