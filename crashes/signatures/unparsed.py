@@ -550,6 +550,10 @@ def _candidates(lines: list[str]) -> Iterator[tuple[int, str]]:
             continue
         if _GENERIC_FRAME.match(stripped) or _NUMBERED_FRAME.match(stripped) or _OFFSET_FRAME.match(stripped):
             continue
+        if index + 1 < len(lines) and _GO_SOURCE.match(lines[index + 1][:_LINE_READ]):
+            # A Go frame's function, its source on the next line ("logging.PanicHandler()", then
+            # "\t/src/internal/logging/panic.go:58 +0x13b"): where the stack passed, not what failed.
+            continue
         if _WARNING_LINE.search(stripped) or (index and python.is_frame_line(lines[index - 1])):
             # A warning is no failure (Python's "x.py:12: UserWarning: …", pip's "DEPRECATION: …"), and the line
             # below a Python frame is its source ("and not self.orelse._safe_to_use(…"), not what failed.
@@ -700,6 +704,8 @@ _GENERIC_FRAME = re.compile(
 # says where, never what failed.
 _NUMBERED_FRAME = re.compile(r"^(?:#\s*)?\d{1,4}:?\s+(?:0x[0-9a-fA-F]+\s*-?\s|[\w:<>~]+::)")
 # A frame with its offset and source, unnumbered: Go's before 1.0 ("runtime.panicstring+0xa3 /go/src/runtime.c:116").
+# The source line below a Go frame's function: indented, a .go file and its line.
+_GO_SOURCE = re.compile(r"^\s+\S{0,300}\.go:\d{1,9}(?: \+0x[0-9a-fA-F]{1,16})?\s*$")
 _OFFSET_FRAME = re.compile(r"^\S{1,300}\+0x[0-9a-fA-F]{1,16} \S{1,300}:\d{1,9}$")
 _RUNTIME_FRAME = re.compile(
     r"(?i)(?:^_?_?libc|^_start$|^main$|raise|abort|sigfault|signal|handler|backtrace|callstack|panic|kill|"

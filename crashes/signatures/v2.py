@@ -470,7 +470,8 @@ from crashes.traces.text import mask_message
 # are quotes, masked as '…' and "…" are; a line's severity word ("e: ", "error: ", "ERROR: ", Gradle's and kotlinc's,
 # clang's) is no part of what failed; the types rustc prints into an ICE's message ("Failed to normalize
 # <std::option::Option<…> as std::iter::Iterator>::Item") are masked as the user's names are; a Go ICE's line read after
-# a reporter's words on it ("The error is: x\y.go:542:25: internal compiler error: …") is Go's, not GCC's.
+# a reporter's words on it ("The error is: x\y.go:542:25: internal compiler error: …") is Go's, not GCC's; a Go frame's
+# function line (its source indented on the next line) is never a report's identifying line.
 VERSION = 23
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -154,3 +154,12 @@ def test_a_go_ice_after_the_reporters_words_is_gos():
     signed = sign(read_report("v23/go_ice_after_words_ipaddress_go_9"), "seancfoley/ipaddress-go")
     assert signed.trace_format == "go-ice"
     assert signed.crash_type.startswith("ICE: method GetBitCount on *uintN not found")
+
+
+def test_a_go_frames_function_line_is_no_identity():
+    # hashicorp/terraform#34059, cut inside the stack below Terraform's crash handler: before v23 the handler's
+    # frame ("github.com/hashicorp/terraform/internal/logging.PanicHandler()", its source on the next line)
+    # was the key, as it is of every Terraform crash cut there.
+    signed = sign(read_report("v23/go_frames_cut_terraform_34059"), "hashicorp/terraform")
+    assert signed.crash_type == "unidentified crash"
+    assert signed.repairs[-1] == "no identifying line: a bucket of its own"
