@@ -129,8 +129,9 @@ def test_unparsed_crashes_are_listed_as_such(logged_in):
     bucket = unparsed.context["page"].object_list[0]
     html = logged_in.get(reverse("triage:bucket", args=[bucket.pk])).content.decode()
     assert "No stack identified this crash" in html
-    # What was hashed, as it was hashed: the most specific line (not the prompt), its address masked.
-    assert '<code id="grouped-message">fatal: bad object 0x? in pack index</code>' in html
+    # What was hashed, as it was hashed: the most specific line (not the prompt), its address masked and its
+    # severity word ("fatal: ") left out.
+    assert '<code id="grouped-message">bad object 0x? in pack index</code>' in html
 
 
 def test_testcase_is_highlighted_in_its_own_language(logged_in):
