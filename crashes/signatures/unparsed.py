@@ -500,6 +500,8 @@ def _names_nothing(message: str) -> bool:
 _LINE_READ = 500
 
 
+# The severity word a tool opens its line with: a compiler's "error: ", Gradle's and kotlinc's "e: ", git's
+# "fatal: ". The same failure is printed with it by one tool and without it by another (or by a log).
 _SEVERITY = re.compile(r"^(?:e|error|fatal error|fatal|ERROR|Error): (?=\S)")
 
 
@@ -704,9 +706,9 @@ _GENERIC_FRAME = re.compile(
 # says where, never what failed.
 _NUMBERED_FRAME = re.compile(r"^(?:#\s*)?\d{1,4}:?\s+(?:0x[0-9a-fA-F]+\s*-?\s|[\w:<>~]+::)")
 # A frame with its offset and source, unnumbered: Go's before 1.0 ("runtime.panicstring+0xa3 /go/src/runtime.c:116").
+_OFFSET_FRAME = re.compile(r"^\S{1,300}\+0x[0-9a-fA-F]{1,16} \S{1,300}:\d{1,9}$")
 # The source line below a Go frame's function: indented, a .go file and its line.
 _GO_SOURCE = re.compile(r"^\s+\S{0,300}\.go:\d{1,9}(?: \+0x[0-9a-fA-F]{1,16})?\s*$")
-_OFFSET_FRAME = re.compile(r"^\S{1,300}\+0x[0-9a-fA-F]{1,16} \S{1,300}:\d{1,9}$")
 _RUNTIME_FRAME = re.compile(
     r"(?i)(?:^_?_?libc|^_start$|^main$|raise|abort|sigfault|signal|handler|backtrace|callstack|panic|kill|"
     r"^_?_?pthread|^_sigtramp|^dyld|^start$|^thread_start|"

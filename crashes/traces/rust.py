@@ -787,7 +787,7 @@ def mask_types(message: str) -> str:
             typed = typed or depth > 1
         elif character == ":" and depth and message[index - 1 : index + 1] == "::":
             typed = True
-        elif character == ">" and depth:
+        elif character == ">" and depth and message[index - 1] != "-":  # (not a closure's "-> T")
             depth -= 1
             if depth == 0 and typed:
                 out.append(message[start:start_of_type] + "<T?>")

@@ -140,6 +140,8 @@ def test_the_types_rustc_printed_into_an_ice_are_masked():
             "vtable not supported on type std::pin::Pin<&mut dyn Future<Output = ()>>",
             "vtable not supported on type T?<T?>",
         ),
+        # A closure's "-> B" inside the brackets closes none of them.
+        ("expected <dyn std::ops::Fn(A) -> B as x::y::Z>::Output here", "expected <T?>::Output here"),
         # Words, comparisons and one enum's variant are no types.
         ("Box<Any>", "Box<Any>"),
         ("assertion failed: a < b && c <= d", "assertion failed: a < b && c <= d"),
