@@ -24,6 +24,8 @@ the parser's). Last line: parse_max_ms=<x> (the slowest case, in ms).
 from __future__ import annotations
 
 import argparse
+import random
+import string
 import sys
 import time
 from pathlib import Path
@@ -159,6 +161,14 @@ def _grow(piece: str, size: int) -> str:
 
 
 RUST_FRAME = "  12: core::fmt::write::h0123456789abcdef\n" + " " * 13 + "at /rustc/x/library/core/src/fmt/mod.rs:1:1\n"
+
+
+def _words(seed: int, count: int = 25) -> str:
+    """``count`` made-up words, the same for the same ``seed``."""
+    chooser = random.Random(seed)
+    return " ".join(
+        "".join(chooser.choice(string.ascii_lowercase) for _ in range(chooser.randint(3, 9))) for _ in range(count)
+    )
 
 
 def shapes(size: int) -> dict[str, str]:
@@ -368,7 +378,15 @@ def shapes(size: int) -> dict[str, str]:
         "verifier dumps": _grow("  store i8 %1\n", size) + "LLVM ERROR: Broken module found, compilation aborted!\n",
         # rustc's types in an ICE's message: brackets nested deep, left open, and paths.
         "rustc types": "error: internal compiler error: " + _grow("<a::b::" * 50 + "c" + ">" * 10, size),
-        "Go ICE lines after words": _grow("see " * 60 + "x.g internal compiler error: a\n", size),
+        # Lines the identity search rejects after reading them: failing words beside a Go frame's source, a
+        # warning, a Python frame's source; each line its own words, so that none is read once for all.
+        "Go frames that say they failed": "\n".join(
+            f"pkg.fail() failed {_words(i)}\n\t/src/p/panic.go:58 +0x13b" for i in range(size // 200)
+        )[:size],
+        "warning lines": "\n".join(f"x.py:12: UserWarning: failed {_words(i)}" for i in range(size // 180))[:size],
+        "Python frames' sources": "\n".join(
+            f'  File "/a/b{i}.py", line 3, in f\n    failed error crash {_words(i)}' for i in range(size // 200)
+        )[:size],
     }
     # What the search found first: a run of go-errors frames, then 2,764 blanks, repeated. A pattern
     # that lets a run of one character class open a line or a match (``^\s*x?\s*``, a search for

@@ -521,6 +521,15 @@ def _candidates(lines: list[str]) -> Iterator[tuple[int, str]]:
         if not stripped or stripped in refused or not _reports_failure(stripped):
             continue
         refused.add(stripped)
+        if index + 1 < len(lines) and _GO_SOURCE.match(lines[index + 1][:_LINE_READ]):
+            # A Go frame's function, its source on the next line ("logging.PanicHandler()", then
+            # "\t/src/internal/logging/panic.go:58 +0x13b"): where the stack passed, not what failed.
+            # (Looked at before the stock phrases, the costliest read of a line.)
+            continue
+        if _WARNING_LINE.search(stripped) or (index and python.is_frame_line(lines[index - 1])):
+            # A warning is no failure (Python's "x.py:12: UserWarning: …", pip's "DEPRECATION: …"), and the line
+            # below a Python frame is its source ("and not self.orelse._safe_to_use(…"), not what failed.
+            continue
         # A line naming too little names no more once its stock part or a panic's head is taken off: passed over
         # before the stock phrases are looked for (their expression is the costliest read of a line).
         if not names_something(without_file_names(mask_message(stripped, _LINE_READ, quoted=False))):
@@ -551,14 +560,6 @@ def _candidates(lines: list[str]) -> Iterator[tuple[int, str]]:
             # crash every program has, its type and message both stock.
             continue
         if _GENERIC_FRAME.match(stripped) or _NUMBERED_FRAME.match(stripped) or _OFFSET_FRAME.match(stripped):
-            continue
-        if index + 1 < len(lines) and _GO_SOURCE.match(lines[index + 1][:_LINE_READ]):
-            # A Go frame's function, its source on the next line ("logging.PanicHandler()", then
-            # "\t/src/internal/logging/panic.go:58 +0x13b"): where the stack passed, not what failed.
-            continue
-        if _WARNING_LINE.search(stripped) or (index and python.is_frame_line(lines[index - 1])):
-            # A warning is no failure (Python's "x.py:12: UserWarning: …", pip's "DEPRECATION: …"), and the line
-            # below a Python frame is its source ("and not self.orelse._safe_to_use(…"), not what failed.
             continue
         if _INFO_LINE.match(stripped):
             # A log's informational line ("4321 INFO: UPX is not available.", PyInstaller's in every build):

@@ -464,14 +464,15 @@ from crashes.traces.text import mask_message
 # claim another format's text are tried after it: the Swift trap line after lldb's and Apple's reports,
 # Boost.Stacktrace's frames after Boost's exception report, a panic hook's words after Go's and the JVM's stacks.
 # v23: LLVM's verifier giving up ("LLVM ERROR: Broken function found, compilation aborted!", "Broken module found",
-# rustc's with its last dumped value glued before it) is named by the check it printed above its IR dump ("Instruction
-# does not dominate all uses!", "fragment covers entire variable") and the failing instruction's kind, not by the line
-# every front end's bad IR ends with (crashes.traces.llvm_verifier); typographic quotes ("‘I’", GCC's in a UTF-8 locale)
-# are quotes, masked as '…' and "…" are; a line's severity word ("e: ", "error: ", "ERROR: ", Gradle's and kotlinc's,
-# clang's) is no part of what failed; the types rustc prints into an ICE's message ("Failed to normalize
-# <std::option::Option<…> as std::iter::Iterator>::Item") are masked as the user's names are; a Go ICE's line read after
-# a reporter's words on it ("The error is: x\y.go:542:25: internal compiler error: …") is Go's, not GCC's; a Go frame's
-# function line (its source indented on the next line) is never a report's identifying line.
+# clang's "error in backend: …", rustc's with its last dumped value glued before it; not a reporter's sentence quoting
+# it) is named by the check it printed at column 0 above its dump ("Instruction does not dominate all uses!", "!dbg
+# attachment points at wrong subprogram for function") and the failing instruction's opcode and callee, the callee
+# without its build's marks (a Rust symbol's hash, ".cold.1"), not by the line every front end's bad IR ends with
+# (crashes.traces.llvm_verifier); typographic quotes ("‘I’", GCC's in a UTF-8 locale) are quotes, masked as '…' and "…"
+# are; a line's severity word ("e: ", "error: ", "fatal: ", Gradle's, kotlinc's, git's) is no part of what failed; the
+# types rustc prints into an ICE's message ("Failed to normalize <std::option::Option<…> as std::iter::Iterator>::Item",
+# "<Foo as Bar>::Out") are masked as the user's names are, the compiler's own (rustc_middle::mir::Body) kept; a Go
+# frame's function line (its source indented on the next line) is never a report's identifying line.
 VERSION = 23
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

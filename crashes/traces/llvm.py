@@ -353,7 +353,7 @@ def parse(text: str) -> ParsedTrace:
         unreachable = find_lines(text, _UNREACHABLE, 1, "UNREACHABLE")
     fatal = find_lines(text, _FATAL, 1, "LLVM ERROR") or find_lines(text, _FATAL, 1, "error in backend")
     # (rustc prints the verifier's last value without a newline: " i64LLVM ERROR: Broken function found…".)
-    broken = llvm_verifier.broken_at(lines) if "compilation aborted" in text else None
+    broken = llvm_verifier.broken_at(lines) if "Broken " in text else None
     site = ""
     if assertion:
         match = assertion[0]

@@ -10,7 +10,7 @@
   (google/dagger#5001 and #5059: one bug, two keys).
 - rustc prints the user's types into an ICE's message ("Failed to normalize <std::option::Option<…> as
   std::iter::Iterator>::Item"): the reports collected under rust-lang/rust-clippy#8662 each had their own.
-- A Go ICE line the reporter opened with words of their own was GCC's, whose key is shared across targets.
+- A Go frame's function line (its source on the next line) was a cut report's identity.
 """
 
 from __future__ import annotations
@@ -87,6 +87,52 @@ def test_the_failing_call_names_its_callee():
     assert llvm_verifier.instruction(lines[1:]) == ' | call @"*Foo#bar<Foo>:Nil"'
 
 
+@pytest.mark.parametrize(
+    ("above", "check"),
+    [
+        # A check may open with "!dbg" or an opcode's name: it is at column 0, a sentence, unlike the dump.
+        (
+            '!dbg attachment points at wrong subprogram for function\n!12 = distinct !DISubprogram(name: "f")\n'
+            "ptr @_ZN1a1fE\n",
+            "!dbg attachment points at wrong subprogram for function",
+        ),
+        (
+            "atomicrmw instructions cannot be unordered.\n  %1 = atomicrmw add ptr %p, i32 1 unordered\n",
+            "atomicrmw instructions cannot be unordered",
+        ),
+        # Pasted as a Markdown quote.
+        ("> Operand is null\n>   call void @f(ptr null)\n", "Operand is null"),
+        # Types LLVM prints that are no words (x86_fp80), and a number the dump printed alone.
+        (
+            "Call parameter type does not match function signature!\n x86_fp80 %5\n 4\n",
+            "Call parameter type does not match function signature",
+        ),
+    ],
+)
+def test_the_check_is_the_verifiers_sentence_above_its_dump(above, check):
+    lines = (above + "LLVM ERROR: Broken function found, compilation aborted!\n").splitlines()
+    at = llvm_verifier.broken_at(lines)
+    assert at == len(lines) - 1
+    assert llvm_verifier.failed_check(lines, at)[0] == check
+
+
+def test_a_reporter_quoting_the_fatal_line_is_not_it():
+    text = (
+        'Since nightly I get "LLVM ERROR: Broken function found, compilation aborted!":\n'
+        "Instruction does not dominate all uses!\n"
+        "  %5 = load i32, ptr %4\n"
+        "LLVM ERROR: Broken function found, compilation aborted!\n"
+    )
+    assert sign(text).crash_type == "LLVM ERROR: Broken function found: Instruction does not dominate all uses | load"
+
+
+def test_a_callee_is_named_without_its_builds_marks():
+    # rust-lang/rust#117331: the callee's symbol carries its build's hash; a split-off part carries ".cold.N".
+    assert llvm_verifier.instruction(["  invoke void @_ZN1a1f17h84769ced50b3359cE(i32 1)"]) == " | invoke @_ZN1a1fE"
+    assert llvm_verifier.instruction(["  call void @f.cold.1(ptr %x)"]) == " | call @f"
+    assert llvm_verifier.instruction(["  %3 = sext i8 %2 to i32"]) == " | sext"
+
+
 # -- Quotes and severity words ------------------------------------------------------------------------------
 
 
@@ -140,6 +186,12 @@ def test_the_types_rustc_printed_into_an_ice_are_masked():
             "vtable not supported on type std::pin::Pin<&mut dyn Future<Output = ()>>",
             "vtable not supported on type T?<T?>",
         ),
+        # A qualified path is a type whatever its names; the compiler's own types say which of its structures failed.
+        ("Failed to normalize <Foo as Bar>::Out", "Failed to normalize <T?>::Out"),
+        (
+            "attempted to read from stolen value: rustc_middle::mir::Body",
+            "attempted to read from stolen value: rustc_middle::mir::Body",
+        ),
         # A closure's "-> B" inside the brackets closes none of them.
         ("expected <dyn std::ops::Fn(A) -> B as x::y::Z>::Output here", "expected <T?>::Output here"),
         # Words, comparisons and one enum's variant are no types.
@@ -150,12 +202,6 @@ def test_the_types_rustc_printed_into_an_ice_are_masked():
 )
 def test_what_counts_as_a_type(message, masked):
     assert mask_types(message) == masked
-
-
-def test_a_go_ice_after_the_reporters_words_is_gos():
-    signed = sign(read_report("v23/go_ice_after_words_ipaddress_go_9"), "seancfoley/ipaddress-go")
-    assert signed.trace_format == "go-ice"
-    assert signed.crash_type.startswith("ICE: method GetBitCount on *uintN not found")
 
 
 def test_a_go_frames_function_line_is_no_identity():
