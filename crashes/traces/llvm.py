@@ -391,16 +391,15 @@ def parse(text: str) -> ParsedTrace:
         site = where
         message = said
     elif fatal or broken is not None:
-        check = llvm_verifier.failed_check(lines, broken) if broken is not None else None
+        check = llvm_verifier.failed_check(lines, broken[0]) if broken is not None else None
         if check:
             # The verifier's check, not its "Broken function found" that every bad IR ends with.
             said, at = check
-            what = llvm_verifier.BROKEN.search(lines[broken])["what"]
             instruction = llvm_verifier.instruction(lines[at + 1 : at + 3])
-            crash_type = f"LLVM ERROR: Broken {what} found: {mask_message(said, 120)}{instruction}"
+            crash_type = f"LLVM ERROR: Broken {broken[1]['what']} found: {mask_message(said, 120)}{instruction}"
             message = said
         else:
-            error = fatal[0]["error"] if fatal else lines[broken][llvm_verifier.BROKEN.search(lines[broken]).start() :]
+            error = fatal[0]["error"] if fatal else broken[1]["error"]
             crash_type = f"LLVM ERROR: {mask_message(error, 160)}"
             message = error.strip()
     elif not any(marker in text for marker in _MARKERS) and not _signal_handlers(text) and _headless(text):

@@ -21,9 +21,9 @@ from crashes.traces.text import MAX_LINE, PROMPT
 
 # The fatal line, as LLVM, clang ("error in backend: ") and rustc (glued to the dump) print it; not a reporter's
 # sentence quoting it ('I get "LLVM ERROR: Broken function found…"'). Before LLVM 3.x: "compilation terminated".
-BROKEN = re.compile(
-    r"(?<![\"'`])(?:LLVM ERROR|error in backend): Broken (?P<what>function|module) found, "
-    r"compilation (?:aborted|terminated)"
+_BROKEN = re.compile(
+    r"(?<![\"'`])(?:LLVM ERROR|error in backend): (?P<error>Broken (?P<what>function|module) found, "
+    r"compilation (?:aborted|terminated)!?)"
 )
 # How far above the fatal line the verifier's check may be (the IR it dumps for one check is a few lines).
 _REACH = 30
@@ -50,6 +50,8 @@ _CALLEE = re.compile(r"@(?P<callee>\"[^\"]{1,200}\"|[\w.$-]{1,200})\(")
 _BUILD_MARKS = re.compile(
     r"17h[0-9a-f]{16}(?=E)|\.(?:cold|llvm|constprop|isra|part|lto_priv)\.\d+|(?<=\?A0x)[0-9A-Fa-f]{8}"
 )
+# Two words at least: what a check says, and a rule of dashes or a lone token does not.
+_SENTENCE = re.compile(r"[A-Za-z]{2,}\s+[A-Za-z]")
 # A Markdown quote's marks before a pasted line.
 _QUOTE_MARKS = re.compile(r"^(?:>\s?)+")
 
@@ -71,10 +73,14 @@ def instruction(following: list[str]) -> str:
     return f" | {found['op']}" + (f" @{_BUILD_MARKS.sub('', callee['callee'])}" if callee else "")
 
 
-def broken_at(lines: list[str]) -> int | None:
-    """The index of the line saying the verifier gave up, or None."""
-    found = (index for index, line in enumerate(lines) if "Broken " in line and BROKEN.search(line[:MAX_LINE]))
-    return next(found, None)
+def broken_at(lines: list[str]) -> tuple[int, re.Match] | None:
+    """The line saying the verifier gave up: its index, and its match (``error``: from "Broken" on; ``what``:
+    function or module), or None."""
+    for index, line in enumerate(lines):
+        found = _BROKEN.search(line[:MAX_LINE]) if "Broken " in line else None
+        if found:
+            return index, found
+    return None
 
 
 def failed_check(lines: list[str], at: int) -> tuple[str, int] | None:
@@ -84,7 +90,7 @@ def failed_check(lines: list[str], at: int) -> tuple[str, int] | None:
         if not line.strip() or _IR_DUMP.match(line):
             continue
         # A shell's prompt, or output that is no sentence ("-----"): the verifier said nothing above.
-        if PROMPT.match(line) or not re.search(r"[A-Za-z]{2,}\s+[A-Za-z]", line):
+        if PROMPT.match(line) or not _SENTENCE.search(line):
             return None
         # (Its "!" is how every check ends, as a sentence's full stop is.)
         return line.strip().rstrip(" .!"), index

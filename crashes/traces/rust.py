@@ -779,7 +779,7 @@ def mask_types(message: str) -> str:
     is a word); "a < b" is no bracket. The compiler's own types stay.
     """
     message = message[:_TYPE_READ]
-    out, depth, start, typed = [], 0, 0, False
+    out, depth, start, start_of_type, typed = [], 0, 0, 0, False
     for index, character in enumerate(message):
         if character == "<" and index + 1 < len(message) and message[index + 1] not in " =":
             if depth == 0:

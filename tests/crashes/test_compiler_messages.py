@@ -72,8 +72,11 @@ def test_a_verifier_that_printed_no_check_keeps_its_line():
         "LLVM ERROR: Broken function found, compilation aborted!\n"
     )
     lines = text.splitlines()
-    assert llvm_verifier.failed_check(lines, llvm_verifier.broken_at(lines)) is None
+    assert llvm_verifier.failed_check(lines, llvm_verifier.broken_at(lines)[0]) is None
     assert sign(text).crash_type == "LLVM ERROR: Broken function found, compilation aborted!"
+    # The same, as rustc prints it: glued to the dump's last value, which no "LLVM ERROR: " line pattern matches.
+    glued = text.replace("LLVM ERROR", " i64LLVM ERROR")
+    assert sign(glued).crash_type == "LLVM ERROR: Broken function found, compilation aborted!"
 
 
 def test_the_failing_call_names_its_callee():
@@ -111,7 +114,7 @@ def test_the_failing_call_names_its_callee():
 )
 def test_the_check_is_the_verifiers_sentence_above_its_dump(above, check):
     lines = (above + "LLVM ERROR: Broken function found, compilation aborted!\n").splitlines()
-    at = llvm_verifier.broken_at(lines)
+    at, _ = llvm_verifier.broken_at(lines)
     assert at == len(lines) - 1
     assert llvm_verifier.failed_check(lines, at)[0] == check
 
