@@ -502,7 +502,21 @@ _LINE_READ = 500
 
 # The severity word a tool opens its line with: a compiler's "error: ", Gradle's and kotlinc's "e: ", git's
 # "fatal: ". The same failure is printed with it by one tool and without it by another (or by a log).
-_SEVERITY = re.compile(r"^(?:e|error|fatal error|fatal|ERROR|Error): (?=\S)")
+_SEVERITY = re.compile(
+    # A diagnostic's location before it ("code.dfy(2,7): Error: ", "x.cpp(12): fatal error C1001: ",
+    # "pkg/a.py:9: error: "): where the user's input was when it failed, one file and line per reporter.
+    r"^(?:(?:[A-Za-z]:)?[^\s:()]{1,300}(?:\(\d+(?:,\d+)*\)|(?::\d+){1,2}): ?)?"
+    r"(?:e|error|fatal error|fatal|ERROR|Error)(?: [A-Z]{1,3}\d{1,5})?: (?=\S)"
+)
+
+
+# A line opening with one to six hashes and a blank: a heading, a root prompt or a comment (gdb's "#0 0x…" has none).
+_HASH_LINE = re.compile(r"^#{1,6}[ \t]")
+
+
+def without_severity(line: str) -> str:
+    """``line`` without the severity word it opens with, and the diagnostic's location before that word."""
+    return _SEVERITY.sub("", line, count=1)
 
 
 def _candidates(lines: list[str]) -> Iterator[tuple[int, str]]:
@@ -521,6 +535,10 @@ def _candidates(lines: list[str]) -> Iterator[tuple[int, str]]:
         if not stripped or stripped in refused or not _reports_failure(stripped):
             continue
         refused.add(stripped)
+        if _HASH_LINE.match(stripped):
+            # A Markdown heading (an issue template's "### What does the crash message say?"), a root prompt's
+            # command ("# opj_compress -i x.jp2") or a comment: the report's frame, never what failed.
+            continue
         if index + 1 < len(lines) and _GO_SOURCE.match(lines[index + 1][:_LINE_READ]):
             # A Go frame's function, its source on the next line ("logging.PanicHandler()", then
             # "\t/src/internal/logging/panic.go:58 +0x13b"): where the stack passed, not what failed.
@@ -549,7 +567,7 @@ def _candidates(lines: list[str]) -> Iterator[tuple[int, str]]:
             # library's line (libcore/result.rs:997, 999, 1084 by release) only say how it was run.
             stripped = panic["message"]
         # A severity word ("error: ", Gradle's "e: ") says how the tool printed it, not what failed.
-        masked = mask_message(_SEVERITY.sub("", stripped, count=1), 200, quoted=False)
+        masked = mask_message(without_severity(stripped), 200, quoted=False)
         # A file of the user's is no word of the crash's: "pkg/node.py:N: error:" (a stock sentence
         # stripped from its end) names nothing.
         if is_generic(masked) or not names_something(without_file_names(masked)):

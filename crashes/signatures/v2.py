@@ -473,7 +473,12 @@ from crashes.traces.text import mask_message
 # types rustc prints into an ICE's message ("Failed to normalize <std::option::Option<…> as std::iter::Iterator>::Item",
 # "<Foo as Bar>::Out") are masked as the user's names are, the compiler's own (rustc_middle::mir::Body) kept; a Go
 # frame's function line (its source indented on the next line) is never a report's identifying line.
-VERSION = 23
+# v24: a diagnostic's location before its severity word ("code.dfy(2,7): Error: ", "x.cpp(12): fatal error C1001: ",
+# "pkg/a.py:9: error: ") is the user's file and line, no part of what failed; a function GCC made and named for the
+# user's file ("global constructors keyed to 65535_0_sketch.ino.cpp.o", LTO's) is named without the file; a line
+# opening with one to six hashes and a blank (a Markdown heading, a root prompt, a comment) is never a report's
+# identity; an old-form Rust panic's message may run over eleven lines below its head ("Caused by:" chains).
+VERSION = 24
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.
 SIMILARITY_FRAMES = 8

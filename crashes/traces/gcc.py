@@ -235,6 +235,9 @@ def parse(text: str) -> ParsedTrace:
 # the ICE's line, naming the function it was compiling.
 _IN_FUNCTION = re.compile(r"\bIn (?:member |static member )?function [‘'](?P<function>[^’'\n]{1,500})[’']:\s*$")
 _FUNCTION_ABOVE = 6
+# A function GCC made itself, named for the file it was made for ("global constructors keyed to
+# 65535_0_sketch.ino.cpp.o", LTO's): the file is the user's, one per report; the kind of function is GCC's.
+_KEYED_TO = re.compile(r"^(global (?:constructors|destructors) keyed to) .+$")
 
 
 def _compiled_function(lines: list[str], ice: int) -> str:
@@ -242,7 +245,8 @@ def _compiled_function(lines: list[str], ice: int) -> str:
     for line in reversed(lines[max(0, ice - _FUNCTION_ABOVE) : ice]):
         found = _IN_FUNCTION.search(line[:MAX_LINE]) if "function " in line else None
         if found:
-            return function_name(found["function"])
+            keyed = _KEYED_TO.match(found["function"])
+            return f"{keyed[1]} <file>" if keyed else function_name(found["function"])
     return ""
 
 

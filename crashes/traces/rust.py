@@ -68,7 +68,7 @@ _HOOK_PAYLOAD = "{ payload: "
 _HOOK_LOCATION = re.compile(
     r'location: Location \{ file: "(?P<file>[^"]{1,300})", line: (?P<line>\d{1,9}), col: \d{1,9} \}'
 )
-_PANIC_OLD_LINES = 4
+_PANIC_OLD_LINES = 12
 # color-eyre's and color-backtrace's panic hook (Foundry, many CLIs): a banner, then the payload and where:
 #   The application panicked (crashed).
 #   Message:  checksum not found

@@ -8,6 +8,12 @@
   reports of GCC PR 84785 (avast/yaramod#5, open-telemetry/opentelemetry-cpp#611) had two keys.
 - A severity word opening the line ("error: [Hilt] …", Gradle's "e: ") is how the tool ran, not what failed
   (google/dagger#5001 and #5059: one bug, two keys).
+- A diagnostic's location before its severity word ("code.dfy(2,7): Error: …", signature v24) is the user's
+  file and line, one per reporter: dafny-lang/dafny#5209 and #5375 had two keys.
+- GCC names the static constructors it makes for a file after the file ("global constructors keyed to
+  65535_0_sketch.ino.cpp.o"): avr-gcc's LTO segfault had one key per sketch (arduino/Arduino#7949, v24).
+- An issue template's Markdown heading ("### What does the crash message say?") was a report's identity (v24).
+- An old-form Rust panic whose message runs over more than three lines was not read (v24).
 - rustc prints the user's types into an ICE's message ("Failed to normalize <std::option::Option<…> as
   std::iter::Iterator>::Item"): the reports collected under rust-lang/rust-clippy#8662 each had their own.
 - A Go frame's function line (its source on the next line) was a cut report's identity.
@@ -18,6 +24,7 @@ from __future__ import annotations
 import pytest
 
 from crashes import similarity
+from crashes.signatures import unparsed
 from crashes.traces import llvm_verifier
 from crashes.traces.rust import mask_types
 from crashes.traces.text import mask_message
@@ -161,6 +168,68 @@ def test_a_severity_word_is_no_part_of_what_failed():
     without = sign(read_report("v23/hilt_no_prefix_dagger_5059"), "google/dagger")
     assert with_word.message.startswith("[Hilt] Provided Metadata instance has version N.N")
     assert with_word.digest == without.digest
+
+
+def test_a_diagnostics_location_is_no_part_of_what_failed():
+    # Dafny's internal error printed at each reporter's own file and line: one bug (fixed by dafny#5320).
+    first = sign(read_report("v24/dafny_internal_error_location_5209"), "dafny-lang/dafny")
+    second = sign(read_report("v24/dafny_internal_error_location_5375"), "dafny-lang/dafny")
+    assert first.crash_type.startswith("Dafny encountered an internal error while waiting for this symbol")
+    assert first.digest == second.digest
+
+
+@pytest.mark.parametrize(
+    ("line", "kept"),
+    [
+        ("code.dfy(2,7): Error: Dafny encountered an internal error", "Dafny encountered an internal error"),
+        (r"C:\src\a.cpp(12): fatal error C1001: An internal error has occurred", "An internal error has occurred"),
+        ("pkg/a.py:9: error: Cannot determine type of 'x'", "Cannot determine type of 'x'"),
+        ("a.c:1:2: error: insn does not satisfy its constraints:", "insn does not satisfy its constraints:"),
+        # Not a location and a severity word: the line is kept whole.
+        ("see: error: x", "see: error: x"),
+        ("Foo(12): warning: bar", "Foo(12): warning: bar"),
+    ],
+)
+def test_what_a_located_severity_word_takes_off(line, kept):
+    assert unparsed.without_severity(line) == kept
+
+
+def test_a_function_gcc_named_for_the_users_file_is_named_without_it():
+    # avr-gcc's LTO segfault in the static constructors it made for each sketch's object file: two sketches,
+    # one bug (arduino/Arduino#7949; #9428 here, #8821 in tests/data/dedup).
+    one = sign(read_report("v24/gcc_lto_keyed_constructors_arduino_9428"), "arduino/Arduino")
+    other = sign(record_trace("arduino/Arduino#8821"), "arduino/Arduino")
+    assert one.frames == ("input global constructors keyed to <file>",)
+    assert one.digest == other.digest
+    # The user's own function still names its crash.
+    compiled = sign(
+        "x.cpp: In function 'drawFastHLine':\nx.cpp:1565:1: internal compiler error: Segmentation fault\n",
+        "arduino/Arduino",
+    )
+    assert compiled.frames == ("input drawFastHLine",)
+
+
+@pytest.mark.parametrize(
+    "heading",
+    [
+        "### Error output: the app crashed",
+        "## What happened: fatal error at startup",
+        "# opj_compress -i x.jp2 crashed",
+    ],
+)
+def test_a_heading_a_root_prompt_or_a_comment_is_no_identity(heading):
+    # An issue template's heading above a crash no reader knows is the report's frame, not what failed.
+    signed = sign(f"{heading}\nassertion failed: glyph_cache.len() < capacity\n")
+    assert signed.crash_type == "assertion failed: glyph_cache.len() < capacity"
+
+
+def test_an_old_panics_message_may_run_over_many_lines():
+    # Rust before 1.73 printed "panicked at '<message>', <file>:<line>:<col>", the message's own lines between:
+    # wgpu's error chain ("Caused by:") runs over six (ruffle-rs/ruffle#13021).
+    signed = sign(read_report("v24/rust_old_panic_long_message_ruffle_13021"), "ruffle-rs/ruffle")
+    assert signed.trace_format == "rust"
+    assert signed.crash_type.startswith("wgpu error: Validation Error Caused by: In Queue::write_buffer_with")
+    assert signed.frames[0].startswith("site wgpu/src/backend/direct.rs:3019")
 
 
 # -- rustc's types ------------------------------------------------------------------------------------------
