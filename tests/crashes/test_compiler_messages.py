@@ -1,4 +1,4 @@
-"""Compilers' crash messages as they differ between two reports of one bug (signature v23), on real reports.
+"""Compilers' crash messages as they differ between two reports of one bug (signatures v23 and v24), on real reports.
 
 - LLVM's verifier ends every front end's bad IR with "LLVM ERROR: Broken function found, compilation
   aborted!": before v23 that line (or a prompt above it) was the key of every such bug of a target. The
