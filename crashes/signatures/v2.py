@@ -477,7 +477,8 @@ from crashes.traces.text import mask_message
 # "pkg/a.py:9: error: ") is the user's file and line, no part of what failed; a function GCC made and named for the
 # user's file ("global constructors keyed to 65535_0_sketch.ino.cpp.o", LTO's) is named without the file; a line
 # opening with one to six hashes and a blank (a Markdown heading, a root prompt, a comment) is never a report's
-# identity; an old-form Rust panic's message may run over eleven lines below its head ("Caused by:" chains).
+# identity; an old-form Rust panic's message may run over eleven lines below its head ("Caused by:" chains); a frame's
+# module printed in square brackets ("#4  f(…) [libLLVM-14.so.1+0x132a9f0]", "[linux-vdso.so.1@0x7fa9…]") is its module.
 VERSION = 24
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -21,6 +21,9 @@ from crashes.traces.text import MAX_LINE
 FRAME = re.compile(r"^\s*#(?P<index>\d+)\s+(?:0x[0-9a-fA-F]+\s*)?(?:in\s+)?(?P<rest>.*)")
 _CUT_ADDRESS = re.compile(r"^(?:0x)?[0-9a-fA-F]{0,16}$")
 _MODULE = re.compile(r"\((?P<module>[^()\s]*?)(?:\+0x[0-9a-fA-F]+)\)$")
+# The module in square brackets, as some symbolizers print it: "f(int) [libLLVM-14.so.1+0xe9e4dc]" (an address
+# with "@" where the module has no file: "[linux-vdso.so.1@0x7fa95497b0]").
+_BRACKETED_MODULE = re.compile(r" \[(?P<module>[^\[\]\s]{1,300}?)(?:\+|@)0x[0-9a-fA-F]+\]$")
 _SOURCE = re.compile(r"^(?P<file>\S+?):(?P<line>\d+)(?::\d+)?$")
 # A source file named without a line ("cxa_noexception.cpp"), as libFuzzer's
 # own frames are printed.
@@ -41,6 +44,10 @@ def parse_frame(line: str) -> Frame | None:
         trailing = _MODULE.match(rest, opening) if opening != -1 else None
         if trailing:
             module, rest = trailing["module"], rest[:opening].rstrip()
+    elif rest.endswith("]"):
+        bracketed = _BRACKETED_MODULE.search(rest[-320:])
+        if bracketed:
+            module, rest = bracketed["module"], rest[: len(rest) - len(bracketed[0])].rstrip()
     if _CUT_ADDRESS.match(rest):
         return Frame(function="")  # "#0 0" / "#0 0x7f44": the line was cut inside its address
     if rest.startswith("(") and not rest.startswith("(anonymous namespace)"):

@@ -14,6 +14,8 @@
   65535_0_sketch.ino.cpp.o"): avr-gcc's LTO segfault had one key per sketch (arduino/Arduino#7949, v24).
 - An issue template's Markdown heading ("### What does the crash message say?") was a report's identity (v24).
 - An old-form Rust panic whose message runs over more than three lines was not read (v24).
+- A symbolizer's frames with their module in square brackets ("f(…) [libLLVM-14.so.1+0x132a9f0]") were read as
+  named by the module, whose address differs per run (v24).
 - rustc prints the user's types into an ICE's message ("Failed to normalize <std::option::Option<…> as
   std::iter::Iterator>::Item"): the reports collected under rust-lang/rust-clippy#8662 each had their own.
 - A Go frame's function line (its source on the next line) was a cut report's identity.
@@ -230,6 +232,15 @@ def test_an_old_panics_message_may_run_over_many_lines():
     assert signed.trace_format == "rust"
     assert signed.crash_type.startswith("wgpu error: Validation Error Caused by: In Queue::write_buffer_with")
     assert signed.frames[0].startswith("site wgpu/src/backend/direct.rs:3019")
+
+
+def test_a_frames_module_in_square_brackets_is_its_module():
+    # A symbolizer's "#4  f(…) [libLLVM-14.so.1+0x132a9f0]" (and "[linux-vdso.so.1@0x7fa95497b0]" for the kernel's
+    # signal trampoline): the function is what precedes the module. One LLVM 14 AArch64 crash (llvm/llvm-project#91166).
+    one = sign(read_report("v24/llvm_bracketed_modules_98503_c1"), "llvm/llvm-project")
+    other = sign(read_report("v24/llvm_bracketed_modules_70220_c1"), "llvm/llvm-project")
+    assert one.frames[:2] == ("llvm::cl::opt::getExtraOptionNames", "llvm::raw_ostream::write")
+    assert one.digest == other.digest
 
 
 # -- rustc's types ------------------------------------------------------------------------------------------
