@@ -152,7 +152,8 @@ _IGNORED_FUNCTIONS = {
         r"core::result::unwrap_failed|core::option::(expect|unwrap)_failed|core::ops::function::|"
         # unwrap()/expect() themselves, and the slicing that raised (since track_caller they print).
         r"core::(?:option::Option|result::Result)::(?:unwrap|expect)\w*$|core::str::slice_error_fail|"
-        r"core::slice::index::|core::str::traits::|core::iter::|"
+        # (Sorting, too: it calls whatever comparator it was handed.)
+        r"core::slice::index::|core::str::traits::|core::iter::|core::slice::sort::|"
         # An async runtime's task machinery (tokio's scheduler and task harness, futures' combinators, Pin's
         # and UnsafeCell's forwarding): it polls whatever future it was handed.
         r"tokio::runtime::(?:task|scheduler|park|context|blocking|runtime|handle)|"

@@ -478,7 +478,8 @@ from crashes.traces.text import mask_message
 # user's file ("global constructors keyed to 65535_0_sketch.ino.cpp.o", LTO's) is named without the file; a line
 # opening with one to six hashes and a blank (a Markdown heading, a root prompt, a comment) is never a report's
 # identity; an old-form Rust panic's message may run over eleven lines below its head ("Caused by:" chains); a frame's
-# module printed in square brackets ("#4  f(…) [libLLVM-14.so.1+0x132a9f0]", "[linux-vdso.so.1@0x7fa9…]") is its module.
+# module printed in square brackets ("#4  f(…) [libLLVM-14.so.1+0x132a9f0]", "[linux-vdso.so.1@0x7fa9…]") is its module;
+# core's slice sorting is machinery, as its iterators are (it calls whatever comparator it was handed).
 VERSION = 24
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

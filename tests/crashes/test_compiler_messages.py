@@ -243,6 +243,15 @@ def test_a_frames_module_in_square_brackets_is_its_module():
     assert one.digest == other.digest
 
 
+def test_cores_sort_is_machinery_as_its_iterators_are():
+    # rustc's ICE at hir.rs:1165 (rust-lang/rust#137640), and the same filed at rust-clippy (#14318) with a Windows
+    # backtrace whose first frame below std's capture is core's heapsort: it calls whatever comparator it was given.
+    linux = sign(read_report("v24/rustc_ice_parsed_attribute_137640"), "rust-lang/rust")
+    windows = sign(read_report("v24/rustc_ice_parsed_attribute_clippy_14318"), "rust-lang/rust-clippy")
+    assert windows.frames == ("site rustc_hir/src/hir.rs",)
+    assert linux.digest == windows.digest
+
+
 # -- rustc's types ------------------------------------------------------------------------------------------
 
 
