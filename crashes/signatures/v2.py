@@ -479,7 +479,8 @@ from crashes.traces.text import mask_message
 # opening with one to six hashes and a blank (a Markdown heading, a root prompt, a comment) is never a report's
 # identity; an old-form Rust panic's message may run over eleven lines below its head ("Caused by:" chains); a frame's
 # module printed in square brackets ("#4  f(…) [libLLVM-14.so.1+0x132a9f0]", "[linux-vdso.so.1@0x7fa9…]") is its module;
-# core's slice sorting is machinery, as its iterators are (it calls whatever comparator it was handed).
+# core's slice sorting is machinery, as its iterators are (it calls whatever comparator it was handed); Windows's own
+# folders with blanks in their names ("C:/Program Files (x86)/…") are masked with the rest of their path.
 VERSION = 24
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

@@ -51,6 +51,17 @@ _FILE_END = re.compile(r"\.[A-Za-z]\w{0,7}[\\/]?$")
 _PATH_HEAD = re.compile(r"(?<![\w.+@-])[\w.+@-]{1,100}\x00path\x00")
 
 
+# Windows's own folders whose names hold blanks, one segment of a path ("C:/Program Files/Go/src/x.go"): the toolchain's
+# place on every machine, no word of a message. (A user's own folder with a blank is not known from a sentence.)
+_WINDOWS_FOLDER = re.compile(
+    r"(?<=[\\/])(?:Program Files(?: \(x86\))?|Common Files|Documents and Settings|Application Data)(?=[\\/])"
+)
+
+
+def _folder_without_blanks(match: re.Match) -> str:
+    return match.group().replace(" ", "_").replace("(", "").replace(")", "")
+
+
 def _mask_path(match: re.Match) -> str:
     found = match.group()
     if "/" not in found and ":" not in found and not _FILE_END.search(found):
@@ -169,6 +180,8 @@ def mask_message(message: str, limit: int = 200, quoted: bool = True) -> str:
     message = _HEX.sub("0x?", message)
     message = _BARE_HEX.sub("0x?", message)
     message = _CRATE_HASH.sub("", message)
+    if "Program Files" in message or "and Settings" in message or "Application Data" in message:
+        message = _WINDOWS_FOLDER.sub(_folder_without_blanks, message)
     if "DefId(" in message:
         message = _DEF_PATH.sub(r"\1?", message)
     if quoted:

@@ -252,6 +252,19 @@ def test_cores_sort_is_machinery_as_its_iterators_are():
     assert linux.digest == windows.digest
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        r"C:\Program Files\Go\src\go\types\stmt.go:932: assertion failed",
+        "C:/Program Files (x86)/Go/src/go/types/stmt.go:932: assertion failed",
+        "/usr/local/go/src/go/types/stmt.go:932: assertion failed",
+    ],
+)
+def test_windows_folders_with_blanks_are_part_of_a_path(message):
+    # "Program Files" was cut at its blank: "C:/Program <path>" kept a word of the install's place.
+    assert mask_message(message) == mask_message(message, quoted=False) == "<path>:N: assertion failed"
+
+
 # -- rustc's types ------------------------------------------------------------------------------------------
 
 
