@@ -506,7 +506,7 @@ _SEVERITY = re.compile(
     # A diagnostic's location before it ("code.dfy(2,7): Error: ", "x.cpp(12): fatal error C1001: ",
     # "pkg/a.py:9: error: "): where the user's input was when it failed, one file and line per reporter.
     r"^(?:(?:[A-Za-z]:)?[^\s:()]{1,300}(?:\(\d+(?:,\d+)*\)|(?::\d+){1,2}): ?)?"
-    r"(?:e|error|fatal error|fatal|ERROR|Error)(?: [A-Z]{1,3}\d{1,5})?: (?=\S)"
+    r"(?:e|error|fatal error|fatal|ERROR|Error)(?: [A-Z]{1,4}\d{1,5})? ?: (?=\S)"
 )
 
 

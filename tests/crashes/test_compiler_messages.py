@@ -187,6 +187,9 @@ def test_a_diagnostics_location_is_no_part_of_what_failed():
         (r"C:\src\a.cpp(12): fatal error C1001: An internal error has occurred", "An internal error has occurred"),
         ("pkg/a.py:9: error: Cannot determine type of 'x'", "Cannot determine type of 'x'"),
         ("a.c:1:2: error: insn does not satisfy its constraints:", "insn does not satisfy its constraints:"),
+        # MSBuild's: a blank before the colon, or the tool's code.
+        ("App.csproj(12,5): error : Generator failed", "Generator failed"),
+        ("Program.cs(3,1): error CS8785: Generator 'G' failed", "Generator 'G' failed"),
         # Not a location and a severity word: the line is kept whole.
         ("see: error: x", "see: error: x"),
         ("Foo(12): warning: bar", "Foo(12): warning: bar"),
