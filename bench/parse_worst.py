@@ -387,6 +387,23 @@ def shapes(size: int) -> dict[str, str]:
         "Python frames' sources": "\n".join(
             f'  File "/a/b{i}.py", line 3, in f\n    failed error crash {_words(i)}' for i in range(size // 200)
         )[:size],
+        # Found by a review's hunt: a frame's pattern "name, then blanks to the end" tried each blank of a
+        # long run (seconds to a minute each before v24 cut such runs short); a location's file read to the
+        # end of a line at every " w " (Polish for "in"); two runs either side of a Crystal symbol's mark.
+        "Rust frame lines with a run of blanks": "thread 'main' panicked at src/main.rs:1:1:\nboom\nstack backtrace:\n"
+        + _grow("  1: f" + " " * 1990 + "x\n", size),
+        "GCC frame lines with a run of blanks": "a.c:1:1: internal compiler error: Segmentation fault\n"
+        + _grow("0x1 a(" + " " * 1990 + "x\n", size),
+        "faulthandler frame lines with a run of blanks": "Current thread 0x1 (most recent call first):\n"
+        + _grow('File "a", line 1 in f' + " " * 1970 + "x\n", size),
+        "Julia headers over frame lines with a run of blanks": "[1] x\n"
+        + _grow("Stacktrace:\n [2] a" + " " * 1990 + "x\n", size),
+        "dotnet at-line of ' w :'": "at A.B()" + _grow(" w :", min(size, 96 * 1024)) + "\n" + _grow("x\n", size),
+        "Crystal symbol lines of marks": _grow("from A" + "#" * 1990 + " x\n", size),
+        "old panic heads over lines of quotes and commas": _grow("panicked at '" + "'," * 900 + "\n", size),
+        "first-person failure lines, each different": "```\n"
+        + "".join(f"I failed {'e' * (440 + i % 40)} zzz {i}\n" for i in range(size // 460))[: size - 60]
+        + "\nthe widget frobnicator failed badly:\n```\n",
     }
     # What the search found first: a run of go-errors frames, then 2,764 blanks, repeated. A pattern
     # that lets a run of one character class open a line or a match (``^\s*x?\s*``, a search for

@@ -480,7 +480,9 @@ from crashes.traces.text import mask_message
 # identity; an old-form Rust panic's message may run over eleven lines below its head ("Caused by:" chains); a frame's
 # module printed in square brackets ("#4  f(…) [libLLVM-14.so.1+0x132a9f0]", "[linux-vdso.so.1@0x7fa9…]") is its module;
 # core's slice sorting is machinery, as its iterators are (it calls whatever comparator it was handed); Windows's own
-# folders with blanks in their names ("C:/Program Files (x86)/…") are masked with the rest of their path.
+# folders with blanks in their names ("C:/Program Files (x86)/…") are masked with the rest of their path; a run of
+# more than 16 blanks after a line's first word is read as 16 (a terminal's padding: a panic printed after a padded
+# progress line is read; every "name, then blanks to the line's end" pattern tried each blank of a long run).
 VERSION = 24
 STACK, MESSAGE, EXACT, DIFFERENTIAL = "stack", "message", "exact", "differential"
 # Frames kept for the fuzzy stage (crashes.similarity), beyond those hashed.

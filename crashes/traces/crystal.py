@@ -29,7 +29,9 @@ _LOCATED = re.compile(
     r"^\s*from (?P<file>\S{1,500}?)(?::(?P<line>\d{1,9})(?::\d{1,9})?)? in '(?P<method>[^'\n]{0,500})'\s*$"
 )
 # (A symbol says it is one: a type's "#method", a generic's "<…>", a result's ":Type".)
-_SYMBOL = re.compile(r"^\s*from (?P<symbol>[*~]?[A-Z_a-z][^\s]{0,1000}[#<:][^\s]{0,1000})\s*$")
+# (Read as one run of non-blanks and then looked into: two runs either side of a mark were tried at every mark.)
+_SYMBOL = re.compile(r"^\s*from (?P<symbol>[*~]?[A-Z_a-z][^\s]{1,2000})\s*$")
+_SYMBOL_MARK = re.compile(r"[#<:]")
 # "message (Class)" above the frames: the class is the last parenthesised name on the line.
 _EXCEPTION = re.compile(
     r"^(?:Unhandled exception(?: in spawn)?: )?(?P<message>.{0,1000}?) ?\((?P<type>[A-Z][\w:]{0,200})\)\s*$"
@@ -50,7 +52,7 @@ def _frame(line: str) -> Frame | None:
             return Frame(function="", file=file)
         return Frame(function=f"{stem}.{method}", file=file, line=int(located["line"]) if located["line"] else None)
     symbol = _SYMBOL.match(line)
-    if symbol:
+    if symbol and _SYMBOL_MARK.search(symbol["symbol"], 2 if symbol["symbol"][0] in "*~" else 1):
         # "Crystal::ASTNode+@Crystal::ASTNode#transform<Crystal::Assign>:Crystal::ASTNode+": the type the
         # method is defined on (after "@"), the method, without its arguments' and result's types.
         name = symbol["symbol"].lstrip("*~")

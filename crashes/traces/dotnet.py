@@ -30,11 +30,13 @@ _TOKEN = re.compile(r"[\w.`+]+")
 # in the languages its runtime ships: de, fr, es, it, pt, ru/uk, pl, cs, nl, sv, da/nb, tr, zh, ja, ko.
 _AT_WORDS = r"(?:at|bei|à|en|em|in|в|w|v|bij|vid|ved|konum:|在|於|場所|위치:) "
 _AT = re.compile("^" + _AT_WORDS)
+_LINE_WORDS = r"(?:line|Zeile|ligne|línea|linea|riga|linha|строка|рядок|wiersz|řádek|regel|rad|linje|satır|行号|行|줄)"
 _LOCATION = re.compile(
-    r" (?:in|dans|en|em|в|w|v|i|位置|於|場所|파일) (?P<file>.+):\s?"
-    r"(?:line|Zeile|ligne|línea|linea|riga|linha|строка|рядок|wiersz|řádek|regel|rad|linje|satır|行号|行|줄) "
-    r"?(?P<line>\d+)\s*$"
+    r" (?:in|dans|en|em|в|w|v|i|位置|於|場所|파일) (?P<file>.+):\s?" + _LINE_WORDS + r" ?(?P<line>\d+)\s*$"
 )
+# How a location ends a frame's line, looked for first in its last characters: at every " in " of a line that has
+# none, the location's file would read to the line's end and back (" w :" is Polish's " in ").
+_LOCATION_END = re.compile(r":\s?" + _LINE_WORDS + r" ?\d+\s*$")
 _AT_ANYWHERE = re.compile(r"(?m)^[^\S\n]*" + _AT_WORDS)
 _END_INNER = "--- End of inner exception stack trace ---"
 # What a JavaScript engine puts in a frame's parentheses: where the code is, not the parameters .NET
@@ -110,7 +112,7 @@ def _frame(line: str) -> Frame | None:
         # Older V8's "at listeners.(anonymous function).forEach.listener (/app/safe-emitter.js:47:58)":
         # the script's location closes the line, whatever parentheses the name holds.
         return None
-    location = _LOCATION.search(body[closing:])
+    location = _LOCATION.search(body[closing:]) if _LOCATION_END.search(body[-40:]) else None
     return Frame(
         function=body[: closing + 1],
         file=location["file"] if location else "",

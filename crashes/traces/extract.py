@@ -143,6 +143,9 @@ class Cleaned:
 # (a terminal's cut falls on a blank now and then, not on most lines).
 _PADDED_LINE = re.compile(r"^[^\n]*\S[ \t]+$", re.M)
 _BLANK_RUN = re.compile(r"\n(?:[^\S\n]*+\n){3,}")
+# Blanks after something on the line, more than any column alignment uses; kept as this many.
+_SOME_BLANKS = " " * 16
+_INNER_BLANKS = re.compile(r"(?<=\S)[ \t]{17,}")
 
 
 _NUMERIC_ENTITY = re.compile(r"&#(?:(?P<decimal>\d{1,7})|[xX](?P<hex>[0-9a-fA-F]{1,6}));")
@@ -207,6 +210,9 @@ def clean(text: str) -> Cleaned:
     # Three or more blank lines say no more than two, and a paste of a quarter of a million of them
     # would make every later step read each one. One pass, before them (not shown as a repair).
     text = _BLANK_RUN.sub("\n\n\n", text)
+    # So does a long run of blanks after a line's first word (a terminal's padding, a hostile paste's): every
+    # pattern that reads "the rest, then blanks to the line's end" would try each blank of it in turn.
+    text = _INNER_BLANKS.sub(_SOME_BLANKS, text)
     steps = (
         # An editor's line numbers before anything reads a line's start (dedenting would unpad them).
         _strip_line_numbers,

@@ -47,8 +47,11 @@ _PANIC_OLD = re.compile(
     # The blank after the comma may be gone: a line cut there, its trailing blank stripped.
     # A custom panic hook (ruff's) prints it without the thread, as in the new form.
     r"^\s*`?(?:" + THREAD + r")?panicked at '(?P<message>(?s:.*))', ?"
-    r"(?P<file>" + _WINDOWS_PATH + r"|[^\s:]{1,300}):(?P<line>\d+)(?::\d+)?"
+    # (No quote in a file's name: at every "'," of a message of quotes and commas it would read 300 characters.)
+    r"(?P<file>" + _WINDOWS_PATH + r"|[^\s:']{1,300}):(?P<line>\d+)(?::\d+)?"
 )
+# Where the old form's message closes and its location follows.
+_PANIC_OLD_TAIL = re.compile(r"', ?(?:" + _WINDOWS_PATH + r"|[^\s:']{1,300}):\d")
 # The old form with its location cut off by the reporter ("thread 'main' panicked at 'msg'" and the
 # line ends): the message is all there is to go by, as for a panic that printed no location.
 _PANIC_OLD_BARE = re.compile(r"^\s*`?(?:" + THREAD + r")?panicked at '(?P<message>[^\n]{1,2000})'`?\s*$")
@@ -69,6 +72,8 @@ _HOOK_LOCATION = re.compile(
     r'location: Location \{ file: "(?P<file>[^"]{1,300})", line: (?P<line>\d{1,9}), col: \d{1,9} \}'
 )
 _PANIC_OLD_LINES = 12
+# ... and characters: a message of an error chain is a few hundred.
+_PANIC_OLD_CHARACTERS = 4096
 # color-eyre's and color-backtrace's panic hook (Foundry, many CLIs): a banner, then the payload and where:
 #   The application panicked (crashed).
 #   Message:  checksum not found
@@ -751,15 +756,21 @@ def _old_panic(lines: list[str], index: int) -> re.Match | None:
     message has a newline of its own.
     """
     line = lines[index]
-    if not _PANIC_OLD_HEAD.match(line):
+    head = _PANIC_OLD_HEAD.match(line)
+    if not head:
         return None
-    joined = line
+    joined, ends = line, [len(line)]
     for following in lines[index + 1 : index + _PANIC_OLD_LINES]:
-        found = _PANIC_OLD.match(joined)
-        if found:
-            return found
+        if len(joined) > _PANIC_OLD_CHARACTERS:
+            break
         joined += ("" if len(joined) - joined.rfind("\n") - 1 >= MIN_WRAP_WIDTH else "\n") + following[:MAX_LINE]
-    return _PANIC_OLD.match(joined)
+        ends.append(len(joined))
+    # The panic ends on the first line its location does: found once, the whole panic read once (tried with
+    # each line added, a head over lines of quotes and commas was read a dozen times).
+    tail = _PANIC_OLD_TAIL.search(joined, head.end() - 1)
+    if tail is None:
+        return None
+    return _PANIC_OLD.match(joined[: next(end for end in ends if end >= tail.end())])
 
 
 # A path of the compiler's or the user's types ("std::option::Option", "alloc::raw_vec::RawVec"): two
