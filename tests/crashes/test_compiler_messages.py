@@ -240,8 +240,8 @@ def test_an_old_panics_message_may_run_over_many_lines():
 def test_a_frames_module_in_square_brackets_is_its_module():
     # A symbolizer's "#4  f(…) [libLLVM-14.so.1+0x132a9f0]" (and "[linux-vdso.so.1@0x7fa95497b0]" for the kernel's
     # signal trampoline): the function is what precedes the module. One LLVM 14 AArch64 crash (llvm/llvm-project#91166).
-    one = sign(read_report("v24/llvm_bracketed_modules_98503_c1"), "llvm/llvm-project")
-    other = sign(read_report("v24/llvm_bracketed_modules_70220_c1"), "llvm/llvm-project")
+    one = sign(read_report("v24/v1_unstable/llvm_bracketed_modules_98503_c1"), "llvm/llvm-project")
+    other = sign(read_report("v24/v1_unstable/llvm_bracketed_modules_70220_c1"), "llvm/llvm-project")
     assert one.frames[:2] == ("llvm::cl::opt::getExtraOptionNames", "llvm::raw_ostream::write")
     assert one.digest == other.digest
 
