@@ -392,6 +392,10 @@ def shapes(size: int) -> dict[str, str]:
         # end of a line at every " w " (Polish for "in"); two runs either side of a Crystal symbol's mark.
         "Rust frame lines with a run of blanks": "thread 'main' panicked at src/main.rs:1:1:\nboom\nstack backtrace:\n"
         + _grow("  1: f" + " " * 1990 + "x\n", size),
+        # The same with a control character "\s" knows as a blank.
+        "Rust frame lines with a run of unit separators": "thread 'main' panicked at src/main.rs:1:1:\nboom\n"
+        + "stack backtrace:\n"
+        + _grow("  1: f" + "\x1f" * 1990 + "x\n", size),
         "GCC frame lines with a run of blanks": "a.c:1:1: internal compiler error: Segmentation fault\n"
         + _grow("0x1 a(" + " " * 1990 + "x\n", size),
         "faulthandler frame lines with a run of blanks": "Current thread 0x1 (most recent call first):\n"

@@ -143,9 +143,10 @@ class Cleaned:
 # (a terminal's cut falls on a blank now and then, not on most lines).
 _PADDED_LINE = re.compile(r"^[^\n]*\S[ \t]+$", re.M)
 _BLANK_RUN = re.compile(r"\n(?:[^\S\n]*+\n){3,}")
-# Blanks after something on the line, more than any column alignment uses; kept as this many.
+# Blanks after something on the line (any but a newline: "\x1f", "\u3000" are blanks to "\s"), more than any column
+# alignment uses; kept as this many spaces.
 _SOME_BLANKS = " " * 16
-_INNER_BLANKS = re.compile(r"(?<=\S)[ \t]{17,}")
+_INNER_BLANKS = re.compile(r"(?<=\S)[^\S\n]{17,}")
 
 
 _NUMERIC_ENTITY = re.compile(r"&#(?:(?P<decimal>\d{1,7})|[xX](?P<hex>[0-9a-fA-F]{1,6}));")
