@@ -405,6 +405,9 @@ def shapes(size: int) -> dict[str, str]:
         "dotnet at-line of ' w :'": "at A.B()" + _grow(" w :", min(size, 96 * 1024)) + "\n" + _grow("x\n", size),
         "Crystal symbol lines of marks": _grow("from A" + "#" * 1990 + " x\n", size),
         "old panic heads over lines of quotes and commas": _grow("panicked at '" + "'," * 900 + "\n", size),
+        "offset frames that say they failed, each different": "```\n"
+        + "".join(f"widget.failed+0x1 {'e' * 290}:{i}\n" for i in range(size // 310))[: size - 60]
+        + "\nthe widget frobnicator failed badly:\n```\n",
         "first-person failure lines, each different": "```\n"
         + "".join(f"I failed {'e' * (440 + i % 40)} zzz {i}\n" for i in range(size // 460))[: size - 60]
         + "\nthe widget frobnicator failed badly:\n```\n",

@@ -552,8 +552,9 @@ def _candidates(lines: list[str]) -> Iterator[tuple[int, str]]:
         # before the stock phrases are looked for (their expression is the costliest read of a line).
         if not names_something(without_file_names(mask_message(stripped, _LINE_READ, quoted=False))):
             continue
-        if _FIRST_PERSON.search(stripped) and not _CODE_TOKEN.search(stripped):
-            # The reporter's own sentence (below), told before the stock phrases are looked for in it.
+        if (_FIRST_PERSON.search(stripped) and not _CODE_TOKEN.search(stripped)) or _OFFSET_FRAME.match(stripped):
+            # The reporter's own sentence, or a frame with its offset and source (below), told before the stock
+            # phrases are looked for in it.
             continue
         stock = STOCK_LINES.search(stripped)
         if stock:
