@@ -43,15 +43,17 @@ _PANIC_NEW = re.compile(
     r"^\s*`?(?:" + THREAD + r")?panicked at (?P<file>" + _WINDOWS_PATH + r"|[^\s:'][^\s:]{0,300}):"
     r"(?P<line>\d+):\d+:?(?:\s*$| ?(?P<inline>\S.{0,2000}?)\s*$)"
 )
+# The old form's file, in its pattern and in the search for its end (which must find every end the pattern does).
+# (No quote in a file's name: at every "'," of a message of quotes and commas it would read 300 characters.)
+_OLD_FILE = _WINDOWS_PATH + r"|[^\s:']{1,300}"
 _PANIC_OLD = re.compile(
     # The blank after the comma may be gone: a line cut there, its trailing blank stripped.
     # A custom panic hook (ruff's) prints it without the thread, as in the new form.
     r"^\s*`?(?:" + THREAD + r")?panicked at '(?P<message>(?s:.*))', ?"
-    # (No quote in a file's name: at every "'," of a message of quotes and commas it would read 300 characters.)
-    r"(?P<file>" + _WINDOWS_PATH + r"|[^\s:']{1,300}):(?P<line>\d+)(?::\d+)?"
+    r"(?P<file>" + _OLD_FILE + r"):(?P<line>\d+)(?::\d+)?"
 )
 # Where the old form's message closes and its location follows.
-_PANIC_OLD_TAIL = re.compile(r"', ?(?:" + _WINDOWS_PATH + r"|[^\s:']{1,300}):\d")
+_PANIC_OLD_TAIL = re.compile(r"', ?(?:" + _OLD_FILE + r"):\d")
 # The old form with its location cut off by the reporter ("thread 'main' panicked at 'msg'" and the
 # line ends): the message is all there is to go by, as for a panic that printed no location.
 _PANIC_OLD_BARE = re.compile(r"^\s*`?(?:" + THREAD + r")?panicked at '(?P<message>[^\n]{1,2000})'`?\s*$")
