@@ -168,27 +168,54 @@ def c_canonical(program: str, interesting: Callable[[str], bool], max_tests: int
     statements the bug does not need: a ``printf`` of ``a * 5`` beside the
     ``a << 3`` that goes wrong. Its shape then performs both operations,
     and covers another bug's bucket as well as its own (``covering`` takes
-    the finding for the ``*`` bug's). So each line, last first, is tried
-    away when that leaves the program performing strictly fewer operations,
-    and kept away when the program still differs: one test per line that
-    carries an operation of its own, whatever the machine's load.
+    the finding for the ``*`` bug's). So each operation is tried away with
+    every line that performs it (two leftover ``* 5`` lines go together:
+    either alone leaves the operation), then each line, last first, when
+    that leaves the program performing strictly fewer operations; each is
+    kept away when the program still differs. One test per operation and
+    per line that carries an operation of its own, whatever the machine's load.
     """
     features = cfeatures.c_features(program)
     lines = program.splitlines(keepends=True)
     tests = 0
+    refused: set[str] = set()  # a line alone may be what an operation's lines were: tested once
+
+    def fewer(rest: list[str]) -> frozenset[str] | None:
+        if "".join(rest) in refused:
+            return None
+        found = cfeatures.c_features("".join(rest))
+        return found if found is not None and features is not None and found < features else None
+
+    for operation in sorted(features or ()):
+        if features is None or tests >= max_tests or operation not in features:
+            continue
+        rest = [line for line in lines if not (_balanced(line) and operation in _line_features(line))]
+        found = fewer(rest)
+        if found is None:
+            continue
+        tests += 1
+        if interesting("".join(rest)):
+            lines, features = rest, found
+        else:
+            refused.add("".join(rest))
     for index in range(len(lines) - 1, -1, -1):
         if features is None or tests >= max_tests:
             break
         if not _balanced(lines[index]):
             continue  # half a block or a call: what is left would not compile
         rest = lines[:index] + lines[index + 1 :]
-        found = cfeatures.c_features("".join(rest))
-        if found is None or not found < features:
+        found = fewer(rest)
+        if found is None:
             continue
         tests += 1
         if interesting("".join(rest)):
             lines, features = rest, found
     return "".join(lines)
+
+
+def _line_features(line: str) -> frozenset[str]:
+    """The operations one statement performs (read as a block's body: a program needs one)."""
+    return cfeatures.c_features("{" + line + "}") or frozenset()
 
 
 def _balanced(line: str) -> bool:

@@ -149,3 +149,15 @@ def test_a_c_reduction_cut_short_loses_the_statements_its_difference_does_not_ne
     tried.clear()
     assert shape.c_canonical(kept, lambda program: tried.append(program) and False, max_tests=1) == kept
     assert len(tried) == 1
+
+    # A later CI run's: two leftover `* 5` lines, neither of which alone takes the `*` away.
+    twice = (
+        '#include <stdio.h>\nint main(void) {\n    volatile int a0 = 417;\n    printf("%d\\n", a0 * 5);\n'
+        '    volatile int a1 = 173;\n    printf("%d\\n", a1 * 5);\n    volatile int a2 = 528;\n'
+        '    printf("%d\\n", a2 << 3);\n    return 0;\n}\n'
+    )
+    tried.clear()
+    settled = shape.c_canonical(twice, differs)
+    assert shape.shape_key(settled, "output", ".c") == "output: <<"
+    assert "* 5" not in settled and "a2 << 3" in settled and settled.rstrip().endswith("}")
+    assert len(tried) == 2  # both `*` lines at once (kept away), then the `<<` line (needed)

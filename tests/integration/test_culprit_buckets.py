@@ -209,7 +209,9 @@ def test_a_reduction_that_ends_after_its_finding_moved_ends_in_the_culprits_buck
 # Alone: a 15-second C-Vise reduction (two jobs) beside the other half of the parallel suite tests its
 # candidates in another order. Cut short under load, it kept a harmless `a2 * 5` statement beside a `<< 3`
 # finding's bug, whose shape then covered the `*` bug's bucket (CI, and twice in full runs before):
-# shape.c_canonical now takes such lines away before the shape is read.
+# shape.c_canonical now takes such lines away before the shape is read, an operation's lines together (a
+# later CI run kept two `* 5` lines, neither of which alone takes the `*` away; budgets of 1-4 s, beside two
+# busy cores, pass since).
 @pytest.mark.serial
 def test_c_wrong_code_no_flag_explains_moves_by_the_shape_of_its_reduced_program(monkeypatch, client, admin_user):
     """A compiler whose bugs no -f flag switches off (tests/data/planted/multi_level): keyed by what C-Vise keeps."""
