@@ -159,6 +159,9 @@ FUZZWEB_ISSUE_SYNC_SECONDS = int(os.environ.get("FUZZWEB_ISSUE_SYNC_SECONDS", "9
 FUZZWEB_RETENTION_DAYS = int(os.environ.get("FUZZWEB_RETENTION_DAYS", "90"))
 FUZZWEB_AUTO_REDUCE = os.environ.get("FUZZWEB_AUTO_REDUCE", "1") != "0"
 FUZZWEB_REDUCTION_SECONDS = float(os.environ.get("FUZZWEB_REDUCTION_SECONDS", "300"))
+# And the tests a Python program's reduction round may spend (unset: the reducer's own cap), a budget a
+# busy worker spends as an idle one does.
+FUZZWEB_REDUCTION_TESTS = int(os.environ.get("FUZZWEB_REDUCTION_TESTS") or 0) or None
 # Rounds a reduction may keep going after its first budget, each while the last still shrank the testcase.
 FUZZWEB_REDUCTION_ROUNDS = int(os.environ.get("FUZZWEB_REDUCTION_ROUNDS", "6"))
 # Tests a Python wrong-code finding is reduced by before its culprit, the shape of the reduced difference, is

@@ -309,7 +309,10 @@ def _reduce(reduction: Reduction, case: Case) -> None:
             _update(reduction, reduced_text=text, reduced_size=len(text), tests=tests, seconds=now - started)
 
     _update(reduction, state=ReductionState.REDUCING)
-    result, values = reduce_case(case, finding.testcase, settings.FUZZWEB_REDUCTION_SECONDS, on_progress)
+    max_tests = settings.FUZZWEB_REDUCTION_TESTS
+    result, values = reduce_case(
+        case, finding.testcase, settings.FUZZWEB_REDUCTION_SECONDS, on_progress, max_tests=max_tests
+    )
     _update(
         reduction,
         reducer=result.reducer,
@@ -328,7 +331,7 @@ def _reduce(reduction: Reduction, case: Case) -> None:
     budget = settings.FUZZWEB_REDUCTION_SECONDS
     more = (
         represents
-        and keep_going(len(finding.testcase), len(result.text), elapsed, budget)
+        and keep_going(len(finding.testcase), len(result.text), elapsed, budget, result.tests, max_tests)
         and _rounds_so_far(reduction) < settings.FUZZWEB_REDUCTION_ROUNDS
         and _another_round(reduction)
     )
@@ -340,14 +343,18 @@ def _reduce(reduction: Reduction, case: Case) -> None:
         _culprit_after(reduction.bucket_id)
 
 
-def keep_going(start_size: int, end_size: int, elapsed: float, budget: float) -> bool:
+def keep_going(
+    start_size: int, end_size: int, elapsed: float, budget: float, tests: int = 0, max_tests: int | None = None
+) -> bool:
     """Whether a round that went from ``start_size`` to ``end_size`` earns another.
 
-    Only a round the budget stopped (a reducer that ran out of candidates
-    is done) and that still took at least :data:`MIN_GAIN` off: a reducer
-    creeping by single characters is not worth a worker's hour.
+    Only a round its budget stopped, of seconds or of tests (a reducer that
+    ran out of candidates is done), and that still took at least
+    :data:`MIN_GAIN` off: a reducer creeping by single characters is not
+    worth a worker's hour.
     """
-    return elapsed >= RAN_OUT_OF_TIME * budget and end_size <= (1 - MIN_GAIN) * start_size
+    stopped = elapsed >= RAN_OUT_OF_TIME * budget or (max_tests is not None and tests >= max_tests)
+    return stopped and end_size <= (1 - MIN_GAIN) * start_size
 
 
 def _rounds_so_far(reduction: Reduction) -> int:

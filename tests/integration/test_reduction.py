@@ -430,14 +430,18 @@ def test_a_bucket_made_through_the_api_is_reduced_by_a_real_worker(
 
 @pytest.mark.django_db
 def test_a_reduction_its_budget_stopped_keeps_going_from_its_smallest_version(three_pythons, settings):
-    settings.FUZZWEB_REDUCTION_SECONDS = 4
+    # A budget of tests, not seconds: a busy machine's round is then an idle one's (4 s, under load, had
+    # accepted too little to earn a round).
+    settings.FUZZWEB_REDUCTION_SECONDS = 600
+    settings.FUZZWEB_REDUCTION_TESTS = 20  # of the 80 that take 702 characters to 97
     settings.FUZZWEB_REDUCTION_ROUNDS = 2
     original = _program_finding(TWO_DIFFERENCES, ["cpython", "cpython-O", "pypy3"], "cpython")
     bucket = original.bucket
     first = _reduce(bucket)
     assert first.state == ReductionState.DONE and first.reduced_size < len(TWO_DIFFERENCES), first.message
+    assert first.tests == 20
 
-    # Stopped by its 4 s, still shrinking: another round from what it accepted, behind the queue.
+    # Stopped by its tests, still shrinking: another round from what it accepted, behind the queue.
     more = bucket.reductions.get(source=Reduction.Source.MORE)
     assert more.state == ReductionState.QUEUED and more.finding_id == first.result_id
     assert more.original_text == TWO_DIFFERENCES  # the page still compares with the fuzzer's program
@@ -455,5 +459,7 @@ def test_only_a_round_its_budget_stopped_while_shrinking_earns_another():
     from triage.reduction import keep_going
 
     assert keep_going(1000, 600, elapsed=299, budget=300)
+    assert keep_going(1000, 600, elapsed=40, budget=300, tests=20, max_tests=20)  # its tests spent
+    assert not keep_going(1000, 600, elapsed=40, budget=300, tests=19, max_tests=20)
     assert not keep_going(1000, 600, elapsed=40, budget=300)  # the reducer ran out of candidates
     assert not keep_going(1000, 990, elapsed=300, budget=300)  # creeping: 1% is not worth a round
