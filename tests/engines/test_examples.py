@@ -86,8 +86,18 @@ def test_choosing_examples_does_not_change_the_run():
     with_examples = _run(executions=1500, seed=11)
     without = RecordingSink()
     run(Config(target=str(TARGETS / "branches.py"), seconds=60, seed=11, max_executions=1500), without)
-    assert [f.input_text for f in with_examples.findings] == [f.input_text for f in without.findings]
+    # The first report of each crash site; its later reports come once a second (CrashSites), so how many
+    # there are depends on the machine's speed, not on the search.
+    assert _first_per_site(with_examples.findings) == _first_per_site(without.findings) != []
     assert with_examples.states[-1]["search"] == without.states[-1]["search"]
+
+
+def _first_per_site(findings) -> list[str]:
+    first: dict[tuple, str] = {}
+    for finding in findings:
+        innermost = finding.trace[finding.trace.rfind('File "') :].split("\n", 1)[0]
+        first.setdefault((finding.function, finding.crash_type, innermost), finding.input_text)
+    return list(first.values())
 
 
 def test_registered_generator_makes_values_the_hints_cannot():
