@@ -17,7 +17,8 @@ on a pathological corpus, each case grown to 256 KiB:
     .venv/bin/python bench/parse_worst.py [--quick] [--search SECONDS]
 
 Each case is timed as the best of three runs, and the twenty slowest again
-later as the best of five (the machine's noise is not the parser's). Last line: parse_max_ms=<x> (the slowest case, in ms).
+later as the best of five (the machine's noise is not the parser's).
+Last line: parse_max_ms=<x> (the slowest case, in ms).
 --quick uses 32 KiB cases, one timing each and no search (what `make test` runs).
 """
 
