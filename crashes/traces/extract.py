@@ -42,9 +42,11 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]{0,32}[ -/]{0,4}[@-~]")
 # (Not one whose escape is written out in a string ("\\u001b[0m", "\\x1b[0m", "\\033[0m", "\\e[0m", Rust's
 # "\\u{1b}[0m"): it is decoded with its string. Nor a bracket that only looks like one: a duration
 # ("[1m0s elapsed]", "[12ms]"), a range ("x[5m]").)
+# (The bracket first, the look behind it after: an expression that opens with a character is scanned for
+# it; one that opens with eight look-behinds tried them at every character, 0.13 ms a report.)
 _BARE_COLOURS = re.compile(
-    r"(?<!\\u001b)(?<!\\u001B)(?<!\\x1b)(?<!\\x1B)(?<!\\033)(?<!\\e)(?<!\\u\{1b\})(?<!\\u\{1B\})"
-    r"\[\d{1,3}(?:;\d{1,3}){0,4}m(?![\d.]*m?s\b|\])"
+    r"\[(?<!\\u001b\[)(?<!\\u001B\[)(?<!\\x1b\[)(?<!\\x1B\[)(?<!\\033\[)(?<!\\e\[)(?<!\\u\{1b\}\[)(?<!\\u\{1B\}\[)"
+    r"\d{1,3}(?:;\d{1,3}){0,4}m(?![\d.]*m?s\b|\])"
 )
 _BARE_COLOURS_MIN = 3
 # How far into a text the colour codes are counted (a hostile text need not be read whole for it).
@@ -141,12 +143,12 @@ class Cleaned:
 
 # A line a console padded, or a copy left a blank after: when most lines are, it is no cut's doing
 # (a terminal's cut falls on a blank now and then, not on most lines).
-_PADDED_LINE = re.compile(r"^[^\n]*\S[ \t]+$", re.M)
+_PADDED_LINE = re.compile(r"\S[ \t]++$", re.M)  # one a line at most: counted as lines
 _BLANK_RUN = re.compile(r"\n(?:[^\S\n]*+\n){3,}")
 # Blanks after something on the line (any but a newline: "\x1f", "\u3000" are blanks to "\s"), more than any column
 # alignment uses; kept as this many spaces.
 _SOME_BLANKS = " " * 16
-_INNER_BLANKS = re.compile(r"(?<=\S)[^\S\n]{17,}")
+_INNER_BLANKS = re.compile(r"[^\S\n](?<=\S[^\S\n])[^\S\n]{16,}")  # (a blank first: scanned for, as above)
 
 
 _NUMERIC_ENTITY = re.compile(r"&#(?:(?P<decimal>\d{1,7})|[xX](?P<hex>[0-9a-fA-F]{1,6}));")
@@ -684,7 +686,7 @@ def _shared_head(lines: list[str], read: Callable[[str], tuple[str, str] | None]
 # macOS Console's columns, foreman's "20:53:28 web.1 | "): the longest head, digits aside and ending at a
 # separator before a line's text, that half the lines share. The formats above are each one such head;
 # this reads the ones no list names.
-_TIME_OF_DAY = re.compile(r"(?<!\d)\d{1,2}:\d\d:\d\d(?!\d)")
+_TIME_OF_DAY = re.compile(r"\d(?<!\d\d)\d?:\d\d:\d\d(?!\d)")  # a digit first, not one after a digit
 _DIGITS = re.compile(r"\d")
 _TIME_WITHIN = 100
 _HEAD_WITHIN = 200
@@ -696,7 +698,8 @@ _INDENTATION = re.compile(r"\s\s")
 
 def _timed(line: str) -> tuple[str, str] | None:
     """A line's digits masked, and the masked line up to its time of day, the key its head is grouped by."""
-    time = _TIME_OF_DAY.search(line, 0, _TIME_WITHIN)
+    # (Its colon first: most lines have none near their start, and the expression opens with a look-behind.)
+    time = _TIME_OF_DAY.search(line, 0, _TIME_WITHIN) if ":" in line[:_TIME_WITHIN] else None
     if time is None:
         return None
     masked = _DIGITS.sub("0", line[:_HEAD_WITHIN])
@@ -1049,7 +1052,9 @@ def _spans_cut(before: str, after: str) -> bool:
 
 # Blanks at a line's end: a terminal's padding or an editor's leftovers, never part of a frame.
 # Only from the start of a run (the look-behind), so a line of a million blanks is read once.
-_TRAILING_BLANKS = re.compile(r"(?<![ \t])[ \t]++$", re.M)
+# A run's first blank, then the rest (a blank first, so scanned for; the look-behind skips a run's later blanks,
+# each of which would read the run to its end again).
+_TRAILING_BLANKS = re.compile(r"[ \t](?<![ \t][ \t])[ \t]*+$", re.M)
 
 
 def _strip_trailing_blanks(text: str) -> tuple[str, str]:
