@@ -256,8 +256,16 @@ def clean(text: str) -> Cleaned:
         _render_json_diagnostics,
         _strip_trailing_blanks,
     )
+    # A step that changed nothing of a text reads the same text again to the same end (each is a function of
+    # the text alone): the passes after the first skip it, the most of a clean-up's cost when nothing needs repair.
+    idle: dict[Callable, str] = {}
     for step in steps:
-        text, repair = step(text)
+        if idle.get(step) == text:
+            continue
+        repaired, repair = step(text)
+        if repaired == text and not repair:
+            idle[step] = text
+        text = repaired
         if repair and repair not in repairs:
             repairs.append(repair)
     return Cleaned(text, tuple(repairs))
