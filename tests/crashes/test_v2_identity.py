@@ -255,6 +255,17 @@ def test_pasted_forms_are_repaired_and_sign_the_same(pasted, repair):
     assert repaired.digest == plain.digest
 
 
+def test_a_long_quoted_paste_is_unquoted_by_its_first_lines():
+    # Whether most lines are quoted is counted in a text's first 32 KiB (extract._mostly): a 150 KiB log
+    # quoted throughout, the traceback last, is still unquoted whole.
+    log = "".join(f"INFO worker {i} handled request {i * 7}\n" for i in range(4000))
+    quoted = "\n".join("> " + line for line in (log + PASTED).splitlines())
+    assert len(quoted) > 128 * 1024
+    repaired = signatures.compute(kind="crash", trace_text=quoted)
+    assert "Markdown quoting removed" in repaired.repairs
+    assert repaired.digest == signatures.compute(kind="crash", trace_text=log + PASTED).digest
+
+
 def test_hard_wrapped_frames_are_joined():
     text = (TRACES / "sanitizer" / "asan_heap_use_after_free_mxml_get_first_child.txt").read_text()
     width = 72
