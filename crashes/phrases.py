@@ -19,7 +19,7 @@ import re
 import re._parser as sre_parse  # the standard library's own reading of a pattern: which parts are plain text
 
 # What IGNORECASE matches to an ASCII letter but lower() does not make one: İ, ı, ſ and the Kelvin sign.
-IGNORECASE_LETTERS = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
+_IGNORECASE_LETTERS = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
 # A run shorter than this is in too many lines to pass any over.
 MIN_RUN = 3
 
@@ -35,7 +35,7 @@ class Phrases:
         self._runs = tuple(_required_run(head + alternative) for alternative in body)
 
     def search(self, line: str) -> re.Match | None:
-        folded = (line if line.isascii() else line.translate(IGNORECASE_LETTERS)).lower()
+        folded = fold(line)
         chosen = tuple(index for index, run in enumerate(self._runs) if run is None or run in folded)
         if not chosen:
             return None
@@ -48,6 +48,11 @@ class Phrases:
         alternatives = [self._alternatives[index] for index in chosen]
         anchored = "m" not in self._head and all(alternative.startswith("^") for alternative in alternatives)
         return re.compile(self._head + "(?:" + "|".join(alternatives) + ")"), anchored
+
+
+def fold(line: str) -> str:
+    """``line`` lower-cased as IGNORECASE reads it: a plain word's ``in`` finds every match of it ignoring case."""
+    return (line if line.isascii() else line.translate(_IGNORECASE_LETTERS)).lower()
 
 
 def _outer_alternatives(pattern: str) -> tuple[str, list[str]]:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from crashes.demangle import demangle
 from crashes.frames import is_ignored
 from crashes.model import Frame
-from crashes.phrases import Phrases
+from crashes.phrases import Phrases, fold
 from crashes.traces import llvm_verifier, python, rust
 from crashes.traces.extract import MIN_WRAP_WIDTH
 from crashes.traces.text import file_name, lines_of, mask_message, without_file_names
@@ -251,13 +251,11 @@ _FAILURE_WORDS = (
     "unable",
     "not",
 )
-# What IGNORECASE matches to an ASCII letter but lower() does not make one: İ, ı, ſ and the Kelvin sign.
-_IGNORECASE_LETTERS = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
 
 
 def _reports_failure(line: str) -> bool:
     """True when ``line`` holds a word that says it reports a failure (``_FAILURE``), not in an option."""
-    folded = (line if line.isascii() else line.translate(_IGNORECASE_LETTERS)).lower()
+    folded = fold(line)
     if not any(word in folded for word in _FAILURE_WORDS):
         return False
     # A command's options say what it was asked, not what failed: "mypy . --show-error-context".
