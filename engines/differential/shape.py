@@ -176,40 +176,35 @@ def c_canonical(program: str, interesting: Callable[[str], bool], max_tests: int
     per line that carries an operation of its own, whatever the machine's load.
     """
     features = cfeatures.c_features(program)
+    if features is None:
+        return program
     lines = program.splitlines(keepends=True)
     tests = 0
     refused: set[str] = set()  # a line alone may be what an operation's lines were: tested once
 
-    def fewer(rest: list[str]) -> frozenset[str] | None:
-        if "".join(rest) in refused:
-            return None
-        found = cfeatures.c_features("".join(rest))
-        return found if found is not None and features is not None and found < features else None
-
-    for operation in sorted(features or ()):
-        if features is None or tests >= max_tests or operation not in features:
-            continue
-        rest = [line for line in lines if not (_balanced(line) and operation in _line_features(line))]
-        found = fewer(rest)
-        if found is None:
-            continue
+    def take_away(rest: list[str]) -> None:
+        """Keep ``rest`` when it performs strictly fewer operations and still differs (one test)."""
+        nonlocal lines, features, tests
+        text = "".join(rest)
+        found = None if text in refused else cfeatures.c_features(text)
+        if found is None or not found < features:
+            return
         tests += 1
-        if interesting("".join(rest)):
+        if interesting(text):
             lines, features = rest, found
         else:
-            refused.add("".join(rest))
-    for index in range(len(lines) - 1, -1, -1):
-        if features is None or tests >= max_tests:
+            refused.add(text)
+
+    for operation in sorted(features):
+        if tests >= max_tests:
             break
-        if not _balanced(lines[index]):
-            continue  # half a block or a call: what is left would not compile
-        rest = lines[:index] + lines[index + 1 :]
-        found = fewer(rest)
-        if found is None:
-            continue
-        tests += 1
-        if interesting("".join(rest)):
-            lines, features = rest, found
+        if operation in features:
+            take_away([line for line in lines if not (_balanced(line) and operation in _line_features(line))])
+    for index in range(len(lines) - 1, -1, -1):
+        if tests >= max_tests:
+            break
+        if _balanced(lines[index]):  # not half a block or a call: what is left would compile
+            take_away(lines[:index] + lines[index + 1 :])
     return "".join(lines)
 
 
